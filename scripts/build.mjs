@@ -1,0 +1,41 @@
+// Builds dist/: the library entries (ESM, code-split, dependencies external) and the CLI as one
+// self-contained file (dependencies bundled, so `krmfn` starts by loading a single module).
+import { build } from 'esbuild';
+
+const libraryEntries = {
+  index: 'src/index.ts',
+  sdk: 'sdk/index.ts',
+  'sdk-testing': 'sdk/testing.ts',
+  'sdk-node': 'src/node/sdk.ts',
+  builtins: 'builtins/index.ts',
+  starlark: 'src/starlark/index.ts',
+  wasm: 'wasm/index.ts',
+  node: 'src/node/index.ts',
+};
+const { existsSync } = await import('node:fs');
+const present = Object.fromEntries(Object.entries(libraryEntries).filter(([, p]) => existsSync(p)));
+
+await build({
+  entryPoints: present,
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: { cli: 'src/node/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  // Bundled CommonJS dependencies (ajv) may call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);" },
+});

@@ -1,0 +1,120 @@
+/**
+ * The seams every runtime plugs into (ARCHITECTURE.md §3).
+ *
+ * - A `FunctionRuntime` turns a `FunctionSpec` into a `FunctionRunner`, or throws `NotFoundError`
+ *   when it does not handle that function; the engine's chain then tries the next runtime. Any
+ *   other error stops the chain.
+ * - A `FunctionRunner` runs one call. Two shapes exist:
+ *   - `bytes` runners (exec, container, WASM, remote) take the serialized ResourceList and return
+ *     stdout; the engine serializes, parses and restores comments and key order around them;
+ *   - `objects` runners (built-ins, Starlark, SDK functions in-process) work on the live node tree
+ *     and skip serialization entirely; the engine then applies the same normalisation a kpt round
+ *     trip would.
+ *   `toBytesRunner` (engine) adapts an objects runner for hosts that only move bytes.
+ */
+import type { Limits } from './limits.ts';
+import type { Result } from './result.ts';
+import type { KubeObject } from './kube-object.ts';
+import type { PackageFs } from './fs.ts';
+
+export interface Selector {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** One function of a pipeline, as written in a Kptfile (or built from eval flags). */
+export interface FunctionSpec {
+  /** Image as written (render) or after short-name resolution (eval). */
+  image?: string;
+  /** Whole exec command line, as written. */
+  exec?: string;
+  configPath?: string;
+  configMap?: Record<string, string>;
+  name?: string;
+  selectors?: Selector[];
+  exclude?: Selector[];
+}
+
+/** Parsed image reference: `registry/path/name:tag@digest`. */
+export interface ImageRef {
+  /** The whole reference as resolved. */
+  full: string;
+  /** Everything before the last path segment, without trailing slash ('' when none). */
+  repository: string;
+  /** Last path segment without tag or digest, e.g. `set-namespace`. */
+  name: string;
+  tag: string;
+  digest: string;
+}
+
+/** The ResourceList a function receives and returns. */
+export interface ResourceList {
+  items: KubeObject[];
+  functionConfig?: KubeObject;
+  results: Result[];
+}
+
+/** Host capabilities and policy available when a runtime resolves a function. */
+export interface ResolveContext {
+  /** The function as the engine will display it (resolved image, or exec string). */
+  displayName: string;
+  /** Absolute path of the package that owns the pipeline ('' for eval from stdin). */
+  packagePath: string;
+  /** Process working directory: kpt resolves relative exec paths against it, not the package. */
+  cwd: string;
+  allowExec: boolean;
+  allowWasm: boolean;
+  allowNetwork: boolean;
+  fs?: PackageFs;
+  limits: Limits;
+}
+
+export interface RunContext {
+  limits: Limits;
+  /** Aborted at the deadline or when the user cancels. Runners must stop promptly. */
+  signal: AbortSignal;
+  /** Absolute epoch milliseconds after which the call has failed with a timeout. */
+  deadline: number;
+  /** Injected clock (epoch ms). */
+  now: () => number;
+  /** Environment visible to the function (empty unless the host grants one). */
+  env: Readonly<Record<string, string>>;
+  /** Whether the function runs as a validator: object runners must not change items. */
+  validator: boolean;
+}
+
+export interface BytesOutcome {
+  stdout: Uint8Array;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface ObjectsOutcome {
+  /** The output list (may be the input list, edited in place). */
+  output: ResourceList;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface BytesRunner {
+  readonly kind: 'bytes';
+  run(stdin: Uint8Array, ctx: RunContext): Promise<BytesOutcome>;
+}
+
+export interface ObjectsRunner {
+  readonly kind: 'objects';
+  run(input: ResourceList, ctx: RunContext): Promise<ObjectsOutcome>;
+}
+
+export type FunctionRunner = BytesRunner | ObjectsRunner;
+
+export interface FunctionRuntime {
+  /** Short name used in messages and `--runtime` choices ("builtin", "starlark", "wasm", "exec"...). */
+  readonly name: string;
+  /** A runner for `spec`, or throws `NotFoundError`. Must not run the function. */
+  resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<FunctionRunner>;
+}

@@ -1,0 +1,7 @@
+/**
+ * The command registry of the `krmfn` CLI. Each command lives in its own file in this folder and
+ * is listed here once (keep the list sorted by name).
+ */
+import type { Command } from '../io.ts';
+
+export const COMMANDS: readonly Command[] = Object.freeze([]);
