@@ -1,0 +1,26 @@
+/**
+ * What the pure logic of a catalog function hands back to its SDK wrapper: the results in the
+ * catalog's exact wording and whether the function failed (exit 1 in the catalog). Keeping the
+ * logic free of SDK state makes it testable on bare KubeObjects.
+ */
+import type { Result } from '../../src/core/result.ts';
+
+export interface Report {
+  results: Result[];
+  /** The catalog function would exit non-zero. */
+  failed: boolean;
+}
+
+export function ok(results: Result[] = []): Report {
+  return { results, failed: false };
+}
+
+/** A failure: one error-severity result with `message` (plus any results gathered before). */
+export function fail(message: string, before: Result[] = []): Report {
+  return { results: [...before, { message, severity: 'error' }], failed: true };
+}
+
+/** Go's `%q` for a string (close enough: JSON quoting, which matches for printable ASCII). */
+export function goQuote(s: string): string {
+  return JSON.stringify(s);
+}

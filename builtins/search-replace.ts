@@ -1,0 +1,186 @@
+/**
+ * search-replace (catalog.md §4.7): matches field values by value, regex, path and file path,
+ * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
+ */
+import type { KubeObject } from '../src/core/kube-object.ts';
+import type { Result } from '../src/core/result.ts';
+import { mapGet, mappingNode, newNode, strNode, type YNode } from '../src/core/yaml/node.ts';
+import { globMatch } from './lib/glob.ts';
+import { fileRefOf } from './lib/gvk.ts';
+import { fail, goQuote, ok, type Report } from './lib/report.ts';
+import { resolvePlainTag, setScalarText } from './lib/scalar.ts';
+import { atLeast } from './lib/version.ts';
+import { kyamlPath, walk } from './lib/walk.ts';
+
+export interface SearchReplaceConfig {
+  byValue?: string;
+  byValueRegex?: string;
+  byPath?: string;
+  byFilePath?: string;
+  putValue?: string;
+  putComment?: string;
+}
+
+const KEYS_V2 = ['by-value', 'by-file-path', 'by-value-regex', 'by-path', 'put-value', 'put-comment'];
+const KEYS_V1 = ['by-value', 'by-value-regex', 'by-path', 'put-value', 'put-comment'];
+
+/** Validates the ConfigMap `data` for the given version; a string is the error message. */
+export function parseSearchReplaceConfig(data: ReadonlyMap<string, string>, version: string): SearchReplaceConfig | string {
+  const allowed = atLeast(version, '0.2.0') ? KEYS_V2 : KEYS_V1;
+  const cfg: SearchReplaceConfig = {};
+  for (const [k, v] of data) {
+    if (!allowed.includes(k)) return `invalid matcher ${goQuote(k)}, must be one of [${allowed.map(goQuote).join(' ')}]`;
+    if (k === 'by-value') cfg.byValue = v;
+    else if (k === 'by-value-regex') cfg.byValueRegex = v;
+    else if (k === 'by-path') cfg.byPath = v;
+    else if (k === 'by-file-path') cfg.byFilePath = v;
+    else if (k === 'put-value') cfg.putValue = v;
+    else cfg.putComment = v;
+  }
+  if (cfg.byValue !== undefined && cfg.byValueRegex !== undefined) return 'only one of ["by-value", "by-value-regex"] can be provided';
+  if (!atLeast(version, '0.2.0') && !cfg.byValue && !cfg.byValueRegex && !cfg.byPath) {
+    return 'at least one of ["by-value", "by-value-regex", "by-path"] must be provided';
+  }
+  return cfg;
+}
+
+class SearchReplaceError extends Error {}
+
+export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceConfig): Report {
+  let regex: RegExp | undefined;
+  if (cfg.byValueRegex) {
+    try {
+      regex = new RegExp(cfg.byValueRegex);
+    } catch (e) {
+      return fail(`failed to perform search-replace operation: ${goQuote(`failed to compile input pattern ${goQuote(cfg.byValueRegex)}: ${String(e)}`)}`);
+    }
+  }
+  const mutate = cfg.putValue !== undefined || cfg.putComment !== undefined;
+  const results: Result[] = [];
+  const push = (obj: KubeObject, message: string, path: string): void => {
+    const r: Result = { message, field: { path } };
+    const file = fileRefOf(obj);
+    if (file) r.file = file;
+    results.push(r);
+  };
+  try {
+    for (const obj of items) {
+      if (cfg.byFilePath) {
+        const file = fileRefOf(obj);
+        if (!file || !globMatch(cfg.byFilePath, file.path)) continue;
+      }
+      if (isPutByAbsolutePath(cfg)) {
+        const node = lookupCreate(obj.root, cfg.byPath!.split('.'));
+        setScalarText(node, cfg.putValue!);
+        if (cfg.putComment) node.lineComment = asComment(cfg.putComment);
+        push(obj, `Mutated field value to ${goQuote(cfg.putValue!)}`, cfg.byPath!);
+        continue;
+      }
+      walk(obj.root, ({ node, key, path }) => {
+        const p = kyamlPath(path);
+        if (node.kind === 'sequence' && key && cfg.putComment !== undefined && cfg.byPath && pathMatch(cfg.byPath, p)) {
+          const comment = expand(cfg.putComment, undefined, regex);
+          key.lineComment = asComment(comment);
+          node.lineComment = '';
+          if (node.style === 'flow') node.style = '';
+          push(obj, `Mutated field value to ${goQuote(comment)}`, `${cfg.byPath} # ${comment}`);
+          return;
+        }
+        if (node.kind !== 'scalar' || path.length === 0) return;
+        const value = node.value;
+        const valueMatcher = cfg.byValue !== undefined || regex !== undefined;
+        const vm = valueMatch(value, cfg, regex);
+        const pm = cfg.byPath ? pathMatch(cfg.byPath, p) : false;
+        const matched = (pm && vm) || (vm && !cfg.byPath) || (pm && !valueMatcher);
+        if (!matched) return;
+        if (!mutate) {
+          push(obj, `Matched field value ${goQuote(value)}`, p);
+          return;
+        }
+        if (cfg.putValue !== undefined) setScalarText(node, expand(cfg.putValue, value, regex));
+        if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
+        push(obj, `Mutated field value to ${goQuote(node.value)}`, p);
+      });
+    }
+  } catch (e) {
+    if (e instanceof SearchReplaceError) return fail(`failed to perform search-replace operation: ${goQuote(e.message)}`);
+    throw e;
+  }
+  if (results.length === 0) return ok([{ message: 'no matches' }]);
+  return ok(results);
+}
+
+function isPutByAbsolutePath(cfg: SearchReplaceConfig): boolean {
+  const p = cfg.byPath;
+  if (!p || cfg.putValue === undefined || cfg.byValue !== undefined || cfg.byValueRegex !== undefined) return false;
+  return !p.includes('*') && !p.includes('[') && !p.split('.').includes('');
+}
+
+function valueMatch(value: string, cfg: SearchReplaceConfig, regex: RegExp | undefined): boolean {
+  if (cfg.byValue !== undefined) return cfg.byValue !== '' && value === cfg.byValue;
+  if (regex) return regex.test(value);
+  return false;
+}
+
+/**
+ * `by-path` against a node path, both split on `.`: `*` is exactly one segment, `**` zero or
+ * more, `[*]` any sequence index inside a segment (`containers[*]`, `*[1]`).
+ */
+export function pathMatch(pattern: string, path: string): boolean {
+  const pat = pattern.split('.').filter((s) => s !== '');
+  const segs = path.split('.').filter((s) => s !== '');
+  const rec = (i: number, j: number): boolean => {
+    if (i === pat.length) return j === segs.length;
+    if (pat[i] === '**') {
+      for (let k = j; k <= segs.length; k++) if (rec(i + 1, k)) return true;
+      return false;
+    }
+    if (j === segs.length) return false;
+    return segmentMatch(pat[i]!, segs[j]!) && rec(i + 1, j + 1);
+  };
+  return rec(0, 0);
+}
+
+function segmentMatch(pat: string, seg: string): boolean {
+  if (pat === '*') return true;
+  const re = pat
+    .replace(/[.+?^${}()|\\]/g, '\\$&')
+    .replace(/\[\*\]/g, '\\[[0-9]+\\]')
+    .replace(/\[([0-9]+)\]/g, '\\[$1\\]')
+    .replace(/\*/g, '[^\\[\\]]*');
+  return new RegExp(`^${re}$`).test(seg);
+}
+
+/** Expands `${n}` from the regex captures of the old value. */
+function expand(text: string, oldValue: string | undefined, regex: RegExp | undefined): string {
+  if (!regex || oldValue === undefined || !/\$\{[0-9]+\}/.test(text)) return text;
+  const m = regex.exec(oldValue);
+  return text.replace(/\$\{([0-9]+)\}/g, (_, n: string) => {
+    const g = m?.[Number(n)];
+    if (g === undefined) throw new SearchReplaceError('unable to resolve capture groups');
+    return g;
+  });
+}
+
+function asComment(text: string): string {
+  return text.startsWith('#') ? text : `# ${text}`;
+}
+
+/** Looks up `segs`, creating mappings and the final scalar (appended) when missing. */
+function lookupCreate(root: YNode, segs: string[]): YNode {
+  let node = root;
+  for (let i = 0; i < segs.length; i++) {
+    const last = i === segs.length - 1;
+    let next = node.kind === 'mapping' ? mapGet(node, segs[i]!) : undefined;
+    if (!next || (!last && next.kind !== 'mapping')) {
+      const fresh = last ? newNode('scalar', { tag: resolvePlainTag(''), value: '' }) : mappingNode();
+      if (node.kind !== 'mapping') throw new SearchReplaceError(`wrong node kind at ${segs.slice(0, i).join('.')}`);
+      const idx = node.content.findIndex((c, k) => k % 2 === 0 && c.value === segs[i]);
+      if (idx >= 0) node.content[idx + 1] = fresh;
+      else node.content.push(strNode(segs[i]!), fresh);
+      next = fresh;
+    }
+    node = next;
+  }
+  return node;
+}
