@@ -1,0 +1,3 @@
+module krmfn.dev/testdata/gojs-setns
+
+go 1.19
