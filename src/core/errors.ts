@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'not-krm'
   | 'field-type'
   | 'protected-field'
+  | 'read-only'
   | 'invalid-resource-list'
   // package and Kptfile
   | 'kptfile-missing'

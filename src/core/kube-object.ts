@@ -11,10 +11,17 @@
  * - `delete` removes a key (or sequence item); it never leaves an empty parent behind unless the
  *   parent existed before (annotations maps are pruned on write by the engine).
  * - Values returned by `get` are fresh plain data; editing them does not edit the object.
+ * - Typed getters (`getString`, `getNumber`, `getBool`, `getMap`, `getList`) return undefined when
+ *   the field is missing (or null) and throw `FieldTypeError` (code 'field-type', with the path)
+ *   when it holds another type. The identity getters (`kind`, `name`, ...) never throw.
+ * - `access` guards writes: 'full' (the engine, default) allows everything; 'guarded' (what SDK
+ *   functions get) refuses to change the orchestrator's annotations (`PROTECTED_ANNOTATIONS`) with
+ *   `ProtectedFieldError`; 'read-only' (validators) refuses every write with `ReadOnlyError`.
  */
 import { KrmfnError } from './errors.ts';
-import { parseFieldPath, type FieldPathInput, type PathSegment } from './field-path.ts';
-import { fromJS, toJS } from './yaml/convert.ts';
+import { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from './field-path.ts';
+import { knownScope } from './kube-scope.ts';
+import { fromJS, scalarToJS, toJS } from './yaml/convert.ts';
 import { cloneNode, documentNode, mapGet, mapIndexOf, mappingNode, sequenceNode, strNode, type YNode } from './yaml/node.ts';
 
 export const ANNOTATIONS = Object.freeze({
@@ -32,10 +39,70 @@ export const ANNOTATIONS = Object.freeze({
   upstreamIdentifier: 'internal.kpt.dev/upstream-identifier',
 });
 
+/** Annotations only the orchestrator may write (spec/krm-sdk.md §4.7). */
+export const PROTECTED_ANNOTATIONS: readonly string[] = Object.freeze([
+  ANNOTATIONS.id,
+  ANNOTATIONS.legacyId,
+  ANNOTATIONS.seqIndent,
+  ANNOTATIONS.migrationId,
+  ANNOTATIONS.packagePath,
+  ANNOTATIONS.upstreamIdentifier,
+]);
+
+export type ObjectAccess = 'full' | 'guarded' | 'read-only';
+
+/** A field holds a different type than the caller asked for. */
+export class FieldTypeError extends KrmfnError {
+  readonly path: string;
+  constructor(path: readonly PathSegment[], expected: string, actual: string) {
+    const p = formatFieldPath(path);
+    super({ code: 'field-type', message: `${p}: expected ${expected}, found ${actual}` });
+    this.name = 'FieldTypeError';
+    this.path = p;
+  }
+}
+
+/** A function tried to change an annotation owned by the orchestrator. */
+export class ProtectedFieldError extends KrmfnError {
+  constructor(key: string) {
+    super({ code: 'protected-field', message: `annotation ${key} is set by the orchestrator and cannot be changed by a function` });
+    this.name = 'ProtectedFieldError';
+  }
+}
+
+/** A validator (or any read-only view) tried to change an object. */
+export class ReadOnlyError extends KrmfnError {
+  constructor(what: string) {
+    super({ code: 'read-only', message: `cannot change ${what}: the object is read-only (validators may not edit items)` });
+    this.name = 'ReadOnlyError';
+  }
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** Where an object came from: reader annotations (internal form first, legacy second). */
+export interface ObjectSource {
+  path: string;
+  index: number;
+}
+
+/** Comments attached to a field: head (lines above), line (same line), foot (lines below). */
+export interface FieldComments {
+  head?: string;
+  line?: string;
+  foot?: string;
+}
+
 export class KubeObject {
   /** The document node (kind 'document'); its single child is the object's root mapping. */
   readonly doc: YNode;
   readonly isKubeObject = true;
+  /** Write guard; see the class contract. Hosts set it around a function call and restore it. */
+  access: ObjectAccess = 'full';
 
   constructor(doc: YNode) {
     if (doc.kind !== 'document') doc = documentNode(doc);
@@ -57,18 +124,90 @@ export class KubeObject {
     return r;
   }
 
+  // ---- identity -------------------------------------------------------------------------
+
   get apiVersion(): string {
-    return this.getString('apiVersion') ?? '';
+    return this.text(['apiVersion']);
   }
   get kind(): string {
-    return this.getString('kind') ?? '';
+    return this.text(['kind']);
   }
   get name(): string {
-    return this.getString(['metadata', 'name']) ?? '';
+    return this.text(['metadata', 'name']);
   }
   get namespace(): string {
-    return this.getString(['metadata', 'namespace']) ?? '';
+    return this.text(['metadata', 'namespace']);
   }
+  /** API group: '' for the core group (`v1`). */
+  get group(): string {
+    const av = this.apiVersion;
+    const i = av.lastIndexOf('/');
+    return i < 0 ? '' : av.slice(0, i);
+  }
+  get version(): string {
+    const av = this.apiVersion;
+    return av.slice(av.lastIndexOf('/') + 1);
+  }
+  get gvk(): GroupVersionKind {
+    return { group: this.group, version: this.version, kind: this.kind };
+  }
+  /** `group/version/kind/namespace/name` (empty parts kept), a stable key for maps. */
+  get id(): string {
+    return `${this.group}/${this.version}/${this.kind}/${this.namespace}/${this.name}`;
+  }
+  /** `config.kubernetes.io/local-config` is set to anything but '' or "false" (kyaml's rule). */
+  get isLocalConfig(): boolean {
+    const v = this.lenientAnnotation(ANNOTATIONS.localConfig);
+    return v !== undefined && v !== '' && v !== 'false';
+  }
+  /** Known namespaced kind, or an unknown kind that has `metadata.namespace` (kyaml `IsNamespaceScoped`). */
+  get isNamespaceScoped(): boolean {
+    const s = knownScope(this.apiVersion, this.kind);
+    if (s !== 'unknown') return s === 'namespaced';
+    return this.namespace !== '';
+  }
+  get isClusterScoped(): boolean {
+    return !this.isNamespaceScoped;
+  }
+  /** Exact apiVersion and kind; an empty argument matches anything (old-SDK `IsGVK`). */
+  isKind(kind: string, apiVersion = ''): boolean {
+    return (kind === '' || this.kind === kind) && (apiVersion === '' || this.apiVersion === apiVersion);
+  }
+  /** Group, version and kind; empty arguments are wildcards (new-SDK `IsGVK`). */
+  isGVK(group: string, version: string, kind: string): boolean {
+    return (group === '' || this.group === group) && (version === '' || this.version === version) && (kind === '' || this.kind === kind);
+  }
+
+  /** Reader annotations: internal form first, legacy second; undefined when the object has no path. */
+  get source(): ObjectSource | undefined {
+    const path = this.lenientAnnotation(ANNOTATIONS.internalPath) ?? this.lenientAnnotation(ANNOTATIONS.path);
+    if (path === undefined) return undefined;
+    const idx = this.lenientAnnotation(ANNOTATIONS.internalIndex) ?? this.lenientAnnotation(ANNOTATIONS.index) ?? '0';
+    const n = Number(idx);
+    return { path, index: Number.isInteger(n) ? n : 0 };
+  }
+
+  /**
+   * Sets the path (and index, default 0) in every annotation form the object already uses; an
+   * object with neither form gets both (spec/krm-sdk.md §1.4).
+   */
+  setSource(src: { path: string; index?: number }): void {
+    const hasLegacy = this.lenientAnnotation(ANNOTATIONS.path) !== undefined || this.lenientAnnotation(ANNOTATIONS.index) !== undefined;
+    const hasInternal =
+      this.lenientAnnotation(ANNOTATIONS.internalPath) !== undefined || this.lenientAnnotation(ANNOTATIONS.internalIndex) !== undefined;
+    const both = !hasLegacy && !hasInternal;
+    const index = String(src.index ?? 0);
+    if (hasLegacy || both) {
+      this.setAnnotation(ANNOTATIONS.path, src.path);
+      this.setAnnotation(ANNOTATIONS.index, index);
+    }
+    if (hasInternal || both) {
+      this.setAnnotation(ANNOTATIONS.internalPath, src.path);
+      this.setAnnotation(ANNOTATIONS.internalIndex, index);
+    }
+  }
+
+  // ---- reading --------------------------------------------------------------------------
 
   /** The node at `path`, or undefined. Aliases are followed. */
   getNode(path: FieldPathInput): YNode | undefined {
@@ -85,21 +224,58 @@ export class KubeObject {
     return this.getNode(path) !== undefined;
   }
 
-  get(path: FieldPathInput): unknown {
-    return toJS(this.getNode(path));
+  /** Plain data at `path` (fresh copy), or `fallback` when missing. */
+  get(path: FieldPathInput, fallback?: unknown): unknown {
+    const n = this.getNode(path);
+    return n === undefined ? fallback : toJS(n);
   }
 
-  /** The scalar text at `path` (whatever its tag), or undefined when missing or not a scalar. */
+  /** The scalar text at `path` (any scalar tag: `5` reads as "5"); undefined when missing or null. */
   getString(path: FieldPathInput): string | undefined {
-    const n = this.getNode(path);
-    if (!n || n.kind !== 'scalar' || n.tag === '!!null') return undefined;
-    return n.value;
+    const n = this.typed(path, 'string');
+    return n?.value;
   }
+
+  getNumber(path: FieldPathInput): number | undefined {
+    const segs = parseFieldPath(path);
+    const n = this.typed(segs, 'number');
+    if (!n) return undefined;
+    if (n.tag !== '!!int' && n.tag !== '!!float') throw new FieldTypeError(segs, 'number', describe(n));
+    const v = scalarToJS(n);
+    return typeof v === 'bigint' ? Number(v) : (v as number);
+  }
+
+  getBool(path: FieldPathInput): boolean | undefined {
+    const segs = parseFieldPath(path);
+    const n = this.typed(segs, 'boolean');
+    if (!n) return undefined;
+    if (n.tag !== '!!bool') throw new FieldTypeError(segs, 'boolean', describe(n));
+    return scalarToJS(n) as boolean;
+  }
+
+  getMap(path: FieldPathInput): Record<string, unknown> | undefined {
+    const segs = parseFieldPath(path);
+    const n = this.getNode(segs);
+    if (!n || isNull(n)) return undefined;
+    if (n.kind !== 'mapping') throw new FieldTypeError(segs, 'map', describe(n));
+    return toJS(n) as Record<string, unknown>;
+  }
+
+  getList(path: FieldPathInput): unknown[] | undefined {
+    const segs = parseFieldPath(path);
+    const n = this.getNode(segs);
+    if (!n || isNull(n)) return undefined;
+    if (n.kind !== 'sequence') throw new FieldTypeError(segs, 'list', describe(n));
+    return toJS(n) as unknown[];
+  }
+
+  // ---- writing --------------------------------------------------------------------------
 
   /** Sets `path` to a plain value or a node. See the class contract for what is preserved. */
   set(path: FieldPathInput, value: unknown): void {
     const segs = parseFieldPath(path);
     if (segs.length === 0) throw new KrmfnError({ code: 'usage', message: 'cannot set the object root' });
+    this.checkWrite(segs, value, false);
     let parent = this.root;
     for (let i = 0; i < segs.length - 1; i++) {
       const seg = segs[i]!;
@@ -140,15 +316,34 @@ export class KubeObject {
     if (parent.kind === 'mapping' && typeof last === 'string') {
       const i = mapIndexOf(parent, last);
       if (i < 0) return false;
+      this.checkWrite(segs, undefined, true);
       parent.content.splice(i, 2);
       return true;
     }
     if (parent.kind === 'sequence' && typeof last === 'number') {
       if (last >= parent.content.length) return false;
+      this.checkWrite(segs, undefined, true);
       parent.content.splice(last, 1);
       return true;
     }
     return false;
+  }
+
+  /**
+   * Applies the changes `recipe` makes to a plain copy of the object, merging only what changed
+   * into the node tree: comments, styles and key order of everything else survive (kpt#3923).
+   * `recipe` may mutate the draft in place or return a replacement.
+   */
+  edit<T extends object = Record<string, unknown>>(recipe: (draft: T) => T | void): void {
+    const before = this.toJS();
+    const draft = structuredClone(before) as T;
+    const after = (recipe(draft) ?? draft) as Record<string, unknown>;
+    mergeInto(this, [], before, after);
+  }
+
+  /** A plain snapshot typed as `T` (for example a `kubernetes-models` interface). */
+  as<T = Record<string, unknown>>(): T {
+    return this.toJS() as T;
   }
 
   getAnnotation(key: string): string | undefined {
@@ -157,8 +352,11 @@ export class KubeObject {
   setAnnotation(key: string, value: string): void {
     this.set(['metadata', 'annotations', key], value);
   }
+  /** Removes one annotation; removing the last one drops the `annotations` map. */
   removeAnnotation(key: string): boolean {
-    return this.delete(['metadata', 'annotations', key]);
+    const removed = this.delete(['metadata', 'annotations', key]);
+    if (removed) this.pruneEmpty(['metadata', 'annotations']);
+    return removed;
   }
   getLabel(key: string): string | undefined {
     return this.getString(['metadata', 'labels', key]);
@@ -166,8 +364,11 @@ export class KubeObject {
   setLabel(key: string, value: string): void {
     this.set(['metadata', 'labels', key], value);
   }
+  /** Removes one label; removing the last one drops the `labels` map. */
   removeLabel(key: string): boolean {
-    return this.delete(['metadata', 'labels', key]);
+    const removed = this.delete(['metadata', 'labels', key]);
+    if (removed) this.pruneEmpty(['metadata', 'labels']);
+    return removed;
   }
 
   /** All annotations as plain strings, in document order. */
@@ -178,19 +379,174 @@ export class KubeObject {
     return stringMap(this.getNode(['metadata', 'labels']));
   }
 
+  // ---- comments -------------------------------------------------------------------------
+
+  /**
+   * Comments of the field at `path` (the root for `[]`). Comment text keeps its `#` markers, lines
+   * joined by `\n`. A mapping field's head comment lives on its key node (go-yaml's model); its
+   * line comment on the value for scalars, on the key for collections.
+   */
+  comments(path: FieldPathInput): FieldComments {
+    const at = this.locate(parseFieldPath(path));
+    if (!at) return {};
+    const out: FieldComments = {};
+    const head = at.key?.headComment || at.value.headComment;
+    const line = at.value.lineComment || at.key?.lineComment || '';
+    const foot = at.value.footComment || at.key?.footComment || '';
+    if (head) out.head = head;
+    if (line) out.line = line;
+    if (foot) out.foot = foot;
+    return out;
+  }
+
+  /** Sets (or clears with '') the given comment slots; lines without `#` get `# ` prepended. */
+  setComment(path: FieldPathInput, c: FieldComments): void {
+    const segs = parseFieldPath(path);
+    if (this.access === 'read-only') throw new ReadOnlyError(formatFieldPath(segs) || 'the object');
+    const at = this.locate(segs);
+    if (!at) throw new KrmfnError({ code: 'usage', message: `cannot comment ${formatFieldPath(segs)}: no such field` });
+    const fmt = (t: string): string => (t === '' ? '' : t.split('\n').map((l) => (l.startsWith('#') || l === '' ? l : `# ${l}`)).join('\n'));
+    const headNode = at.key ?? at.value;
+    if (c.head !== undefined) {
+      headNode.headComment = fmt(c.head);
+      if (at.key) at.value.headComment = '';
+    }
+    if (c.line !== undefined) {
+      const lineNode = at.key && at.value.kind !== 'scalar' ? at.key : at.value;
+      lineNode.lineComment = fmt(c.line);
+    }
+    if (c.foot !== undefined) (at.key ?? at.value).footComment = fmt(c.foot);
+  }
+
+  // ---- output ---------------------------------------------------------------------------
+
   /** The whole object as plain data. */
   toJS(): Record<string, unknown> {
     const v = toJS(this.doc);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   }
+  toJSON(): Record<string, unknown> {
+    return this.toJS();
+  }
 
+  /** A deep copy (node tree included); the copy has 'full' access. */
   clone(): KubeObject {
     return new KubeObject(cloneNode(this.doc));
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private text(segs: PathSegment[]): string {
+    const n = this.getNode(segs);
+    return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : '';
+  }
+
+  private lenientAnnotation(key: string): string | undefined {
+    const n = this.getNode(['metadata', 'annotations', key]);
+    return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : undefined;
+  }
+
+  /** The scalar at `path`, undefined when missing/null; FieldTypeError when it is a collection. */
+  private typed(path: FieldPathInput, expected: string): YNode | undefined {
+    const segs = parseFieldPath(path);
+    const n = this.getNode(segs);
+    if (!n || isNull(n)) return undefined;
+    if (n.kind !== 'scalar') throw new FieldTypeError(segs, expected, describe(n));
+    return n;
+  }
+
+  private locate(segs: PathSegment[]): { key?: YNode; value: YNode } | undefined {
+    if (segs.length === 0) return { value: this.root };
+    const parent = segs.length === 1 ? this.root : this.getNode(segs.slice(0, -1));
+    if (!parent) return undefined;
+    const last = segs[segs.length - 1]!;
+    if (parent.kind === 'mapping') {
+      const i = mapIndexOf(parent, String(last));
+      if (i < 0) return undefined;
+      return { key: parent.content[i]!, value: parent.content[i + 1]! };
+    }
+    if (parent.kind === 'sequence' && typeof last === 'number' && last < parent.content.length) {
+      return { value: parent.content[last]! };
+    }
+    return undefined;
+  }
+
+  private pruneEmpty(segs: PathSegment[]): void {
+    const n = this.getNode(segs);
+    if (n && n.kind === 'mapping' && n.content.length === 0) this.delete(segs);
+  }
+
+  /** Enforces `access` for a write of `value` (or a delete) at `segs`. */
+  private checkWrite(segs: PathSegment[], value: unknown, isDelete: boolean): void {
+    if (this.access === 'full') return;
+    if (this.access === 'read-only') throw new ReadOnlyError(formatFieldPath(segs));
+    for (const key of PROTECTED_ANNOTATIONS) {
+      const target: PathSegment[] = ['metadata', 'annotations', key];
+      const n = Math.min(segs.length, target.length);
+      let prefix = true;
+      for (let i = 0; i < n; i++) if (segs[i] !== target[i]) prefix = false;
+      if (!prefix) continue;
+      const current = this.lenientAnnotation(key);
+      if (segs.length >= target.length) {
+        if (isDelete ? current !== undefined : current !== String(value)) throw new ProtectedFieldError(key);
+        continue;
+      }
+      // Writing (or deleting) an ancestor: refuse only if the protected value would change.
+      if (current === undefined) continue;
+      if (isDelete) throw new ProtectedFieldError(key);
+      let v: unknown = value;
+      for (const s of target.slice(segs.length)) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[String(s)] : undefined;
+      if (v !== current) throw new ProtectedFieldError(key);
+    }
   }
 }
 
 export function isKubeObject(v: unknown): v is KubeObject {
   return typeof v === 'object' && v !== null && (v as { isKubeObject?: unknown }).isKubeObject === true;
+}
+
+function isNull(n: YNode): boolean {
+  return n.kind === 'scalar' && n.tag === '!!null';
+}
+
+function describe(n: YNode): string {
+  if (n.kind === 'mapping') return 'map';
+  if (n.kind === 'sequence') return 'list';
+  switch (n.tag) {
+    case '!!int':
+    case '!!float':
+      return `number ${n.value}`;
+    case '!!bool':
+      return `boolean ${n.value}`;
+    case '!!null':
+      return 'null';
+    default:
+      return `string ${JSON.stringify(n.value)}`;
+  }
+}
+
+/** Writes the differences between `before` and `after` (plain data) at `path` of `obj`. */
+function mergeInto(obj: KubeObject, path: PathSegment[], before: unknown, after: unknown): void {
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isMap(before) && isMap(after)) {
+    for (const k of Object.keys(before)) if (!(k in after) || after[k] === undefined) obj.delete([...path, k]);
+    for (const [k, v] of Object.entries(after)) {
+      if (v === undefined) continue;
+      if (k in before) mergeInto(obj, [...path, k], before[k], v);
+      else obj.set([...path, k], v);
+    }
+    return;
+  }
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const common = Math.min(before.length, after.length);
+    for (let i = 0; i < common; i++) mergeInto(obj, [...path, i], before[i], after[i]);
+    for (let i = before.length - 1; i >= after.length; i--) obj.delete([...path, i]);
+    for (let i = before.length; i < after.length; i++) obj.set([...path, i], after[i]);
+    return;
+  }
+  if (Object.is(before, after)) return;
+  if (path.length === 0) throw new KrmfnError({ code: 'usage', message: 'edit() must return an object' });
+  obj.set(path, after);
 }
 
 function deref(n: YNode | undefined): YNode | undefined {

@@ -1,0 +1,145 @@
+/**
+ * Runs a `KrmFunction` over a ResourceList of live KubeObjects: the one execution path shared by
+ * the engine's built-in runtime (objects in, objects out, no serialization) and by
+ * `processResourceList` (which adds parsing and printing around it).
+ *
+ * Contract:
+ * - Items are edited in place; `list.items` is replaced by the function's final item list and the
+ *   new results are appended to `list.results` (results already on the list are kept).
+ * - While the function runs, items are 'guarded' (mutators, generators) or 'read-only'
+ *   (validators, or when `options.validator`), and the functionConfig is read-only; access is
+ *   restored to 'full' afterwards, whatever happened.
+ * - Exit code: `ctx.exitCode` if the function set it; else 1 when any error result exists (a config
+ *   error included), else 0. A thrown `ResultsError` appends its results. Any other exception is
+ *   an error result plus its stack in the log, with exit code `options.uncaughtExitCode` (2 by
+ *   default; the built-in runtime uses 1 with only the message, as a catalog container does).
+ */
+import type { ResourceList } from '../src/core/function.ts';
+import type { KubeObject } from '../src/core/kube-object.ts';
+import type { Result } from '../src/core/result.ts';
+import { bindConfig } from './config.ts';
+import type { FnContext, ImageInfo, KrmFunction, SelectOptions } from './define.ts';
+import { Resources } from './resources.ts';
+import { isResultsError, makeResult, ResultBuilder } from './results.ts';
+import { select, type Predicate, type SelectorSpec } from './selectors.ts';
+
+export interface ExecuteOptions {
+  env?: Readonly<Record<string, string>>;
+  now?: () => number;
+  signal?: AbortSignal;
+  image?: ImageInfo;
+  /** Run as a validator whatever the function's kind (kpt's `validators:` list). */
+  validator?: boolean;
+  /** Exit code for an unexpected exception (default 2). */
+  uncaughtExitCode?: number;
+  /** Include the stack of an unexpected exception in the log (default true). */
+  logStack?: boolean;
+  /** Report an unexpected exception as an error result too (default true). */
+  uncaughtResult?: boolean;
+}
+
+export interface ExecuteOutcome {
+  /** Results this call produced (also appended to `list.results`). */
+  results: Result[];
+  exitCode: number;
+  /** stderr lines, in order. */
+  log: string[];
+}
+
+const formatArg = (a: unknown): string => {
+  if (typeof a === 'string') return a;
+  if (a instanceof Error) return a.stack ?? a.message;
+  try {
+    return JSON.stringify(a);
+  } catch {
+    return String(a);
+  }
+};
+
+export async function executeFunction(fn: KrmFunction, list: ResourceList, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+  const log: string[] = [];
+  const results = new ResultBuilder();
+  const asValidator = options.validator === true || fn.kind === 'validator';
+  const objectAccess: KubeObject['access'] = asValidator ? 'read-only' : 'guarded';
+  const touched = new Set<KubeObject>(list.items);
+  const fc = list.functionConfig;
+  for (const o of list.items) o.access = objectAccess;
+  if (fc) fc.access = 'read-only';
+  const items = new Resources(list.items, asValidator ? 'read-only' : fn.kind === 'generator' ? 'append-only' : 'mutable', objectAccess);
+  let exitOverride: number | undefined;
+  let uncaught = false;
+  try {
+    let config: unknown = undefined;
+    if (fn.config) {
+      let bound: ReturnType<typeof bindConfig>;
+      try {
+        bound = bindConfig(fn.config, fc, options.image ? { image: options.image } : {});
+      } catch (e) {
+        if (isConfigErrorLike(e)) bound = { ok: false, results: [configErrorResult(e, fc)] };
+        else throw e;
+      }
+      for (const r of bound.results) results.add(r);
+      if (!bound.ok) return finish();
+      config = bound.config;
+    }
+    const ctx: FnContext<unknown> = {
+      items,
+      config,
+      functionConfig: fc,
+      results,
+      log: (...args) => {
+        log.push(args.map(formatArg).join(' '));
+      },
+      env: Object.freeze({ ...(options.env ?? {}) }),
+      now: options.now ?? (() => Date.now()),
+      signal: options.signal ?? new AbortController().signal,
+      image: options.image,
+      exitCode: undefined,
+      select: (sel: SelectorSpec | Predicate, opts?: SelectOptions) => {
+        const pred = typeof sel === 'function' ? sel : select(sel);
+        const found = items.where(pred);
+        if (found.length === 0 && opts?.failOnEmptyMatch) results.error('no resources matched the selector');
+        return found;
+      },
+    };
+    try {
+      const returned = await fn.run(ctx);
+      if (Array.isArray(returned)) for (const r of returned) results.add(r);
+    } catch (e) {
+      if (isResultsError(e)) for (const r of e.results) results.add(r);
+      else if (isConfigErrorLike(e)) results.add(configErrorResult(e, fc));
+      else {
+        uncaught = true;
+        const msg = e instanceof Error ? e.message : String(e);
+        if (options.uncaughtResult !== false) results.error(msg);
+        if (options.logStack !== false) log.push(e instanceof Error && e.stack ? e.stack : msg);
+        else log.push(msg);
+      }
+    }
+    exitOverride = ctx.exitCode;
+    return finish();
+  } finally {
+    for (const o of touched) o.access = 'full';
+    for (const o of items.toArray()) o.access = 'full';
+    if (fc) fc.access = 'full';
+  }
+
+  function finish(): ExecuteOutcome {
+    const produced = results.all;
+    list.items = items.toArray();
+    list.results = [...list.results, ...produced];
+    let exitCode: number;
+    if (uncaught) exitCode = options.uncaughtExitCode ?? 2;
+    else if (exitOverride !== undefined) exitCode = exitOverride;
+    else exitCode = produced.some((r) => r.severity === 'error') ? 1 : 0;
+    return { results: produced, exitCode, log };
+  }
+}
+
+function isConfigErrorLike(e: unknown): e is Error & { field?: string } {
+  return typeof e === 'object' && e !== null && (e as { isConfigError?: unknown }).isConfigError === true;
+}
+
+function configErrorResult(e: Error & { field?: string }, fc: KubeObject | undefined): Result {
+  return makeResult('error', e.message, { ...(fc ? { object: fc } : {}), ...(e.field ? { field: { path: e.field } } : {}) });
+}

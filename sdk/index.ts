@@ -1,0 +1,86 @@
+/**
+ * `krmfn/sdk`: the authoring API for KRM functions (spec/krm-sdk.md §4). Browser-safe: no
+ * `node:*`, `process` or `Buffer`. Node hosts (`run`, `runCli`, `nodeFixtures`) live in
+ * `krmfn/sdk/node`; test helpers in `krmfn/sdk/testing`.
+ */
+export {
+  defineFunction,
+  defineGenerator,
+  defineMutator,
+  defineValidator,
+  isKrmFunction,
+  type FnContext,
+  type FunctionKind,
+  type FunctionSpec,
+  type ImageInfo,
+  type KrmFunction,
+  type RunReturn,
+  type SelectOptions,
+} from './define.ts';
+export {
+  bindConfig,
+  coerceString,
+  configResult,
+  DEFAULT_CONFIG_API_VERSION,
+  emptyFunctionInput,
+  isEmptyConfig,
+  type BindContext,
+  type BindOutcome,
+  type ConfigSpec,
+  type ValidateFunction,
+} from './config.ts';
+export { validateSchema, type JsonSchema, type SchemaError, type SchemaValidateOptions } from './schema.ts';
+export {
+  ConfigError,
+  fileRefOf,
+  fromAjvErrors,
+  isConfigError,
+  isErrorResult,
+  isResultsError,
+  makeResult,
+  pointerToFieldPath,
+  resourceRefOf,
+  ResultBuilder,
+  ResultsError,
+  sortResults,
+  type ResultOptions,
+  type SchemaErrorLike,
+} from './results.ts';
+export { identityKey, Resources, type ListAccess, type ObjectRef } from './resources.ts';
+export {
+  byAnnotations,
+  byGroupKind,
+  byKind,
+  byLabels,
+  byName,
+  byNamespace,
+  fromKptSelector,
+  isLocalConfig,
+  matchAll,
+  matchAny,
+  not,
+  select,
+  type Predicate,
+  type SelectorSpec,
+} from './selectors.ts';
+export { executeFunction, type ExecuteOptions, type ExecuteOutcome } from './execute.ts';
+export { defineBuiltin, findBuiltin, type BuiltinDescriptor, type BuiltinInit, type BuiltinMatch, type ImageAlias } from './registry.ts';
+export {
+  ANNOTATIONS,
+  FieldTypeError,
+  isKubeObject,
+  KubeObject,
+  PROTECTED_ANNOTATIONS,
+  ProtectedFieldError,
+  ReadOnlyError,
+  type FieldComments,
+  type GroupVersionKind,
+  type ObjectAccess,
+  type ObjectSource,
+} from '../src/core/kube-object.ts';
+export { knownScope, type KnownScope } from '../src/core/kube-scope.ts';
+export { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from '../src/core/field-path.ts';
+export { compareVersions, parseImageRef, parseVersion, versionAtLeast } from '../src/core/image.ts';
+export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/core/result.ts';
+export type { ResourceList } from '../src/core/function.ts';
+export { newObject } from './objects.ts';

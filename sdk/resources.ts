@@ -1,0 +1,134 @@
+/**
+ * `Resources`: the items of a ResourceList, in input order (spec/krm-sdk.md §4.6). New items are
+ * appended; nothing is sorted or de-duplicated silently (`duplicates()` reports same-identity
+ * items). The permission of the call decides what may change: validators get a read-only list,
+ * generators may add but not remove.
+ */
+import { isKubeObject, KubeObject, ReadOnlyError } from '../src/core/kube-object.ts';
+import type { Predicate } from './selectors.ts';
+
+export type ListAccess = 'mutable' | 'append-only' | 'read-only';
+
+export interface ObjectRef {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+/** `apiVersion/kind/namespace/name`: the key `upsert` and `duplicates` use. */
+export function identityKey(o: KubeObject): string {
+  return `${o.apiVersion}/${o.kind}/${o.namespace}/${o.name}`;
+}
+
+export class Resources implements Iterable<KubeObject> {
+  readonly #items: KubeObject[];
+  readonly #access: ListAccess;
+  /** Access mode given to objects added during the call (matches the existing items'). */
+  readonly #objectAccess: KubeObject['access'];
+
+  constructor(items: readonly KubeObject[] = [], access: ListAccess = 'mutable', objectAccess: KubeObject['access'] = 'full') {
+    this.#items = [...items];
+    this.#access = access;
+    this.#objectAccess = objectAccess;
+  }
+
+  /** A snapshot of the items, in order. */
+  get all(): KubeObject[] {
+    return [...this.#items];
+  }
+  get length(): number {
+    return this.#items.length;
+  }
+  [Symbol.iterator](): Iterator<KubeObject> {
+    return [...this.#items][Symbol.iterator]();
+  }
+  toArray(): KubeObject[] {
+    return [...this.#items];
+  }
+
+  where(p: Predicate): KubeObject[] {
+    return this.#items.filter(p);
+  }
+  whereNot(p: Predicate): KubeObject[] {
+    return this.#items.filter((o) => !p(o));
+  }
+  find(p: Predicate): KubeObject | undefined {
+    return this.#items.find(p);
+  }
+  ofKind(kind: string, apiVersion?: string): KubeObject[] {
+    return this.#items.filter((o) => o.kind === kind && (apiVersion === undefined || o.apiVersion === apiVersion));
+  }
+  ofGroupKind(group: string, kind: string): KubeObject[] {
+    return this.#items.filter((o) => o.group === group && o.kind === kind);
+  }
+  /** The first item with this identity (apiVersion optional; namespace '' when absent). */
+  get(ref: ObjectRef): KubeObject | undefined {
+    return this.#items.find(
+      (o) =>
+        o.kind === ref.kind &&
+        o.name === ref.name &&
+        o.namespace === (ref.namespace ?? '') &&
+        (ref.apiVersion === undefined || o.apiVersion === ref.apiVersion),
+    );
+  }
+
+  /** Appends an object (a KubeObject or plain data) and returns it. */
+  add(obj: KubeObject | Record<string, unknown>): KubeObject {
+    if (this.#access === 'read-only') throw new ReadOnlyError('the item list');
+    const o = isKubeObject(obj) ? obj : KubeObject.fromJS(obj);
+    o.access = this.#objectAccess;
+    this.#items.push(o);
+    return o;
+  }
+
+  /**
+   * Replaces the first item with the same apiVersion/kind/namespace/name (in its position, keeping
+   * the old item's file annotations when the new one has none), or appends. Returns the stored object.
+   */
+  upsert(obj: KubeObject | Record<string, unknown>): KubeObject {
+    if (this.#access === 'read-only') throw new ReadOnlyError('the item list');
+    const o = isKubeObject(obj) ? obj : KubeObject.fromJS(obj);
+    const key = identityKey(o);
+    const i = this.#items.findIndex((x) => identityKey(x) === key);
+    if (i < 0) return this.add(o);
+    if (this.#access === 'append-only') throw new ReadOnlyError('existing items (generators may only add)');
+    const old = this.#items[i]!;
+    const src = old.source;
+    if (src && !o.source) o.setSource(src);
+    o.access = this.#objectAccess;
+    this.#items[i] = o;
+    return o;
+  }
+
+  /** Removes an object or every object matching a predicate; returns how many were removed. */
+  remove(target: KubeObject | Predicate): number {
+    if (this.#access !== 'mutable') throw new ReadOnlyError('the item list');
+    const drop = typeof target === 'function' ? target : (o: KubeObject): boolean => o === target;
+    let n = 0;
+    for (let i = this.#items.length - 1; i >= 0; i--) {
+      if (drop(this.#items[i]!)) {
+        this.#items.splice(i, 1);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Items grouped by a key, groups in first-seen order. */
+  groupBy<K>(key: (o: KubeObject) => K): Map<K, KubeObject[]> {
+    const m = new Map<K, KubeObject[]>();
+    for (const o of this.#items) {
+      const k = key(o);
+      const g = m.get(k);
+      if (g) g.push(o);
+      else m.set(k, [o]);
+    }
+    return m;
+  }
+
+  /** Groups of two or more items sharing apiVersion/kind/namespace/name. */
+  duplicates(): KubeObject[][] {
+    return [...this.groupBy(identityKey).values()].filter((g) => g.length > 1);
+  }
+}
