@@ -1,0 +1,158 @@
+/**
+ * ensure-name-substring (catalog.md §4.8): prefixes or suffixes names (kustomize namePrefix /
+ * nameSuffix FieldSpecs plus `additionalNameFields`), skipping names that already contain the
+ * substring, then fixes name back-references and `depends-on` annotations. Like the catalog
+ * function (kustomize resmap round trip), the output loses path/index annotations, so kpt files
+ * every item anew (reproduced: the catalog's goldens encode it).
+ */
+import type { KubeObject } from '../src/core/kube-object.ts';
+import { mapGet, type YNode } from '../src/core/yaml/node.ts';
+import { dataMap, isConfigMap } from './lib/config.ts';
+import { forEachFieldSpecTarget, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
+import { groupOf, gvkString, matchesGvk } from './lib/gvk.ts';
+import { NAME_REFERENCES } from './lib/name-references.ts';
+import { ok, type Report } from './lib/report.ts';
+
+export interface EnsureNameSubstringConfig {
+  substring: string;
+  editMode: 'prepend' | 'append';
+  additionalNameFields: FieldSpec[];
+}
+
+const WRAP = 'failed to load the `functionConfig`: ';
+
+export function parseEnsureNameSubstringConfig(fc: KubeObject | undefined): EnsureNameSubstringConfig | string {
+  let cfg: EnsureNameSubstringConfig;
+  if (fc && isConfigMap(fc)) {
+    const data = dataMap(fc);
+    if (data.size !== 1) return `${WRAP}only 1 entry is allowed in the ConfigMap, but got: ${data.size}`;
+    const [k, v] = [...data][0]!;
+    if (k !== 'prepend' && k !== 'append') return `${WRAP}unknown editMode: ${k}, only prepend and append are allowed`;
+    cfg = { substring: v, editMode: k, additionalNameFields: [] };
+  } else if (fc && fc.kind === 'EnsureNameSubstring' && fc.apiVersion === 'fn.kpt.dev/v1alpha1') {
+    const mode = fc.getString('editMode') ?? 'prepend';
+    if (mode !== 'prepend' && mode !== 'append') return `${WRAP}unknown editMode: ${mode}, only prepend and append are allowed`;
+    const extra = fc.get('additionalNameFields');
+    const legacy = fc.get('fieldSpecs');
+    if (extra !== undefined && legacy !== undefined) {
+      return `${WRAP}\`fieldSpecs\` has been deprecated, please rename it to \`additionalNameFields\``;
+    }
+    cfg = { substring: fc.getString('substring') ?? '', editMode: mode, additionalNameFields: toFieldSpecs(extra ?? legacy) };
+  } else {
+    const got = fc ? gvkString(fc) : '/, Kind=';
+    return `${WRAP}function config must be either ConfigMap.v1 or EnsureNameSubstring.v1alpha1.fn.kpt.dev, but we got: ${got}`;
+  }
+  if (cfg.substring === '') return `${WRAP}substring must not be empty`;
+  return cfg;
+}
+
+function skipped(obj: KubeObject): boolean {
+  const g = groupOf(obj);
+  return (
+    obj.kind === 'CustomResourceDefinition' ||
+    (obj.kind === 'APIService' && g === 'apiregistration.k8s.io') ||
+    obj.kind === 'Namespace' ||
+    (obj.kind === 'Kptfile' && g === 'kpt.dev')
+  );
+}
+
+const PATH_ANNOTATIONS = [
+  'config.kubernetes.io/path',
+  'config.kubernetes.io/index',
+  'internal.config.kubernetes.io/path',
+  'internal.config.kubernetes.io/index',
+  'internal.config.kubernetes.io/seqindent',
+];
+
+const CLUSTER_SCOPED_REFS = new Set(['ClusterRole', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
+
+interface Renamed {
+  group: string;
+  kind: string;
+  namespace: string;
+  oldName: string;
+  newName: string;
+}
+
+export function ensureNameSubstring(items: readonly KubeObject[], cfg: EnsureNameSubstringConfig): Report {
+  const edit = (v: string): string => (cfg.editMode === 'prepend' ? cfg.substring + v : v + cfg.substring);
+  const original = items.map((o) => ({ group: groupOf(o), kind: o.kind, name: o.name }));
+  const renamed: Renamed[] = [];
+  const processed: KubeObject[] = [];
+  const specs: FieldSpec[] = [{ path: 'metadata/name' }, ...cfg.additionalNameFields];
+  for (const obj of items) {
+    if (skipped(obj)) continue;
+    const oldName = obj.name;
+    let touched = false;
+    for (const fs of specs) {
+      forEachFieldSpecTarget(obj, fs, (parent, key) => {
+        const n = mapGet(parent, key);
+        if (!n || n.kind !== 'scalar' || n.value.includes(cfg.substring)) return;
+        n.value = edit(n.value);
+        n.tag = '!!str';
+        touched = true;
+      });
+    }
+    if (obj.name !== oldName) renamed.push({ group: groupOf(obj), kind: obj.kind, namespace: obj.namespace, oldName, newName: obj.name });
+    // Upstream bug (reproduced): objects whose name already had the substring skip depends-on.
+    if (touched || obj.name !== oldName) processed.push(obj);
+  }
+  fixBackReferences(items, renamed);
+  for (const obj of processed) fixDependsOn(obj, original, cfg.substring, edit);
+  for (const obj of items) for (const a of PATH_ANNOTATIONS) obj.removeAnnotation(a);
+  return ok();
+}
+
+function fixBackReferences(items: readonly KubeObject[], renamed: readonly Renamed[]): void {
+  if (renamed.length === 0) return;
+  for (const ref of NAME_REFERENCES) {
+    const targets = renamed.filter((r) => r.kind === ref.kind && (!ref.group || ref.group === r.group));
+    if (targets.length === 0) continue;
+    for (const referrer of ref.referrers) {
+      for (const obj of items) {
+        if (!matchesGvk(obj, { kind: referrer.kind ?? '', group: referrer.group ?? '' })) continue;
+        forEachFieldSpecTarget(obj, { path: referrer.path }, (parent, key) => {
+          const n = mapGet(parent, key);
+          if (!n || n.kind !== 'scalar') return;
+          if (referrer.refKindField) {
+            const k = mapGet(parent, referrer.refKindField);
+            if (k && k.value !== ref.kind) return;
+          }
+          const ns = scalarOf(mapGet(parent, 'namespace')) ?? obj.namespace;
+          const hit = targets.find((t) => t.oldName === n.value && (CLUSTER_SCOPED_REFS.has(t.kind) || t.namespace === ns));
+          if (hit) n.value = hit.newName;
+        });
+      }
+    }
+  }
+}
+
+function scalarOf(n: YNode | undefined): string | undefined {
+  return n && n.kind === 'scalar' ? n.value : undefined;
+}
+
+const DEPENDS_ON = 'config.kubernetes.io/depends-on';
+
+function fixDependsOn(
+  obj: KubeObject,
+  original: readonly { group: string; kind: string; name: string }[],
+  substring: string,
+  edit: (v: string) => string,
+): void {
+  const value = obj.getAnnotation(DEPENDS_ON);
+  if (value === undefined) return;
+  const next = value.split(',').map((ref) => {
+    const parts = ref.split('/');
+    let g: string, k: string, n: string;
+    if (parts.length === 5 && parts[1] === 'namespaces') [g, , , k, n] = parts as [string, string, string, string, string];
+    else if (parts.length === 3) [g, k, n] = parts as [string, string, string];
+    else return ref;
+    const exists = original.some((o) => o.group === g && o.kind === k && o.name === n);
+    if (!exists || n.includes(substring)) return ref;
+    parts[parts.length - 1] = edit(n);
+    return parts.join('/');
+  });
+  const joined = next.join(',');
+  if (joined !== value) obj.setAnnotation(DEPENDS_ON, joined);
+}
+
