@@ -1,0 +1,38 @@
+/**
+ * What the resolver attaches to the syntax tree, read by the compiler.
+ *
+ * - `local`: a slot in the frame's locals (`index`); `cell` is a local captured by a nested
+ *   function (the slot holds a `Cell`); `free` indexes the function's captured cells.
+ * - `global`: a slot in the module's globals; `filelocal`: a slot for `load`-bound names.
+ * - `predeclared` / `universal`: host-supplied / builtin names, looked up by `name`.
+ */
+import type { Pos } from '../syntax/tokens.ts';
+
+export type Scope = 'local' | 'cell' | 'free' | 'global' | 'filelocal' | 'predeclared' | 'universal' | 'undefined';
+
+export interface Binding {
+  scope: Scope;
+  index: number;
+  /** Binary name. */
+  name: string;
+  /** First binding occurrence (null for predeclared/universal/free). */
+  first: Pos | null;
+}
+
+/** A captured variable of a function: where to find it in the enclosing function at closure time. */
+export interface FreeVar {
+  name: string;
+  /** The enclosing function's binding: a `cell` (its local slot) or `free` (its own capture). */
+  outer: Binding;
+}
+
+export interface FunctionScope {
+  /** All local slots: parameters first (positional, keyword-only, *args, **kwargs), then others. */
+  locals: Binding[];
+  freevars: FreeVar[];
+  /** Number of parameters excluding *args/**kwargs (positional + keyword-only). */
+  numParams: number;
+  numKwonly: number;
+  hasVarargs: boolean;
+  hasKwargs: boolean;
+}

@@ -1,0 +1,558 @@
+/**
+ * Recursive-descent (LL(1)) parser for the whole Starlark grammar. Stops at the first error,
+ * throwing `StarlarkSyntaxError` (code `starlark-syntax`) with starlark-go's message and position
+ * (errors about the lookahead token are reported just after it, as starlark-go does).
+ *
+ * `parseFile(filename, source)` parses a module; `parseExpr` a single expression (REPL).
+ */
+import { Scanner } from './scanner.ts';
+import { describeToken } from './tokens.ts';
+import type { Pos, Token, TokenKind } from './tokens.ts';
+import type {
+  Arg, DictEntry, Expr, File, ForClause, FunctionNode, Ident, IfClause, IfStmt, Literal, LoadStmt, Param,
+  Stmt,
+} from './ast.ts';
+
+/** Binary operator precedence levels, low to high (`not` is level 2, handled as a prefix). */
+const PREC: Partial<Record<TokenKind, number>> = {
+  or: 0,
+  and: 1,
+  not: 2,
+  '==': 3, '!=': 3, '<': 3, '>': 3, '<=': 3, '>=': 3, in: 3, 'not in': 3,
+  '|': 4,
+  '^': 5,
+  '&': 6,
+  '<<': 7, '>>': 7,
+  '-': 8, '+': 8,
+  '*': 9, '%': 9, '/': 9, '//': 9,
+};
+const NLEVELS = 10;
+const NOT_LEVEL = 2;
+const CMP_LEVEL = 3;
+
+const ASSIGN_OPS: ReadonlySet<string> = new Set([
+  '=', '+=', '-=', '*=', '/=', '//=', '%=', '&=', '|=', '^=', '<<=', '>>=',
+]);
+
+function terminatesExprList(k: TokenKind): boolean {
+  return k === 'eof' || k === 'newline' || k === '=' || k === '}' || k === ']' || k === ')' || k === ';';
+}
+
+class Parser {
+  private readonly sc: Scanner;
+  private t: Token;
+  /** Kind of the lookahead; may be rewritten to 'not in'. */
+  private k: TokenKind;
+
+  constructor(file: string, src: string) {
+    this.sc = new Scanner(file, src);
+    this.t = this.sc.next();
+    this.k = this.t.kind;
+  }
+
+  /** Advances; returns the position of the token just consumed. */
+  /** The lookahead kind (a method, so TypeScript does not narrow it across `next()`). */
+  private tk(): TokenKind {
+    return this.k;
+  }
+
+  private next(): Pos {
+    const p = this.t.pos;
+    this.t = this.sc.next();
+    this.k = this.t.kind;
+    return p;
+  }
+
+  private fail(pos: Pos, msg: string): never {
+    return this.sc.error(pos, msg);
+  }
+
+  /** Error about the lookahead, at the scanner position (just after it). */
+  private failHere(msg: string): never {
+    return this.sc.error(this.t.end, msg);
+  }
+
+  private consume(k: TokenKind): Pos {
+    if (this.tk() !== k) this.failHere(`got ${describeToken(this.tk())}, want ${describeToken(k)}`);
+    return this.next();
+  }
+
+  parseFile(): File {
+    const stmts: Stmt[] = [];
+    while (this.tk() !== 'eof') {
+      if (this.tk() === 'newline') {
+        this.next();
+        continue;
+      }
+      this.parseStmt(stmts);
+    }
+    return { path: this.sc.file, stmts };
+  }
+
+  parseExprOnly(): Expr {
+    const x = this.parseTest();
+    if (this.tk() === 'newline') this.next();
+    if (this.tk() !== 'eof') this.failHere(`got ${describeToken(this.tk())} after expression, want EOF`);
+    return x;
+  }
+
+  private parseStmt(out: Stmt[]): void {
+    switch (this.tk()) {
+      case 'def': out.push(this.parseDef()); return;
+      case 'if': out.push(this.parseIf()); return;
+      case 'for': {
+        const pos = this.next();
+        const vars = this.parseLoopVariables();
+        this.consume('in');
+        const x = this.parseExpr(false);
+        this.consume(':');
+        out.push({ k: 'for', pos, vars, x, body: this.parseSuite() });
+        return;
+      }
+      case 'while': {
+        const pos = this.next();
+        const cond = this.parseTest();
+        this.consume(':');
+        out.push({ k: 'while', pos, cond, body: this.parseSuite() });
+        return;
+      }
+      default:
+        this.parseSimpleStmt(out);
+    }
+  }
+
+  private parseDef(): Stmt {
+    const pos = this.next();
+    const name = this.parseIdent();
+    this.consume('(');
+    const params = this.parseParams();
+    this.consume(')');
+    this.consume(':');
+    const body = this.parseSuite();
+    const fn: FunctionNode = { pos, name: name.name, params, body };
+    return { k: 'def', pos, name, fn };
+  }
+
+  private parseIf(): Stmt {
+    const pos = this.next();
+    const cond = this.parseTest();
+    this.consume(':');
+    const head: IfStmt = { k: 'if', pos, cond, then: this.parseSuite(), else_: [] };
+    let tail = head;
+    while (this.tk() === 'elif') {
+      const p = this.next();
+      const c = this.parseTest();
+      this.consume(':');
+      const elif: IfStmt = { k: 'if', pos: p, cond: c, then: this.parseSuite(), else_: [] };
+      tail.else_ = [elif];
+      tail = elif;
+    }
+    if (this.tk() === 'else') {
+      this.next();
+      this.consume(':');
+      tail.else_ = this.parseSuite();
+    }
+    return head;
+  }
+
+  private parseLoopVariables(): Expr {
+    const v = this.parsePrimaryWithSuffix();
+    if (this.tk() !== ',') return v;
+    const elems: Expr[] = [v];
+    while (this.tk() === ',') {
+      this.next();
+      if (terminatesExprList(this.tk())) break;
+      elems.push(this.parsePrimaryWithSuffix());
+    }
+    return { k: 'tuple', pos: v.pos, elems, parens: false };
+  }
+
+  private parseSimpleStmt(out: Stmt[]): void {
+    for (;;) {
+      out.push(this.parseSmallStmt());
+      if (this.tk() !== ';') break;
+      this.next();
+      if (this.tk() === 'newline' || this.tk() === 'eof') break;
+    }
+    if (this.tk() !== 'eof') this.consume('newline');
+  }
+
+  private parseSmallStmt(): Stmt {
+    switch (this.tk()) {
+      case 'return': {
+        const pos = this.next();
+        let x: Expr | null = null;
+        if (this.tk() !== 'eof' && this.tk() !== 'newline' && this.tk() !== ';') x = this.parseExpr(false);
+        return { k: 'return', pos, x };
+      }
+      case 'break': case 'continue': case 'pass': {
+        const k = this.tk() as 'break' | 'continue' | 'pass';
+        const pos = this.next();
+        return { k, pos };
+      }
+      case 'load':
+        return this.parseLoad();
+    }
+    const x = this.parseExpr(false);
+    if (ASSIGN_OPS.has(this.tk())) {
+      const op = this.tk();
+      const pos = this.next();
+      const rhs = this.parseExpr(false);
+      return { k: 'assign', pos, op, lhs: x, rhs };
+    }
+    return { k: 'expr', pos: x.pos, x };
+  }
+
+  private parseLoad(): LoadStmt {
+    const pos = this.next();
+    const lparen = this.consume('(');
+    if (this.tk() !== 'string') this.failHere('first operand of load statement must be a string literal');
+    const modulePos = this.t.pos;
+    const module = this.t.value as string;
+    this.next();
+    const to: Ident[] = [];
+    const from: { name: string; pos: Pos }[] = [];
+    while (this.tk() !== ')' && this.tk() !== 'eof') {
+      this.consume(',');
+      if (this.tk() === ')') break;
+      if (this.tk() === 'string') {
+        const p = { line: this.t.pos.line, col: this.t.pos.col + 1 };
+        const name = this.t.value as string;
+        this.next();
+        to.push({ k: 'ident', pos: p, name });
+        from.push({ name, pos: p });
+      } else if (this.tk() === 'ident') {
+        const id = this.parseIdent();
+        to.push(id);
+        if (this.tk() !== '=') {
+          this.failHere(`load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
+        }
+        this.consume('=');
+        if (this.tk() !== 'string') this.failHere(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
+        const p = { line: this.t.pos.line, col: this.t.pos.col + 1 };
+        from.push({ name: this.t.value as string, pos: p });
+        this.next();
+      } else {
+        this.failHere(`load operand must be "name" or localname="name" (got ${describeToken(this.tk())})`);
+      }
+    }
+    this.consume(')');
+    if (to.length === 0) this.fail(lparen, 'load statement must import at least 1 symbol');
+    return { k: 'load', pos, module, modulePos, to, from };
+  }
+
+  private parseSuite(): Stmt[] {
+    if (this.tk() === 'newline') {
+      this.next();
+      this.consume('indent');
+      const stmts: Stmt[] = [];
+      while (this.tk() !== 'outdent' && this.tk() !== 'eof') this.parseStmt(stmts);
+      this.consume('outdent');
+      return stmts;
+    }
+    const stmts: Stmt[] = [];
+    this.parseSimpleStmt(stmts);
+    return stmts;
+  }
+
+  private parseIdent(): Ident {
+    if (this.tk() !== 'ident') this.failHere('not an identifier');
+    const id: Ident = { k: 'ident', pos: this.t.pos, name: this.t.raw };
+    this.next();
+    return id;
+  }
+
+  private parseParams(): Param[] {
+    const params: Param[] = [];
+    let stars = false;
+    while (this.tk() !== ')' && this.tk() !== ':' && this.tk() !== 'eof') {
+      if (params.length > 0) this.consume(',');
+      if (this.tk() === ')') {
+        if (stars) this.failHere(`got ${describeToken(this.tk())}, want parameter`);
+        break;
+      }
+      if (this.tk() === '*' || this.tk() === '**') {
+        stars = true;
+        const op = this.tk();
+        const pos = this.next();
+        let name: Ident | null = null;
+        if (op === '**' || this.tk() === 'ident') name = this.parseIdent();
+        params.push({ kind: op === '*' ? 'star' : 'starstar', pos, name, dflt: null });
+        continue;
+      }
+      const name = this.parseIdent();
+      if (this.tk() === '=') {
+        this.next();
+        const dflt = this.parseTest();
+        params.push({ kind: 'default', pos: name.pos, name, dflt });
+        continue;
+      }
+      params.push({ kind: 'plain', pos: name.pos, name, dflt: null });
+    }
+    return params;
+  }
+
+  /** expr = test {',' test} — an unparenthesized tuple when there is a comma. */
+  private parseExpr(inParens: boolean): Expr {
+    const x = this.parseTest();
+    if (this.tk() !== ',') return x;
+    const elems = this.parseExprs([x], inParens);
+    return { k: 'tuple', pos: x.pos, elems, parens: inParens };
+  }
+
+  private parseExprs(elems: Expr[], allowTrailingComma: boolean): Expr[] {
+    while (this.tk() === ',') {
+      const pos = this.next();
+      if (terminatesExprList(this.tk())) {
+        if (!allowTrailingComma) this.fail(pos, 'unparenthesized tuple with trailing comma');
+        break;
+      }
+      elems.push(this.parseTest());
+    }
+    return elems;
+  }
+
+  private parseTest(): Expr {
+    if (this.tk() === 'lambda') return this.parseLambda(true);
+    const x = this.parseTestPrec(0);
+    if (this.tk() === 'if') {
+      const ifpos = this.next();
+      const cond = this.parseTestPrec(0);
+      if (this.tk() !== 'else') this.fail(ifpos, 'conditional expression without else clause');
+      this.next();
+      const f = this.parseTest();
+      return { k: 'cond', pos: ifpos, cond, t: x, f };
+    }
+    return x;
+  }
+
+  private parseTestNoCond(): Expr {
+    if (this.tk() === 'lambda') return this.parseLambda(false);
+    return this.parseTestPrec(0);
+  }
+
+  private parseLambda(allowCond: boolean): Expr {
+    const pos = this.next();
+    let params: Param[] = [];
+    if (this.tk() !== ':') params = this.parseParams();
+    this.consume(':');
+    const body = allowCond ? this.parseTest() : this.parseTestNoCond();
+    const fn: FunctionNode = { pos, name: 'lambda', params, body: [{ k: 'return', pos: body.pos, x: body }] };
+    return { k: 'lambda', pos, fn };
+  }
+
+  private parseTestPrec(prec: number): Expr {
+    if (prec >= NLEVELS) return this.parsePrimaryWithSuffix();
+    if (this.tk() === 'not' && prec === NOT_LEVEL) {
+      const pos = this.next();
+      const x = this.parseTestPrec(prec);
+      return { k: 'unary', pos, op: 'not', x };
+    }
+    return this.parseBinop(prec);
+  }
+
+  private parseBinop(prec: number): Expr {
+    let x = this.parseTestPrec(prec + 1);
+    for (let first = true; ; first = false) {
+      if (this.tk() === 'not') {
+        this.next();
+        if (this.tk() !== 'in') this.failHere(`got ${describeToken(this.tk())}, want in`);
+        this.k = 'not in';
+      }
+      const opprec = PREC[this.tk()] ?? -1;
+      if (opprec < prec) return x;
+      if (!first && opprec === CMP_LEVEL) {
+        const prevOp = x.k === 'binary' ? x.op : '?';
+        this.failHere(`${prevOp} does not associate with ${this.tk()} (use parens)`);
+      }
+      const op = this.tk();
+      const pos = this.next();
+      const y = this.parseTestPrec(opprec + 1);
+      x = { k: 'binary', pos, op, x, y };
+    }
+  }
+
+  private parsePrimaryWithSuffix(): Expr {
+    let x = this.parsePrimary();
+    for (;;) {
+      switch (this.tk()) {
+        case '.': {
+          const pos = this.next();
+          const id = this.parseIdent();
+          x = { k: 'dot', pos, x, name: id.name, namePos: id.pos };
+          break;
+        }
+        case '[':
+          x = this.parseSliceSuffix(x);
+          break;
+        case '(':
+          x = this.parseCallSuffix(x);
+          break;
+        default:
+          return x;
+      }
+    }
+  }
+
+  private parseSliceSuffix(x: Expr): Expr {
+    const pos = this.next();
+    let lo: Expr | null = null;
+    let hi: Expr | null = null;
+    let step: Expr | null = null;
+    if (this.tk() !== ':') {
+      const y = this.parseExpr(false);
+      if (this.tk() === ']') {
+        this.next();
+        return { k: 'index', pos, x, y };
+      }
+      lo = y;
+    }
+    if (this.tk() === ':') {
+      this.next();
+      if (this.tk() !== ':' && this.tk() !== ']') hi = this.parseTest();
+    }
+    if (this.tk() === ':') {
+      this.next();
+      if (this.tk() !== ']') step = this.parseTest();
+    }
+    this.consume(']');
+    return { k: 'slice', pos, x, lo, hi, step };
+  }
+
+  private parseCallSuffix(fn: Expr): Expr {
+    const pos = this.consume('(');
+    const args: Arg[] = [];
+    if (this.tk() === ')') {
+      this.next();
+      return { k: 'call', pos, fn, args };
+    }
+    let stars = false;
+    while (this.tk() !== ')' && this.tk() !== 'eof') {
+      if (args.length > 0) this.consume(',');
+      if (this.tk() === ')') {
+        if (stars) this.failHere(`got ${describeToken(this.tk())}, want argument`);
+        break;
+      }
+      if (this.tk() === '*' || this.tk() === '**') {
+        stars = true;
+        const kind = this.tk() === '*' ? 'star' : 'starstar';
+        const p = this.next();
+        args.push({ kind, pos: p, name: null, value: this.parseTest() });
+        continue;
+      }
+      const x = this.parseTest();
+      if (this.tk() === '=') {
+        if (x.k !== 'ident') this.failHere('keyword argument must have form name=expr');
+        this.next();
+        args.push({ kind: 'named', pos: x.pos, name: x.name, value: this.parseTest() });
+        continue;
+      }
+      args.push({ kind: 'pos', pos: x.pos, name: null, value: x });
+    }
+    this.consume(')');
+    return { k: 'call', pos, fn, args };
+  }
+
+  private parsePrimary(): Expr {
+    const t = this.t;
+    switch (this.tk()) {
+      case 'ident':
+        return this.parseIdent();
+      case 'int': case 'float': case 'string': case 'bytes': {
+        this.next();
+        const lit: Literal = { k: 'lit', pos: t.pos, type: t.kind as Literal['type'], value: t.value!, raw: t.raw };
+        return lit;
+      }
+      case '[':
+        return this.parseList();
+      case '{':
+        return this.parseDict();
+      case '(': {
+        const pos = this.next();
+        if (this.tk() === ')') {
+          this.next();
+          return { k: 'tuple', pos, elems: [], parens: true };
+        }
+        const e = this.parseExpr(true);
+        this.consume(')');
+        return { k: 'paren', pos, x: e };
+      }
+      case '-': case '+': case '~': {
+        const op = this.tk() as '-' | '+' | '~';
+        const pos = this.next();
+        const x = this.parsePrimaryWithSuffix();
+        return { k: 'unary', pos, op, x };
+      }
+    }
+    return this.failHere(`got ${describeToken(this.tk())}, want primary expression`);
+  }
+
+  private parseList(): Expr {
+    const pos = this.next();
+    if (this.tk() === ']') {
+      this.next();
+      return { k: 'list', pos, elems: [] };
+    }
+    const x = this.parseTest();
+    if (this.tk() === 'for') return this.parseComprehension(pos, x, ']');
+    let elems = [x];
+    if (this.tk() === ',') elems = this.parseExprs(elems, true);
+    this.consume(']');
+    return { k: 'list', pos, elems };
+  }
+
+  private parseDict(): Expr {
+    const pos = this.next();
+    if (this.tk() === '}') {
+      this.next();
+      return { k: 'dict', pos, entries: [] };
+    }
+    const e = this.parseDictEntry();
+    if (this.tk() === 'for') return this.parseComprehension(pos, e, '}');
+    const entries = [e];
+    while (this.tk() === ',') {
+      this.next();
+      if (this.tk() === '}') break;
+      entries.push(this.parseDictEntry());
+    }
+    this.consume('}');
+    return { k: 'dict', pos, entries };
+  }
+
+  private parseDictEntry(): DictEntry {
+    const key = this.parseTest();
+    const pos = this.consume(':');
+    const value = this.parseTest();
+    return { key, value, pos };
+  }
+
+  private parseComprehension(pos: Pos, body: Expr | DictEntry, end: ']' | '}'): Expr {
+    const clauses: (ForClause | IfClause)[] = [];
+    while (this.tk() !== end) {
+      if (this.tk() === 'for') {
+        const p = this.next();
+        const vars = this.parseLoopVariables();
+        this.consume('in');
+        const x = this.parseTestPrec(0);
+        clauses.push({ k: 'for', pos: p, vars, x });
+      } else if (this.tk() === 'if') {
+        const p = this.next();
+        clauses.push({ k: 'if', pos: p, cond: this.parseTestNoCond() });
+      } else {
+        this.failHere(`got ${describeToken(this.tk())}, want '${end}', for, or if`);
+      }
+    }
+    this.next();
+    return { k: 'comp', pos, curly: end === '}', body, clauses };
+  }
+}
+
+/** Parses a whole file. Throws `StarlarkSyntaxError` on the first error. */
+export function parseFile(filename: string, source: string): File {
+  return new Parser(filename, source).parseFile();
+}
+
+/** Parses a single expression (optionally followed by a newline). */
+export function parseExpr(filename: string, source: string): Expr {
+  return new Parser(filename, source).parseExprOnly();
+}

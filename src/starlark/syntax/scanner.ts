@@ -1,0 +1,509 @@
+/**
+ * The Starlark scanner: host source text in, tokens out (one at a time, for the LL(1) parser).
+ *
+ * - `\r\n` and lone `\r` read as `\n`; NEWLINE/INDENT/OUTDENT are produced outside brackets only;
+ *   blank and comment-only lines are skipped; tabs advance indentation to the next multiple of 8.
+ * - Positions are 1-based; columns count code points.
+ * - String and bytes literals are decoded into binary strings (one char per byte, UTF-8 for text).
+ * - The first lexical error throws `StarlarkSyntaxError` (code `starlark-syntax`).
+ */
+import { StarlarkSyntaxError } from '../errors.ts';
+import { KEYWORDS, RESERVED } from './tokens.ts';
+import type { Pos, Token, TokenKind } from './tokens.ts';
+import { encodeCodePoint, hostToBinary } from './utf8.ts';
+
+const LETTER = /\p{L}/u;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+function isIdentStartAscii(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+
+/** Normalises line endings: `\r\n` and `\r` become `\n`. */
+export function normalizeNewlines(src: string): string {
+  return src.indexOf('\r') < 0 ? src : src.replace(/\r\n?/g, '\n');
+}
+
+export class Scanner {
+  readonly file: string;
+  private readonly src: string;
+  private i = 0;
+  private line = 1;
+  private col = 1;
+  private depth = 0;
+  private readonly indents: number[] = [0];
+  private dents = 0;
+  private lineStart = true;
+
+  constructor(file: string, src: string) {
+    this.file = file;
+    this.src = normalizeNewlines(src);
+  }
+
+  /** Throws the scanner/parser error at `pos`. */
+  error(pos: Pos, message: string): never {
+    throw new StarlarkSyntaxError('starlark-syntax', [
+      { file: this.file, line: pos.line, col: pos.col, message },
+    ]);
+  }
+
+  /** Current position (just after the last token read). */
+  get pos(): Pos {
+    return { line: this.line, col: this.col };
+  }
+
+  private peek(): number {
+    return this.i < this.src.length ? this.src.charCodeAt(this.i) : -1;
+  }
+
+  private peekAt(k: number): number {
+    const j = this.i + k;
+    return j < this.src.length ? this.src.charCodeAt(j) : -1;
+  }
+
+  /** Consumes one code point and returns it (-1 at EOF). */
+  private read(): number {
+    if (this.i >= this.src.length) return -1;
+    const c = this.src.codePointAt(this.i)!;
+    this.i += c > 0xffff ? 2 : 1;
+    if (c === 10) {
+      this.line++;
+      this.col = 1;
+    } else {
+      this.col++;
+    }
+    return c;
+  }
+
+  private tok(kind: TokenKind, pos: Pos, raw: string, value: Token['value'] = null): Token {
+    return { kind, pos, end: { line: this.line, col: this.col }, raw, value };
+  }
+
+  next(): Token {
+    for (;;) {
+      let blank = false;
+      const savedLineStart = this.lineStart;
+      if (this.lineStart) {
+        this.lineStart = false;
+        let col = 0;
+        let c = this.peek();
+        for (;;) {
+          if (c === 32) {
+            col++;
+            this.read();
+          } else if (c === 9) {
+            col += 8 - (col % 8);
+            this.read();
+          } else break;
+          c = this.peek();
+        }
+        if (c === 35 || c === 10 || (c === -1 && col > 0)) blank = true;
+        if (!blank && this.depth === 0) {
+          const cur = this.indents[this.indents.length - 1]!;
+          if (col > cur) {
+            this.dents++;
+            this.indents.push(col);
+          } else if (col < cur) {
+            while (this.indents.length > 0 && col < this.indents[this.indents.length - 1]!) {
+              this.dents--;
+              this.indents.pop();
+            }
+            if (col !== this.indents[this.indents.length - 1]) {
+              this.error(this.pos, 'unindent does not match any outer indentation level');
+            }
+          }
+        }
+      }
+
+      if (this.dents !== 0) {
+        const p = this.pos;
+        if (this.dents < 0) {
+          this.dents++;
+          return this.tok('outdent', p, '');
+        }
+        this.dents--;
+        return this.tok('indent', p, '');
+      }
+
+      let c = this.peek();
+      while (c === 32 || c === 9) {
+        this.read();
+        c = this.peek();
+      }
+      if (c === 35) {
+        while (c !== -1 && c !== 10) {
+          this.read();
+          c = this.peek();
+        }
+      }
+      if (c === 10) {
+        this.lineStart = true;
+        if (this.depth > 0 || blank) {
+          this.read();
+          continue;
+        }
+        const p = this.pos;
+        this.read();
+        return this.tok('newline', p, '\n');
+      }
+      if (c === -1) {
+        if (this.indents.length > 1) {
+          if (savedLineStart) {
+            this.dents = 1 - this.indents.length;
+            this.indents.length = 1;
+            continue;
+          }
+          this.lineStart = true;
+          return this.tok('newline', this.pos, '\n');
+        }
+        return this.tok('eof', this.pos, '');
+      }
+      if (c === 92) {
+        this.read();
+        if (this.peek() !== 10) this.error(this.pos, 'stray backslash in program');
+        this.read();
+        continue;
+      }
+      return this.scanToken(c);
+    }
+  }
+
+  private scanToken(c: number): Token {
+    const start = this.pos;
+    const startIdx = this.i;
+    if (c === 44) {
+      this.read();
+      return this.tok(',', start, ',');
+    }
+    if (c === 34 || c === 39) return this.scanString(start, startIdx, false, false);
+    if (isIdentStartAscii(c) || (c >= 0x80 && LETTER.test(String.fromCodePoint(this.src.codePointAt(this.i)!)))) {
+      // string prefixes r, b, rb, br
+      const c1 = this.peekAt(1);
+      const c2 = this.peekAt(2);
+      if ((c === 114 || c === 98) && (c1 === 34 || c1 === 39)) {
+        this.read();
+        return this.scanString(start, startIdx, c === 114, c === 98);
+      }
+      if (((c === 114 && c1 === 98) || (c === 98 && c1 === 114)) && (c2 === 34 || c2 === 39)) {
+        this.read();
+        this.read();
+        return this.scanString(start, startIdx, true, true);
+      }
+      for (;;) {
+        const d = this.peek();
+        if (isIdentStartAscii(d) || isDigit(d)) {
+          this.read();
+        } else if (d >= 0x80 && LETTER.test(String.fromCodePoint(this.src.codePointAt(this.i)!))) {
+          this.read();
+        } else break;
+      }
+      const raw = this.src.slice(startIdx, this.i);
+      if (KEYWORDS.has(raw)) return this.tok(raw as TokenKind, start, raw);
+      if (RESERVED.has(raw)) return this.tok('illegal', start, raw);
+      return this.tok('ident', start, hostToBinary(raw));
+    }
+    switch (c) {
+      case 91: case 40: case 123: {
+        this.depth++;
+        this.read();
+        const k = c === 91 ? '[' : c === 40 ? '(' : '{';
+        return this.tok(k, start, k);
+      }
+      case 93: case 41: case 125: {
+        if (this.depth === 0) this.error(this.pos, `unexpected '${String.fromCharCode(c)}'`);
+        this.depth--;
+        this.read();
+        const k = c === 93 ? ']' : c === 41 ? ')' : '}';
+        return this.tok(k, start, k);
+      }
+    }
+    if (isDigit(c) || c === 46) return this.scanNumber(start, startIdx, c);
+    this.read();
+    const n = this.peek();
+    const two = (k: TokenKind): Token => {
+      this.read();
+      return this.tok(k, start, k);
+    };
+    switch (c) {
+      case 61: return n === 61 ? two('==') : this.tok('=', start, '=');
+      case 33:
+        if (n === 61) return two('!=');
+        return this.error(start, "unexpected input character '!'");
+      case 43: return n === 61 ? two('+=') : this.tok('+', start, '+');
+      case 45: return n === 61 ? two('-=') : this.tok('-', start, '-');
+      case 37: return n === 61 ? two('%=') : this.tok('%', start, '%');
+      case 38: return n === 61 ? two('&=') : this.tok('&', start, '&');
+      case 124: return n === 61 ? two('|=') : this.tok('|', start, '|');
+      case 94: return n === 61 ? two('^=') : this.tok('^', start, '^');
+      case 126: return this.tok('~', start, '~');
+      case 58: return this.tok(':', start, ':');
+      case 59: return this.tok(';', start, ';');
+      case 60:
+        if (n === 61) return two('<=');
+        if (n === 60) {
+          this.read();
+          return this.peek() === 61 ? two('<<=') : this.tok('<<', start, '<<');
+        }
+        return this.tok('<', start, '<');
+      case 62:
+        if (n === 61) return two('>=');
+        if (n === 62) {
+          this.read();
+          return this.peek() === 61 ? two('>>=') : this.tok('>>', start, '>>');
+        }
+        return this.tok('>', start, '>');
+      case 47:
+        if (n === 61) return two('/=');
+        if (n === 47) {
+          this.read();
+          return this.peek() === 61 ? two('//=') : this.tok('//', start, '//');
+        }
+        return this.tok('/', start, '/');
+      case 42:
+        if (n === 42) return two('**');
+        if (n === 61) return two('*=');
+        return this.tok('*', start, '*');
+    }
+    const cp = this.src.codePointAt(startIdx)!;
+    return this.error(start, `unexpected input character ${quoteRune(cp)}`);
+  }
+
+  private scanNumber(start: Pos, startIdx: number, c: number): Token {
+    let fraction = false;
+    let exponent = false;
+    if (c === 46) {
+      this.read();
+      if (!isDigit(this.peek())) return this.tok('.', start, '.');
+      fraction = true;
+    } else if (c === 48) {
+      this.read();
+      const d = this.peek();
+      if (d === 46) {
+        fraction = true;
+      } else if (d === 120 || d === 88 || d === 111 || d === 79 || d === 98 || d === 66) {
+        const base = d === 120 || d === 88 ? 16 : d === 111 || d === 79 ? 8 : 2;
+        this.read();
+        const ok = (x: number): boolean => base === 16 ? isHex(x) : base === 8 ? x >= 48 && x <= 55 : x === 48 || x === 49;
+        if (!ok(this.peek())) {
+          this.error(base === 16 ? start : this.pos, `invalid ${base === 16 ? 'hex' : base === 8 ? 'octal' : 'binary'} literal`);
+        }
+        while (ok(this.peek())) this.read();
+        if (isDigit(this.peek()) || isIdentStartAscii(this.peek())) this.error(start, 'invalid int literal');
+        const raw = this.src.slice(startIdx, this.i);
+        return this.tok('int', start, raw, parseIntLiteral(raw.slice(2), base));
+      } else {
+        let allZeros = true;
+        let octal = true;
+        while (isDigit(this.peek())) {
+          const x = this.peek();
+          if (x !== 48) allZeros = false;
+          if (x > 55) octal = false;
+          this.read();
+        }
+        const e = this.peek();
+        if (e === 46) fraction = true;
+        else if (e === 101 || e === 69) exponent = true;
+        else if (!allZeros) {
+          const raw = this.src.slice(startIdx, this.i);
+          if (octal) this.error(start, `obsolete form of octal literal; use 0o${raw.slice(1)}`);
+          this.error(start, 'invalid int literal');
+        }
+      }
+    } else {
+      while (isDigit(this.peek())) this.read();
+      const e = this.peek();
+      if (e === 46) fraction = true;
+      else if (e === 101 || e === 69) exponent = true;
+    }
+    if (fraction) {
+      this.read();
+      while (isDigit(this.peek())) this.read();
+      const e = this.peek();
+      if (e === 101 || e === 69) exponent = true;
+    }
+    if (exponent) {
+      this.read();
+      const s = this.peek();
+      if (s === 43 || s === 45) {
+        this.read();
+        if (!isDigit(this.peek())) this.error(this.pos, 'invalid float literal');
+      }
+      if (!isDigit(this.peek()) && !(s === 43 || s === 45)) this.error(this.pos, 'invalid float literal');
+      while (isDigit(this.peek())) this.read();
+    }
+    const raw = this.src.slice(startIdx, this.i);
+    if (fraction || exponent) {
+      const f = Number(raw);
+      if (!Number.isFinite(f)) this.error(start, 'invalid float literal');
+      return this.tok('float', start, raw, f);
+    }
+    return this.tok('int', start, raw, parseIntLiteral(raw, 10));
+  }
+
+  /** Scans a string/bytes literal whose opening quote is the next char. */
+  private scanString(start: Pos, startIdx: number, raw: boolean, bytes: boolean): Token {
+    const quote = this.peek();
+    const triple = this.peekAt(1) === quote && this.peekAt(2) === quote;
+    this.read();
+    if (triple) {
+      this.read();
+      this.read();
+    }
+    const bodyStart = this.i;
+    let bodyEnd: number;
+    if (!triple) {
+      for (;;) {
+        const c = this.read();
+        if (c === -1) this.error(start, 'unexpected EOF in string');
+        if (c === quote) {
+          bodyEnd = this.i - 1;
+          break;
+        }
+        if (c === 10) this.error(start, 'unexpected newline in string');
+        if (c === 92) {
+          if (this.peek() === -1) this.error(start, 'unexpected EOF in string');
+          this.read();
+        }
+      }
+    } else {
+      let quotes = 0;
+      for (;;) {
+        const c = this.read();
+        if (c === -1) this.error(start, 'unexpected EOF in string');
+        if (c === quote) {
+          quotes++;
+          if (quotes === 3) {
+            bodyEnd = this.i - 3;
+            break;
+          }
+        } else {
+          quotes = 0;
+        }
+        if (c === 92) {
+          if (this.peek() === -1) this.error(start, 'unexpected EOF in string');
+          this.read();
+        }
+      }
+    }
+    const body = this.src.slice(bodyStart, bodyEnd);
+    const text = this.src.slice(startIdx, this.i);
+    const value = decodeLiteralBody(body, raw, bytes, (msg) => this.error(start, msg));
+    return this.tok(bytes ? 'bytes' : 'string', start, text, value);
+  }
+}
+
+function parseIntLiteral(digits: string, base: number): number | bigint {
+  const n = parseInt(digits, base);
+  if (Number.isSafeInteger(n)) return n;
+  const prefix = base === 16 ? '0x' : base === 8 ? '0o' : base === 2 ? '0b' : '';
+  const b = BigInt(prefix + digits);
+  return b >= BigInt(Number.MIN_SAFE_INTEGER) && b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b;
+}
+
+function quoteRune(cp: number): string {
+  if (cp === 39) return "'\\''";
+  if (cp >= 32 && cp < 127) return "'" + String.fromCharCode(cp) + "'";
+  return "'\\u" + cp.toString(16).padStart(4, '0') + "'";
+}
+
+function hex2(n: number): string {
+  return n.toString(16).padStart(2, '0');
+}
+
+/**
+ * Decodes the body of a literal (between the quotes) into a binary string. `fail` reports an
+ * error (it throws).
+ */
+export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fail: (msg: string) => never): string {
+  let out = '';
+  let i = 0;
+  const n = body.length;
+  while (i < n) {
+    const c = body.charCodeAt(i);
+    if (c !== 92) {
+      if (c < 0x80) {
+        out += body[i];
+        i++;
+      } else {
+        let cp = body.codePointAt(i)!;
+        i += cp > 0xffff ? 2 : 1;
+        if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+        out += encodeCodePoint(cp);
+      }
+      continue;
+    }
+    // backslash
+    if (i + 1 >= n) fail('invalid escape sequence \\');
+    const e = body[i + 1]!;
+    if (raw) {
+      // Raw strings keep the backslash; it only stops a quote from closing the literal.
+      out += '\\';
+      i++;
+      continue;
+    }
+    switch (e) {
+      case '\n': i += 2; continue;
+      case 'a': out += '\x07'; i += 2; continue;
+      case 'b': out += '\b'; i += 2; continue;
+      case 'f': out += '\f'; i += 2; continue;
+      case 'n': out += '\n'; i += 2; continue;
+      case 'r': out += '\r'; i += 2; continue;
+      case 't': out += '\t'; i += 2; continue;
+      case 'v': out += '\v'; i += 2; continue;
+      case '\\': out += '\\'; i += 2; continue;
+      case "'": out += "'"; i += 2; continue;
+      case '"': out += '"'; i += 2; continue;
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        let j = i + 1;
+        let v = 0;
+        while (j < n && j < i + 4 && body.charCodeAt(j) >= 48 && body.charCodeAt(j) <= 55) {
+          v = v * 8 + (body.charCodeAt(j) - 48);
+          j++;
+        }
+        if (v > 255) fail(`invalid escape sequence ${body.slice(i, j)}`);
+        if (!bytes && v >= 128) {
+          fail(`non-ASCII octal escape ${body.slice(i, j)} (use \\u${v.toString(16).toUpperCase().padStart(4, '0')} for the UTF-8 encoding of U+${v.toString(16).toUpperCase().padStart(4, '0')})`);
+        }
+        out += String.fromCharCode(v);
+        i = j;
+        continue;
+      }
+      case 'x': {
+        const h = body.slice(i + 2, i + 4);
+        if (h.length < 2 || !isHex(h.charCodeAt(0)) || !isHex(h.charCodeAt(1))) {
+          fail(`truncated escape sequence ${body.slice(i, i + 2 + h.length)}`);
+        }
+        const v = parseInt(h, 16);
+        if (!bytes && v >= 128) {
+          fail(`non-ASCII hex escape \\x${hex2(v)} (use \\u${v.toString(16).toUpperCase().padStart(4, '0')} for the UTF-8 encoding of U+${v.toString(16).toUpperCase().padStart(4, '0')})`);
+        }
+        out += String.fromCharCode(v);
+        i += 4;
+        continue;
+      }
+      case 'u': case 'U': {
+        const len = e === 'u' ? 4 : 8;
+        const h = body.slice(i + 2, i + 2 + len);
+        let ok = h.length === len;
+        for (let k = 0; ok && k < h.length; k++) if (!isHex(h.charCodeAt(k))) ok = false;
+        if (!ok) fail(`truncated escape sequence ${body.slice(i, i + 2 + h.length)}`);
+        const v = parseInt(h, 16);
+        if (v > 0x10ffff) fail(`code point out of range: ${body.slice(i, i + 2 + len)} (max \\U0010ffff)`);
+        if (v >= 0xd800 && v < 0xe000) fail(`invalid Unicode code point ${body.slice(i, i + 2 + len)}`);
+        out += encodeCodePoint(v);
+        i += 2 + len;
+        continue;
+      }
+      default: {
+        const cp = body.codePointAt(i + 1)!;
+        fail(`invalid escape sequence \\${String.fromCodePoint(cp)}`);
+      }
+    }
+  }
+  return out;
+}
