@@ -10,3 +10,5 @@ export { CollectorFd, outputBudget, type OutputBudget } from './sink.ts';
 export { preopenTree, type ReadOnlyTree } from './readonly-tree.ts';
 export { traceImports, type TraceSink } from './strace.ts';
 export { WasmHostError, isWasmHostError, failureFromThrown, type WasmFailure, type WasmFailureKind } from './errors.ts';
+export { GoJsInstance, type GoJsOptions, type GoJsCallOutcome } from './gojs/instance.ts';
+export { callProcessResourceList, looksLikeResourceList, type ProcessOutcome } from './gojs/call.ts';
