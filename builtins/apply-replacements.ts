@@ -3,6 +3,8 @@
  * v0.1.0–v0.1.1 (kustomize api v0.10.1) silently skip a target field that is missing without
  * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
  */
+import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import { cloneNode, type YNode } from '../src/core/yaml/node.ts';
 import { splitApiVersion } from './lib/gvk.ts';
@@ -165,3 +167,66 @@ function setTarget(target: YNode, value: YNode, options: FieldOptions | undefine
   const foot = target.footComment || fresh.footComment;
   Object.assign(target, fresh, { headComment: head, lineComment: line, footComment: foot, anchor: '' });
 }
+
+const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.1.2'];
+
+export const applyReplacementsFn = defineMutator({
+  name: 'apply-replacements',
+  usage: 'Copies field values from one resource into fields of others (kustomize replacements).',
+  run(ctx) {
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!);
+    const cfg = parseApplyReplacementsConfig(ctx.functionConfig);
+    finish(ctx, typeof cfg === 'string' ? fail(cfg) : applyReplacements(ctx.items.all, cfg, version), 'fn-sdk');
+  },
+});
+
+const SELECTOR_SCHEMA = {
+  type: 'object',
+  properties: {
+    group: { type: 'string' },
+    version: { type: 'string' },
+    kind: { type: 'string' },
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+    labelSelector: { type: 'string' },
+    annotationSelector: { type: 'string' },
+  },
+};
+const OPTIONS_SCHEMA = {
+  type: 'object',
+  properties: { delimiter: { type: 'string' }, index: { type: 'integer' }, create: { type: 'boolean' } },
+};
+
+export default defineBuiltin({
+  name: 'apply-replacements',
+  versions: VERSIONS,
+  configKinds: ['ApplyReplacements'],
+  summary: 'Copy field values between resources (kustomize replacements)',
+  schema: {
+    type: 'object',
+    properties: {
+      replacements: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            source: { ...SELECTOR_SCHEMA, properties: { ...SELECTOR_SCHEMA.properties, fieldPath: { type: 'string' }, options: OPTIONS_SCHEMA } },
+            targets: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  select: SELECTOR_SCHEMA,
+                  reject: { type: 'array', items: SELECTOR_SCHEMA },
+                  fieldPaths: { type: 'array', items: { type: 'string' } },
+                  options: OPTIONS_SCHEMA,
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  fn: applyReplacementsFn,
+});

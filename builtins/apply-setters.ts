@@ -6,6 +6,9 @@
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { sequenceNode } from '../src/core/yaml/node.ts';
+import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { emulatedVersion, finish } from './lib/catalog-fn.ts';
+import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
 import { setScalarText } from './lib/scalar.ts';
@@ -115,3 +118,27 @@ function applyArraySetter(
   }
   return `set field value to ${goQuote(text)}`;
 }
+
+const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.2.0', 'v0.2.1'];
+
+export const applySettersFn = defineMutator({
+  name: 'apply-setters',
+  usage: 'Sets fields marked `# kpt-set: <pattern>` from the setters in the functionConfig `data` map.',
+  run(ctx) {
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!);
+    finish(ctx, applySetters(ctx.items.all, dataMap(ctx.functionConfig), version));
+  },
+});
+
+export default defineBuiltin({
+  name: 'apply-setters',
+  versions: VERSIONS,
+  configKinds: ['ConfigMap'],
+  summary: 'Set fields marked with `# kpt-set:` comments from setter values',
+  schema: {
+    type: 'object',
+    description: 'Any object whose `data` map holds setter name → value (arrays as YAML text).',
+    properties: { data: { type: 'object', additionalProperties: { type: 'string' } } },
+  },
+  fn: applySettersFn,
+});

@@ -5,13 +5,15 @@
  * function (kustomize resmap round trip), the output loses path/index annotations, so kpt files
  * every item anew (reproduced: the catalog's goldens encode it).
  */
+import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
-import { forEachFieldSpecTarget, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
+import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { groupOf, gvkString, matchesGvk } from './lib/gvk.ts';
 import { NAME_REFERENCES } from './lib/name-references.ts';
-import { ok, type Report } from './lib/report.ts';
+import { fail, ok, type Report } from './lib/report.ts';
 
 export interface EnsureNameSubstringConfig {
   substring: string;
@@ -156,3 +158,29 @@ function fixDependsOn(
   if (joined !== value) obj.setAnnotation(DEPENDS_ON, joined);
 }
 
+
+export const ensureNameSubstringFn = defineMutator({
+  name: 'ensure-name-substring',
+  usage: 'Makes every resource name contain a substring (prefix or suffix) and fixes references to renamed resources.',
+  run(ctx) {
+    const cfg = parseEnsureNameSubstringConfig(ctx.functionConfig);
+    finish(ctx, typeof cfg === 'string' ? fail(cfg) : ensureNameSubstring(ctx.items.all, cfg));
+  },
+});
+
+export default defineBuiltin({
+  name: 'ensure-name-substring',
+  versions: ['v0.1.0', 'v0.1.1', 'v0.2.0'],
+  configKinds: ['ConfigMap', 'EnsureNameSubstring'],
+  summary: 'Ensure resource names contain a substring (prefix or suffix), fixing name references',
+  schema: {
+    type: 'object',
+    properties: {
+      substring: { type: 'string' },
+      editMode: { enum: ['prepend', 'append'], default: 'prepend' },
+      additionalNameFields: { type: 'array', items: FIELD_SPEC_SCHEMA },
+      fieldSpecs: { type: 'array', items: FIELD_SPEC_SCHEMA, description: 'Deprecated alias of additionalNameFields.' },
+    },
+  },
+  fn: ensureNameSubstringFn,
+});

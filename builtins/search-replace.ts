@@ -2,6 +2,9 @@
  * search-replace (catalog.md §4.7): matches field values by value, regex, path and file path,
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
+import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { emulatedVersion, finish } from './lib/catalog-fn.ts';
+import { dataMap } from './lib/config.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { mapGet, mappingNode, newNode, strNode, type YNode } from '../src/core/yaml/node.ts';
@@ -184,3 +187,40 @@ function lookupCreate(root: YNode, segs: string[]): YNode {
   }
   return node;
 }
+
+const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.2.0'];
+
+export const searchReplaceFn = defineMutator({
+  name: 'search-replace',
+  usage: 'Finds field values by value, regex, field path or file path and reports, replaces or comments them.',
+  run(ctx) {
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!);
+    const cfg = parseSearchReplaceConfig(dataMap(ctx.functionConfig), version);
+    finish(ctx, typeof cfg === 'string' ? fail(cfg) : searchReplace(ctx.items.all, cfg));
+  },
+});
+
+export default defineBuiltin({
+  name: 'search-replace',
+  versions: VERSIONS,
+  configKinds: ['ConfigMap'],
+  summary: 'Search fields by value, regex, path or file and replace or comment them',
+  schema: {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          'by-value': { type: 'string', description: 'Match a field value exactly.' },
+          'by-value-regex': { type: 'string', description: 'Match a field value by RE2 regex (unanchored).' },
+          'by-path': { type: 'string', description: 'Match a field path: `.`-separated, `*`, `**`, `[*]`, `[n]`.' },
+          'by-file-path': { type: 'string', description: 'v0.2+: glob on the file path annotation.' },
+          'put-value': { type: 'string', description: 'New value; `${n}` expands regex capture groups.' },
+          'put-comment': { type: 'string', description: 'Line comment to set; `${n}` expands regex capture groups.' },
+        },
+      },
+    },
+  },
+  fn: searchReplaceFn,
+});

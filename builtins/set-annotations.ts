@@ -3,13 +3,15 @@
  * local-config included). v0.1.3 re-encodes items (style B) and knows `SetAnnotationConfig`;
  * v0.1.4 edits nodes (style A) and knows `SetAnnotations`; newest (master) adds per-field results.
  */
+import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { mappingNode, mapGet, strNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
-import { forEachFieldSpecTarget, replaceValue, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
+import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, replaceValue, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { fileRefOf } from './lib/gvk.ts';
-import { ok, type Report } from './lib/report.ts';
+import { fail, ok, type Report } from './lib/report.ts';
 import { reencodeStyles } from './lib/style-b.ts';
 import { atLeast } from './lib/version.ts';
 
@@ -101,3 +103,32 @@ export function setAnnotations(items: readonly KubeObject[], cfg: SetAnnotations
   results.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.index - b.index));
   return ok(results.map((x) => x.r));
 }
+
+const VERSIONS = ['v0.1.3', 'v0.1.4'];
+
+export const setAnnotationsFn = defineMutator({
+  name: 'set-annotations',
+  usage: 'Adds or updates annotations on every resource (and on pod templates of workloads).',
+  run(ctx) {
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!, true);
+    const cfg = parseSetAnnotationsConfig(ctx.functionConfig, version);
+    finish(ctx, typeof cfg === 'string' ? fail(cfg) : setAnnotations(ctx.items.all, cfg, version));
+  },
+});
+
+export default defineBuiltin({
+  name: 'set-annotations',
+  versions: VERSIONS,
+  aliases: [{ name: 'set-annotation', version: 'v0.1.3' }],
+  configKinds: ['ConfigMap', 'SetAnnotations', 'SetAnnotationConfig'],
+  summary: 'Set annotations on every resource and on workload pod templates',
+  schema: {
+    type: 'object',
+    properties: {
+      annotations: { type: 'object', additionalProperties: { type: 'string' } },
+      additionalAnnotationFields: { type: 'array', items: FIELD_SPEC_SCHEMA },
+      fieldSpecs: { type: 'array', items: FIELD_SPEC_SCHEMA, description: 'Deprecated alias of additionalAnnotationFields.' },
+    },
+  },
+  fn: setAnnotationsFn,
+});

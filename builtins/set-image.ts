@@ -4,11 +4,13 @@
  * (reproduced), style B. Newest ('' = master rewrite): exact ConfigMap keys, only Pods and the
  * usual workloads, initContainers skipped (the `iniContainers` typo, reproduced), style A.
  */
+import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
-import { toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
+import { FIELD_SPEC_SCHEMA, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { fileRefOf, matchesGvk, resourceRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
 import { reencodeStyles } from './lib/style-b.ts';
@@ -176,3 +178,39 @@ function visitWithPaths(obj: KubeObject, fs: FieldSpec, cb: (node: YNode, path: 
   };
   if (matchesGvk(obj, fs)) rec(obj.root, 0, []);
 }
+
+const VERSIONS = ['v0.1.0', 'v0.1.1'];
+
+export const setImageFn = defineMutator({
+  name: 'set-image',
+  usage: 'Updates container image names, tags and digests.',
+  run(ctx) {
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!, true);
+    const cfg = parseSetImageConfig(ctx.functionConfig, version);
+    finish(ctx, 'failed' in cfg ? cfg : setImage(ctx.items.all, cfg, version), 'fn-sdk');
+  },
+});
+
+export default defineBuiltin({
+  name: 'set-image',
+  versions: VERSIONS,
+  configKinds: ['ConfigMap', 'SetImage'],
+  summary: 'Set container image names, tags and digests',
+  schema: {
+    type: 'object',
+    properties: {
+      image: {
+        type: 'object',
+        required: ['name'],
+        properties: {
+          name: { type: 'string', description: 'Image name to match (tag and digest ignored).' },
+          newName: { type: 'string' },
+          newTag: { type: 'string' },
+          digest: { type: 'string' },
+        },
+      },
+      additionalImageFields: { type: 'array', items: FIELD_SPEC_SCHEMA },
+    },
+  },
+  fn: setImageFn,
+});

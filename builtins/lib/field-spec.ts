@@ -103,3 +103,16 @@ export function replaceValue(map: YNode, key: string, value: YNode): void {
   }
   map.content.push(strNode(key), value);
 }
+
+/** JSON Schema of one FieldSpec (for config schemas). */
+export const FIELD_SPEC_SCHEMA = Object.freeze({
+  type: 'object',
+  required: ['path'],
+  properties: {
+    group: { type: 'string' },
+    version: { type: 'string' },
+    kind: { type: 'string' },
+    path: { type: 'string', description: '`/`-separated field path; sequences are traversed element-wise.' },
+    create: { type: 'boolean' },
+  },
+});
