@@ -1,0 +1,2 @@
+import type { MethodTable } from './methods.ts';
+export const listMethods: MethodTable = Object.freeze({});

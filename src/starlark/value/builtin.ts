@@ -1,0 +1,29 @@
+/**
+ * Builtin functions and bound methods (`len`, `"".join`). The implementation receives the
+ * Builtin itself, so bound methods read their receiver from `self.recv` without a closure.
+ */
+import type { Callable, Kwargs, Thread, Value } from './contract.ts';
+
+export type BuiltinImpl = (thread: Thread, args: Value[], kwargs: Kwargs, self: Builtin) => Value;
+
+export class Builtin implements Callable {
+  readonly starlarkType = 'builtin_function_or_method';
+  readonly name: string;
+  readonly impl: BuiltinImpl;
+  /** The receiver of a bound method; undefined for plain functions. */
+  readonly recv: Value | undefined;
+  constructor(name: string, impl: BuiltinImpl, recv: Value | undefined = undefined) {
+    this.name = name;
+    this.impl = impl;
+    this.recv = recv;
+  }
+  callInternal(thread: Thread, args: Value[], kwargs: Kwargs): Value {
+    return this.impl(thread, args, kwargs, this);
+  }
+  /** Binds this method implementation to `recv`. */
+  bind(recv: Value): Builtin {
+    return new Builtin(this.name, this.impl, recv);
+  }
+}
+
+export const isBuiltin = (x: unknown): x is Builtin => x instanceof Builtin;

@@ -1,0 +1,589 @@
+/**
+ * The operator functions the evaluator calls. Clients call these, never methods on values, so
+ * type dispatch and error texts live in one place. All throw `EvalError` with starlark-go's
+ * messages. The optional `thread` argument is used only for allocation accounting.
+ */
+import type { Thread, Value } from './contract.ts';
+import { None } from './contract.ts';
+import { Float } from './float.ts';
+import { List, Tuple } from './list.ts';
+import { Dict, StarlarkSet } from './hashtable.ts';
+import { Bytes } from './bytes.ts';
+import { Range } from './range.ts';
+import { Struct } from './struct.ts';
+import type { StarlarkIterator } from './capabilities.ts';
+import {
+  hasAttrs, hasBinary, hasLen, hasSetField, hasSetIndex, hasSetKey, hasTruth, isIndexable, isIterable, isMapping,
+} from './capabilities.ts';
+import { fail } from './errors.ts';
+import {
+  intAdd, intAnd, intFloorDiv, intMod, intMul, intNeg, intNot, intOr, intShl, intShr, intSub, intToDouble, intXor,
+} from './int.ts';
+import type { Int } from './int.ts';
+import { repr, str, typeNameOf } from './repr.ts';
+import { equal, compare } from './compare.ts';
+import { keyOf } from './hashkey.ts';
+import { hashBytes, hashString } from './string.ts';
+import { percentFormat } from './format.ts';
+import { methodsFor } from '../lib/methods.ts';
+import { nearest } from './spell.ts';
+
+export { equal, compare, repr, str };
+export { freeze } from './freeze.ts';
+export { keyOf };
+
+/** Largest string/list the value layer builds (elements); beyond it `excessive repeat`/concat errors. */
+export const MAX_ELEMS = 1 << 28;
+
+export function typeName(x: Value): string {
+  return typeNameOf(x);
+}
+
+export function truth(x: Value): boolean {
+  switch (typeof x) {
+    case 'boolean':
+      return x;
+    case 'number':
+      return x !== 0;
+    case 'string':
+      return x.length > 0;
+    case 'bigint':
+      return true; // normalised: a bigint is never zero
+  }
+  if (x === None) return false;
+  if (x instanceof List || x instanceof Tuple) return x.elems.length > 0;
+  if (x instanceof Dict || x instanceof StarlarkSet) return x.size > 0;
+  if (x instanceof Float) return x.value !== 0;
+  if (x instanceof Bytes) return x.data.length > 0;
+  if (x instanceof Range) return x.length > 0;
+  if (hasTruth(x)) return x.truth();
+  return true;
+}
+
+/** `hash(x)` builtin semantics: strings and bytes only. */
+export function hash(x: Value): number {
+  if (typeof x === 'string') return hashString(x);
+  if (x instanceof Bytes) return hashBytes(x.data);
+  return fail(`hash: got ${typeNameOf(x)}, want string or bytes`);
+}
+
+const isInt = (x: Value): x is Int => typeof x === 'number' || typeof x === 'bigint';
+
+function toFloat(x: Value): number | undefined {
+  if (x instanceof Float) return x.value;
+  if (typeof x === 'number') return x;
+  if (typeof x === 'bigint') return intToDouble(x);
+  return undefined;
+}
+
+function unknownBinary(op: string, x: Value, y: Value): never {
+  if (typeof x === 'object' && hasBinary(x)) {
+    const r = x.binaryOp(op, y, 'left');
+    if (r !== undefined) throw new ReturnValue(r);
+  }
+  if (typeof y === 'object' && hasBinary(y)) {
+    const r = y.binaryOp(op, x, 'right');
+    if (r !== undefined) throw new ReturnValue(r);
+  }
+  return fail(`unknown binary op: ${typeNameOf(x)} ${op} ${typeNameOf(y)}`);
+}
+
+/** Carries a host operator's result out of `unknownBinary` (rare path, keeps the fast paths lean). */
+class ReturnValue {
+  readonly value: Value;
+  constructor(value: Value) {
+    this.value = value;
+  }
+}
+
+function fallback(op: string, x: Value, y: Value): Value {
+  try {
+    return unknownBinary(op, x, y);
+  } catch (e) {
+    if (e instanceof ReturnValue) return e.value;
+    throw e;
+  }
+}
+
+function repeatCount(n: Int, len: number): number {
+  if (typeof n === 'bigint') {
+    if (n < 0n || len === 0) return 0;
+    return fail(`repeat count ${n} too large`);
+  }
+  if (n <= 0 || len === 0) return 0;
+  if (n > 0x7fffffff) fail(`repeat count ${n} too large`);
+  if (len * n > MAX_ELEMS) fail(`excessive repeat (${len} * ${n} elements)`);
+  return n;
+}
+
+function repeatArray(a: readonly Value[], n: number): Value[] {
+  const out: Value[] = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < a.length; j++) out.push(a[j]!);
+  return out;
+}
+
+export function add(x: Value, y: Value, thread?: Thread): Value {
+  if (typeof x === 'number' && typeof y === 'number') {
+    const r = x + y;
+    if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return r;
+    return intAdd(x, y);
+  }
+  if (typeof x === 'string' && typeof y === 'string') {
+    const n = x.length + y.length;
+    if (n > MAX_ELEMS) fail(`excessive string concatenation (${n} bytes)`);
+    thread?.alloc(n);
+    return x + y;
+  }
+  if (isInt(x) && isInt(y)) return intAdd(x, y);
+  if (x instanceof List && y instanceof List) {
+    thread?.alloc(8 * (x.elems.length + y.elems.length));
+    return new List(x.elems.concat(y.elems));
+  }
+  if (x instanceof Tuple && y instanceof Tuple) return new Tuple(x.elems.concat(y.elems));
+  if (x instanceof Bytes && y instanceof Bytes) return new Bytes(x.data + y.data);
+  const a = toFloat(x), b = toFloat(y);
+  if (a !== undefined && b !== undefined) return new Float(a + b);
+  return fallback('+', x, y);
+}
+
+export function sub(x: Value, y: Value): Value {
+  if (typeof x === 'number' && typeof y === 'number') {
+    const r = x - y;
+    if (r <= Number.MAX_SAFE_INTEGER && r >= -Number.MAX_SAFE_INTEGER) return r;
+    return intSub(x, y);
+  }
+  if (isInt(x) && isInt(y)) return intSub(x, y);
+  const a = toFloat(x), b = toFloat(y);
+  if (a !== undefined && b !== undefined) return new Float(a - b);
+  if (x instanceof StarlarkSet && y instanceof StarlarkSet) return setDifference(x, y);
+  return fallback('-', x, y);
+}
+
+export function mul(x: Value, y: Value, thread?: Thread): Value {
+  if (isInt(x) && isInt(y)) return intMul(x, y);
+  const a = toFloat(x), b = toFloat(y);
+  if (a !== undefined && b !== undefined) return new Float(a * b);
+  if (isInt(y)) {
+    const r = repeatValue(x, y, thread);
+    if (r !== undefined) return r;
+  } else if (isInt(x)) {
+    const r = repeatValue(y, x, thread);
+    if (r !== undefined) return r;
+  }
+  return fallback('*', x, y);
+}
+
+function repeatValue(seq: Value, n: Int, thread?: Thread): Value | undefined {
+  if (typeof seq === 'string') {
+    const k = repeatCount(n, seq.length);
+    thread?.alloc(k * seq.length);
+    return seq.repeat(k);
+  }
+  if (seq instanceof List) {
+    const k = repeatCount(n, seq.elems.length);
+    thread?.alloc(8 * k * seq.elems.length);
+    return new List(repeatArray(seq.elems, k));
+  }
+  if (seq instanceof Tuple) {
+    const k = repeatCount(n, seq.elems.length);
+    thread?.alloc(8 * k * seq.elems.length);
+    return new Tuple(repeatArray(seq.elems, k));
+  }
+  if (seq instanceof Bytes) {
+    const k = repeatCount(n, seq.data.length);
+    thread?.alloc(k * seq.data.length);
+    return new Bytes(seq.data.repeat(k));
+  }
+  return undefined;
+}
+
+export function div(x: Value, y: Value): Value {
+  const a = toFloat(x), b = toFloat(y);
+  if (a !== undefined && b !== undefined) {
+    if (b === 0) fail('floating-point division by zero');
+    return new Float(a / b);
+  }
+  return fallback('/', x, y);
+}
+
+export function floorDiv(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) {
+    if (y === 0) fail('floored division by zero');
+    return intFloorDiv(x, y);
+  }
+  const a = toFloat(x), b = toFloat(y);
+  if (a !== undefined && b !== undefined) {
+    if (b === 0) fail('floored division by zero');
+    return new Float(Math.floor(a / b));
+  }
+  return fallback('//', x, y);
+}
+
+export function mod(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) {
+    if (y === 0) fail('integer modulo by zero');
+    return intMod(x, y);
+  }
+  if (typeof x === 'string') return percentFormat(x, y);
+  const a = toFloat(x), b = toFloat(y);
+  if (a !== undefined && b !== undefined) {
+    if (b === 0) fail('floating-point modulo by zero');
+    let r = a % b;
+    if (r !== 0 && r < 0 !== b < 0) r += b;
+    return new Float(r);
+  }
+  return fallback('%', x, y);
+}
+
+export function bitAnd(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) return intAnd(x, y);
+  if (x instanceof StarlarkSet && y instanceof StarlarkSet) return setIntersection(x, y);
+  return fallback('&', x, y);
+}
+
+export function bitOr(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) return intOr(x, y);
+  if (x instanceof StarlarkSet && y instanceof StarlarkSet) return setUnion(x, y);
+  if (x instanceof Dict && y instanceof Dict) {
+    const d = new Dict();
+    for (const [k, v] of x.entries()) d.insert(k, v);
+    for (const [k, v] of y.entries()) d.insert(k, v);
+    return d;
+  }
+  return fallback('|', x, y);
+}
+
+export function bitXor(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) return intXor(x, y);
+  if (x instanceof StarlarkSet && y instanceof StarlarkSet) {
+    const s = new StarlarkSet();
+    for (const k of x.keys()) if (!y.has(k)) s.add(k);
+    for (const k of y.keys()) if (!x.has(k)) s.add(k);
+    return s;
+  }
+  return fallback('^', x, y);
+}
+
+export function shiftLeft(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) return intShl(x, y);
+  return fallback('<<', x, y);
+}
+
+export function shiftRight(x: Value, y: Value): Value {
+  if (isInt(x) && isInt(y)) return intShr(x, y);
+  return fallback('>>', x, y);
+}
+
+export function setUnion(x: StarlarkSet, y: StarlarkSet): StarlarkSet {
+  const s = new StarlarkSet();
+  for (const k of x.keys()) s.add(k);
+  for (const k of y.keys()) s.add(k);
+  return s;
+}
+export function setIntersection(x: StarlarkSet, y: StarlarkSet): StarlarkSet {
+  const s = new StarlarkSet();
+  for (const k of x.keys()) if (y.has(k)) s.add(k);
+  return s;
+}
+export function setDifference(x: StarlarkSet, y: StarlarkSet): StarlarkSet {
+  const s = new StarlarkSet();
+  for (const k of x.keys()) if (!y.has(k)) s.add(k);
+  return s;
+}
+
+/** `y in x` (note the order: container first). */
+export function contains(container: Value, x: Value): boolean {
+  const c = container;
+  if (typeof c === 'string') {
+    if (typeof x !== 'string') fail(`'in <string>' requires string as left operand, not ${typeNameOf(x)}`);
+    return c.includes(x);
+  }
+  if (c instanceof Dict || c instanceof StarlarkSet) return c.has(x);
+  if (c instanceof List || c instanceof Tuple) {
+    const a = c.elems;
+    for (let i = 0; i < a.length; i++) if (a[i] === x || equal(a[i]!, x)) return true;
+    return false;
+  }
+  if (c instanceof Range) {
+    if (!isInt(x)) fail(`'in <range>' requires integer as left operand, not ${typeNameOf(x)}`);
+    return typeof x === 'number' && c.contains(x);
+  }
+  if (c instanceof Bytes) {
+    if (x instanceof Bytes) return c.data.includes(x.data);
+    if (isInt(x)) {
+      if (typeof x !== 'number' || x < 0 || x > 255) fail(`int in bytes: ${x} out of range`);
+      return c.data.includes(String.fromCharCode(x));
+    }
+    return fail(`'in bytes' requires bytes or int as left operand, not ${typeNameOf(x)}`);
+  }
+  if (typeof c === 'object' && isMapping(c)) return c.getKey(x) !== undefined;
+  return fail(`unknown binary op: ${typeNameOf(x)} in ${typeNameOf(c)}`);
+}
+
+/** Binary operators by token. Comparisons go to `compare`; `in`/`not in` to `contains`. */
+export function binary(op: string, x: Value, y: Value, thread?: Thread): Value {
+  switch (op) {
+    case '+': return add(x, y, thread);
+    case '-': return sub(x, y);
+    case '*': return mul(x, y, thread);
+    case '/': return div(x, y);
+    case '//': return floorDiv(x, y);
+    case '%': return mod(x, y);
+    case '&': return bitAnd(x, y);
+    case '|': return bitOr(x, y);
+    case '^': return bitXor(x, y);
+    case '<<': return shiftLeft(x, y);
+    case '>>': return shiftRight(x, y);
+    case 'in': return contains(y, x);
+    case 'not in': return !contains(y, x);
+    case '==': case '!=': case '<': case '<=': case '>': case '>=':
+      return compare(op, x, y);
+  }
+  return fail(`unknown binary op: ${typeNameOf(x)} ${op} ${typeNameOf(y)}`);
+}
+
+/** Unary `+ - ~ not`. */
+export function unary(op: string, x: Value): Value {
+  switch (op) {
+    case 'not':
+      return !truth(x);
+    case '-':
+      if (isInt(x)) return intNeg(x);
+      if (x instanceof Float) return new Float(-x.value);
+      break;
+    case '+':
+      if (isInt(x) || x instanceof Float) return x;
+      break;
+    case '~':
+      if (isInt(x)) return intNot(x);
+      break;
+  }
+  return fail(`unknown unary op: ${op} ${typeNameOf(x)}`);
+}
+
+/** `len(x)`, or -1 when `x` has no length. */
+export function len(x: Value): number {
+  if (typeof x === 'string') return x.length;
+  if (x instanceof List || x instanceof Tuple) return x.elems.length;
+  if (x instanceof Dict || x instanceof StarlarkSet) return x.size;
+  if (typeof x === 'object' && hasLen(x)) return x.len();
+  return -1;
+}
+
+/** Converts an index operand to a JS number, with `<what>: got <type>, want int` errors. */
+function asIndexInt(v: Value, what: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return v < 0n ? -Infinity : Infinity;
+  return fail(`${what}: got ${typeNameOf(v)}, want int`);
+}
+
+function outOfRange(x: Value, i: number, n: number): never {
+  const ii = Number.isFinite(i) ? String(i) : 'big';
+  if (n === 0) fail(`index ${ii} out of range: empty ${typeNameOf(x)}`);
+  return fail(`${typeNameOf(x)} index ${ii} out of range [${-n}:${n - 1}]`);
+}
+
+/** `x[i]`. */
+export function getIndex(x: Value, y: Value): Value {
+  if (x instanceof List || x instanceof Tuple) {
+    const a = x.elems;
+    let i = typeof y === 'number' ? y : asIndexInt(y, `${typeNameOf(x)} index`);
+    if (i < 0) i += a.length;
+    if (i >= 0 && i < a.length) return a[i]!;
+    return outOfRange(x, typeof y === 'number' ? y : i, a.length);
+  }
+  if (x instanceof Dict) {
+    const v = x.lookup(y);
+    if (v === undefined) fail(`key ${repr(y)} not in dict`);
+    return v;
+  }
+  if (typeof x === 'string') {
+    let i = asIndexInt(y, 'string index');
+    const orig = i;
+    if (i < 0) i += x.length;
+    if (i >= 0 && i < x.length) return x[i]!;
+    return outOfRange(x, orig, x.length);
+  }
+  if (x instanceof Bytes) {
+    let i = asIndexInt(y, 'bytes index');
+    const orig = i;
+    if (i < 0) i += x.data.length;
+    if (i >= 0 && i < x.data.length) return new Bytes(x.data[i]!);
+    return outOfRange(x, orig, x.data.length);
+  }
+  if (typeof x === 'object') {
+    if (isMapping(x)) {
+      const v = x.getKey(y);
+      if (v === undefined) fail(`key ${repr(y)} not in ${typeNameOf(x)}`);
+      return v;
+    }
+    if (isIndexable(x)) {
+      const n = x.len();
+      let i = asIndexInt(y, `${typeNameOf(x)} index`);
+      const orig = i;
+      if (i < 0) i += n;
+      if (i >= 0 && i < n) return x.index(i);
+      return outOfRange(x, orig, n);
+    }
+  }
+  return fail(`unhandled index operation ${typeNameOf(x)}[${typeNameOf(y)}]`);
+}
+
+/** `x[i] = v`. */
+export function setIndex(x: Value, y: Value, v: Value): void {
+  if (x instanceof Dict) {
+    x.insert(y, v);
+    return;
+  }
+  if (x instanceof List) {
+    x.checkMutable('assign to element of');
+    const n = x.elems.length;
+    let i = asIndexInt(y, 'list index');
+    const orig = i;
+    if (i < 0) i += n;
+    if (i >= 0 && i < n) {
+      x.elems[i] = v;
+      return;
+    }
+    outOfRange(x, orig, n);
+  }
+  if (typeof x === 'object') {
+    if (hasSetKey(x)) {
+      x.setKey(y, v);
+      return;
+    }
+    if (hasSetIndex(x)) {
+      const n = x.len();
+      let i = asIndexInt(y, `${typeNameOf(x)} index`);
+      const orig = i;
+      if (i < 0) i += n;
+      if (i >= 0 && i < n) {
+        x.setIndex(i, v);
+        return;
+      }
+      outOfRange(x, orig, n);
+    }
+  }
+  fail(`${typeNameOf(x)} value does not support item assignment`);
+}
+
+/** Resolves slice bounds to concrete [start, end, step] for a sequence of length n (Python rules). */
+export function sliceIndices(n: number, lo: Value, hi: Value, step: Value): [number, number, number] {
+  let k = 1;
+  if (step !== None) {
+    k = asIndexInt(step, 'invalid slice step');
+    if (k === 0) fail('zero is not a valid slice step');
+  }
+  const clampBound = (v: Value, what: string, dflt: number): number => {
+    if (v === None) return dflt;
+    let i = asIndexInt(v, what);
+    if (i < 0) {
+      i += n;
+      if (i < 0) i = k < 0 ? -1 : 0;
+    } else if (i >= n) i = k < 0 ? n - 1 : n;
+    return i;
+  };
+  if (k > 0) return [clampBound(lo, 'invalid start index', 0), clampBound(hi, 'invalid end index', n), k];
+  return [clampBound(lo, 'invalid start index', n - 1), clampBound(hi, 'invalid end index', -1), k];
+}
+
+function pick<T>(get: (i: number) => T, start: number, end: number, step: number): T[] {
+  const out: T[] = [];
+  if (step > 0) for (let i = start; i < end; i += step) out.push(get(i));
+  else for (let i = start; i > end; i += step) out.push(get(i));
+  return out;
+}
+
+/** `x[lo:hi:step]` (None for omitted parts). */
+export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
+  if (typeof x === 'string' || x instanceof Bytes) {
+    const s = typeof x === 'string' ? x : x.data;
+    const [a, b, k] = sliceIndices(s.length, lo, hi, step);
+    let r: string;
+    if (k === 1) r = a < b ? s.slice(a, b) : '';
+    else r = pick((i) => s[i]!, a, b, k).join('');
+    return typeof x === 'string' ? r : new Bytes(r);
+  }
+  if (x instanceof List || x instanceof Tuple) {
+    const e = x.elems;
+    const [a, b, k] = sliceIndices(e.length, lo, hi, step);
+    const r = k === 1 ? (a < b ? e.slice(a, b) : []) : pick((i) => e[i]!, a, b, k);
+    return x instanceof List ? new List(r) : new Tuple(r);
+  }
+  if (x instanceof Range) {
+    const [a, b, k] = sliceIndices(x.length, lo, hi, step);
+    return new Range(x.start + a * x.step, x.start + b * x.step, x.step * k);
+  }
+  return fail(`invalid slice operand ${typeNameOf(x)}`);
+}
+
+/** Starts iterating `x`; the caller must call `done()` on the result (in a finally). */
+export function iterate(x: Value): StarlarkIterator {
+  if (typeof x === 'object' && isIterable(x)) return x.iterate();
+  return fail(`${typeNameOf(x)} value is not iterable`);
+}
+
+/** True if `x` can be iterated (without starting an iteration). */
+export function isIterableValue(x: Value): boolean {
+  return typeof x === 'object' && isIterable(x);
+}
+
+/** Collects an iterable into a fresh array (the iteration lock is held only while collecting). */
+export function toArray(x: Value): Value[] {
+  if (x instanceof List || x instanceof Tuple) return x.elems.slice();
+  const it = iterate(x);
+  const out: Value[] = [];
+  try {
+    for (let v = it.next(); v !== undefined; v = it.next()) out.push(v);
+  } finally {
+    it.done();
+  }
+  return out;
+}
+
+/** `x.name`: methods of built-in types, then the object's own attributes. */
+export function getAttr(x: Value, name: string): Value {
+  const methods = methodsFor(x);
+  if (methods !== null) {
+    const m = methods[name];
+    if (m !== undefined) return m.bind(x);
+  }
+  if (typeof x === 'object' && hasAttrs(x)) {
+    const v = x.attr(name);
+    if (v !== undefined) return v;
+  }
+  return fail(noAttrMessage(x, name));
+}
+
+/** The attribute error text, with a spelling hint. */
+export function noAttrMessage(x: Value, name: string): string {
+  if (x instanceof Struct) return `struct has no .${name} attribute`;
+  const hint = nearest(name, attrNames(x));
+  return `${typeNameOf(x)} has no .${name} field or method${hint ? ` (did you mean .${hint}?)` : ''}`;
+}
+
+/** `hasattr`-style probe: the attribute or undefined. */
+export function getAttrOrUndefined(x: Value, name: string): Value | undefined {
+  const methods = methodsFor(x);
+  if (methods !== null && methods[name] !== undefined) return methods[name].bind(x);
+  if (typeof x === 'object' && hasAttrs(x)) return x.attr(name);
+  return undefined;
+}
+
+/** Sorted attribute names (`dir(x)`). */
+export function attrNames(x: Value): string[] {
+  const names: string[] = [];
+  const methods = methodsFor(x);
+  if (methods !== null) names.push(...Object.keys(methods));
+  if (typeof x === 'object' && hasAttrs(x)) names.push(...x.attrNames());
+  return [...new Set(names)].sort();
+}
+
+/** `x.name = v`. */
+export function setField(x: Value, name: string, v: Value): void {
+  if (typeof x === 'object' && hasSetField(x)) {
+    x.setField(name, v);
+    return;
+  }
+  fail(`can't assign to .${name} field of ${typeNameOf(x)}`);
+}

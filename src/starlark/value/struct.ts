@@ -1,0 +1,55 @@
+/**
+ * `struct(**kw)` values (fields sorted by name, read-only, hashable when the fields are) and
+ * `module` values (`<module "json">`, attribute namespace for library modules).
+ */
+import type { Value } from './contract.ts';
+import { encodeElems } from './hashkey.ts';
+import { freeze } from './freeze.ts';
+
+export class Struct {
+  readonly starlarkType = 'struct';
+  /** Field names sorted; values aligned. */
+  readonly names: readonly string[];
+  readonly values: readonly Value[];
+  constructor(fields: Iterable<[string, Value]>) {
+    const sorted = [...fields].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    this.names = sorted.map((f) => f[0]);
+    this.values = sorted.map((f) => f[1]);
+  }
+  attr(name: string): Value | undefined {
+    const i = this.names.indexOf(name);
+    return i < 0 ? undefined : this.values[i];
+  }
+  attrNames(): string[] {
+    return [...this.names];
+  }
+  hashKey(): string {
+    return '\u0104' + this.names.join(',') + encodeElems(this.values);
+  }
+  freeze(): void {
+    for (const v of this.values) freeze(v);
+  }
+}
+
+export class Module {
+  readonly starlarkType = 'module';
+  readonly unhashable = true;
+  readonly name: string;
+  readonly members: Readonly<Record<string, Value>>;
+  constructor(name: string, members: Readonly<Record<string, Value>>) {
+    this.name = name;
+    this.members = members;
+  }
+  attr(name: string): Value | undefined {
+    return Object.prototype.hasOwnProperty.call(this.members, name) ? this.members[name] : undefined;
+  }
+  attrNames(): string[] {
+    return Object.keys(this.members).sort();
+  }
+  freeze(): void {
+    for (const k of Object.keys(this.members)) freeze(this.members[k]!);
+  }
+}
+
+export const isStruct = (x: unknown): x is Struct => x instanceof Struct;
+export const isModule = (x: unknown): x is Module => x instanceof Module;
