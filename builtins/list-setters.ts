@@ -1,0 +1,92 @@
+/**
+ * list-setters (catalog.md §4.6): a viewer. Reads the setters of the Kptfile's apply-setters
+ * mutator (inline `configMap` or the `configPath` file among the items) and reports each one with
+ * its type and how many `# kpt-set:` markers use it. Never changes items.
+ */
+import { defineBuiltin, defineValidator } from '../sdk/index.ts';
+import type { KubeObject } from '../src/core/kube-object.ts';
+import type { Result } from '../src/core/result.ts';
+import { mapGet } from '../src/core/yaml/node.ts';
+import { finish } from './lib/catalog-fn.ts';
+import { dataMap } from './lib/config.ts';
+import { isKptfile } from './lib/gvk.ts';
+import { ok, type Report } from './lib/report.ts';
+import { resolvePlainTag } from './lib/scalar.ts';
+import { fieldMarker, setterName, setterRefs } from './lib/setters.ts';
+import { parseScalarList } from './lib/simple-list.ts';
+import { walk } from './lib/walk.ts';
+
+function pathOf(o: KubeObject): string {
+  return o.getAnnotation('internal.config.kubernetes.io/path') ?? o.getAnnotation('config.kubernetes.io/path') ?? '';
+}
+
+const warn = (message: string): Report => ok([{ message, severity: 'warning' }]);
+
+/** The setters the root Kptfile's apply-setters mutator configures, or a warning report. */
+export function findSetters(items: readonly KubeObject[]): Map<string, string> | Report {
+  const kptfiles = items.filter(isKptfile);
+  const kf = kptfiles.find((k) => pathOf(k) === 'Kptfile') ?? kptfiles[0];
+  if (!kf) return warn('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
+  const mutators = kf.getNode(['pipeline', 'mutators']);
+  if (!kf.getNode(['pipeline'])) return warn('unable to find Pipeline declaration in Kptfile');
+  const entry = mutators?.kind === 'sequence'
+    ? mutators.content.find((m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'))
+    : undefined;
+  if (!entry) return warn('unable to find apply-setters fn in Kptfile Pipeline.Mutators');
+  const cm = mapGet(entry, 'configMap');
+  const out = new Map<string, string>();
+  if (cm && cm.kind === 'mapping') {
+    for (let i = 0; i + 1 < cm.content.length; i += 2) out.set(cm.content[i]!.value, cm.content[i + 1]!.value);
+    return out;
+  }
+  const configPath = mapGet(entry, 'configPath')?.value;
+  if (configPath) {
+    const dir = pathOf(kf).includes('/') ? pathOf(kf).slice(0, pathOf(kf).lastIndexOf('/') + 1) : '';
+    const want = (dir + configPath).replace(/^\.\//, '');
+    const file = items.find((o) => pathOf(o) === want);
+    if (!file) return warn(`file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`);
+    return new Map(dataMap(file));
+  }
+  return out;
+}
+
+export function setterType(value: string): 'str' | 'int' | 'bool' | 'array' {
+  if (value.trim().startsWith('[') || /^\s*-(\s|$)/.test(value)) if (parseScalarList(value)) return 'array';
+  const tag = resolvePlainTag(value);
+  return tag === '!!int' ? 'int' : tag === '!!bool' ? 'bool' : 'str';
+}
+
+export function listSetters(items: readonly KubeObject[]): Report {
+  const setters = findSetters(items);
+  if (!(setters instanceof Map)) return setters;
+  if (setters.size === 0) return warn('no setters found');
+  const counts = new Map<string, number>();
+  for (const obj of items) {
+    walk(obj.root, ({ node, key }) => {
+      const pattern = fieldMarker(node, key);
+      if (pattern === undefined) return;
+      for (const ref of new Set(setterRefs(pattern))) counts.set(setterName(ref), (counts.get(setterName(ref)) ?? 0) + 1);
+    });
+  }
+  const results: Result[] = [...setters.keys()].sort().map((name) => {
+    const value = setters.get(name)!;
+    return { message: `Name: ${name}, Value: ${value}, Type: ${setterType(value)}, Count: ${counts.get(name) ?? 0}`, severity: 'info' };
+  });
+  return ok(results);
+}
+
+export const listSettersFn = defineValidator({
+  name: 'list-setters',
+  usage: 'Lists the setters of the package (from the Kptfile apply-setters config) with their types and usage counts.',
+  run(ctx) {
+    finish(ctx, listSetters(ctx.items.all));
+  },
+});
+
+export default defineBuiltin({
+  name: 'list-setters',
+  versions: ['v0.1.0'],
+  configKinds: [],
+  summary: 'List the package setters with their values, types and usage counts',
+  fn: listSettersFn,
+});
