@@ -5,8 +5,12 @@
  * The built-in runtime takes this array as an argument, so hosts can extend or replace it.
  */
 import type { BuiltinDescriptor } from '../sdk/registry.ts';
+import setLabels from './set-labels.ts';
+import setNamespace from './set-namespace.ts';
 
 export type { BuiltinDescriptor } from '../sdk/registry.ts';
 
 export const BUILTINS: readonly BuiltinDescriptor[] = Object.freeze([
+  setLabels,
+  setNamespace,
 ]);

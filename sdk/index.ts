@@ -84,3 +84,5 @@ export { compareVersions, parseImageRef, parseVersion, versionAtLeast } from '..
 export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/core/result.ts';
 export type { ResourceList } from '../src/core/function.ts';
 export { newObject } from './objects.ts';
+export { fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.ts';
+export { reencodeAsKustomize, snapshotKeyOrder, type KeySnapshot } from './restyle.ts';

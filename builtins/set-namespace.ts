@@ -1,0 +1,424 @@
+/**
+ * set-namespace (catalog.md §4.1), every behaviour generation, selected by the image version:
+ * - v0.1.x / v0.2.x: kustomize's namespace transformer over every item (Kptfile included),
+ *   kyaml-framework errors (error item, exit 1, `[error] : msg` on stderr), style group B;
+ * - v0.3.x: replace the one old namespace (matcher, Namespace object or the common namespace);
+ * - v0.4.x: visit non-local-config items, rewrite namespace fields, depends-on, one info result;
+ * - v0.5.x / latest: origin-aware matching, `namespaceMatcher`, config errors exit 0.
+ * Known upstream bugs are reproduced (see builtins/docs/set-namespace.md for each decision).
+ */
+import {
+  ANNOTATIONS,
+  defineBuiltin,
+  defineMutator,
+  visitFieldSpec,
+  fieldSpecMatches,
+  knownScope,
+  reencodeAsKustomize,
+  snapshotKeyOrder,
+  versionAtLeast,
+  type FieldSpec,
+  type FnContext,
+  type KubeObject,
+} from '../sdk/index.ts';
+
+const DEPENDS_ON = 'config.kubernetes.io/depends-on';
+const DEPENDS_ON_RE = /^([-.\w]*)\/namespaces\/([-.\w]*)\/([-.\w]*)\/([-.\w]*)$/;
+
+interface Settings {
+  namespace: string;
+  matcher: string;
+  fieldSpecs: FieldSpec[];
+}
+
+/** A config problem, reported per the version's SDK generation. */
+class BadConfig extends Error {}
+
+type Ctx = FnContext<undefined>;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+
+// ---- v0.1.x / v0.2.x: kustomize ------------------------------------------------------------
+
+function kustomizeConfig(ctx: Ctx, v02: boolean): Settings {
+  const fc = ctx.functionConfig;
+  const kind = fc?.kind ?? '';
+  let namespace = '';
+  let fieldSpecs: FieldSpec[] = [];
+  if (kind === 'ConfigMap') namespace = str(fc!.get('data.namespace'));
+  else if (kind === 'SetNamespaceConfig' || (v02 && kind === 'SetNamespace')) {
+    namespace = str(fc!.get('namespace'));
+    const specs = fc!.get('fieldSpecs');
+    if (Array.isArray(specs)) fieldSpecs = specs.filter((s): s is FieldSpec => typeof s === 'object' && s !== null && typeof (s as FieldSpec).path === 'string');
+  } else {
+    throw new BadConfig(v02 ? '`functionConfig` must be a `ConfigMap` or `SetNamespace`' : 'function config must be a ConfigMap or SetNamespaceConfig');
+  }
+  if (namespace === '') throw new BadConfig('input namespace cannot be empty');
+  return { namespace, matcher: '', fieldSpecs };
+}
+
+function runKustomize(ctx: Ctx, v02: boolean): void {
+  let s: Settings;
+  try {
+    s = kustomizeConfig(ctx, v02);
+  } catch (e) {
+    if (!(e instanceof BadConfig)) throw e;
+    frameworkError(ctx, `failed to configure function: ${e.message}`);
+    return;
+  }
+  const builtin: FieldSpec[] = [
+    { kind: 'Namespace', path: 'metadata/name', create: true },
+    { group: 'apiregistration.k8s.io', kind: 'APIService', path: 'spec/service/namespace', create: true },
+  ];
+  if (v02) builtin.push({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', path: 'spec/conversion/webhook/clientConfig/service/namespace' });
+  for (const obj of ctx.items) {
+    const before = snapshotKeyOrder(obj);
+    if (knownScope(obj.apiVersion, obj.kind) !== 'cluster') setPath(obj, { path: 'metadata/namespace', create: true }, s.namespace);
+    for (const fs of [...builtin, ...s.fieldSpecs]) if (fieldSpecMatches(obj, fs)) setPath(obj, fs, s.namespace);
+    if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') {
+      const subjects = obj.getNode('subjects');
+      if (subjects?.kind === 'sequence') {
+        subjects.content.forEach((_, i) => {
+          if (obj.get(['subjects', i, 'name']) === 'default') obj.set(['subjects', i, 'namespace'], s.namespace);
+        });
+      }
+    }
+    reencodeAsKustomize(obj, before);
+  }
+}
+
+function setPath(obj: KubeObject, fs: FieldSpec, value: string): void {
+  visitFieldSpec(obj, fs, (path) => obj.set(path, value));
+}
+
+/** kyaml framework (v0.10–v0.13) error: an error item, exit 1, the item printed on stderr. */
+function frameworkError(ctx: Ctx, message: string): void {
+  ctx.results.add({ message, severity: 'error' });
+  ctx.log(`[error] : ${message}`);
+  ctx.exitCode = 1;
+}
+
+// ---- v0.3.x – v0.5.x: kpt-functions-sdk -------------------------------------------------------
+
+function sdkConfig(ctx: Ctx, v05: boolean): Settings {
+  const fc = ctx.functionConfig;
+  const expect = v05 ? '`ConfigMap.v1` or `SetNamespace.v1alpha1.fn.kpt.dev`' : '`SetNamespace` or `ConfigMap`';
+  if (!fc || Object.keys(fc.toJS()).length === 0) throw new BadConfig(`FunctionConfig is missing. Expect ${v05 ? expect : '`ConfigMap` or `SetNamespace`'}`);
+  if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
+    let namespace = str(fc.get('data.namespace'));
+    const matcher = str(fc.get('data.namespaceMatcher'));
+    if (namespace === '') {
+      if (fc.name !== 'kptfile.kpt.dev') throw new BadConfig('`data.namespace` should not be empty');
+      namespace = str(fc.get('data.name'));
+      if (namespace === '') throw new BadConfig('`data.name` should not be empty');
+    }
+    return { namespace, matcher, fieldSpecs: [] };
+  }
+  if (fc.kind === 'SetNamespace') {
+    const namespace = str(fc.get('namespace'));
+    if (namespace === '') throw new BadConfig('`namespace` should not be empty');
+    return { namespace, matcher: str(fc.get('namespaceMatcher')), fieldSpecs: [] };
+  }
+  throw new BadConfig(`unknown functionConfig Kind=${fc.kind} ApiVersion=${fc.apiVersion}, expect ${expect}`);
+}
+
+/** The fn SDK's failure: the processor returned false. */
+function sdkFailure(ctx: Ctx, message: string, exitCode: number): void {
+  ctx.results.error(message);
+  if (exitCode !== 0) ctx.log('failed to evaluate function: error: function failure');
+  ctx.exitCode = exitCode;
+}
+
+const isLocal = (o: KubeObject): boolean => o.isLocalConfig;
+
+/** One namespace field: where it is and whether the version may create it. */
+interface NsField {
+  obj: KubeObject;
+  path: (string | number)[];
+  create: boolean;
+  /** The origin value it is matched against (v0.5). */
+  origin?: string;
+}
+
+/** The namespace fields v0.3/v0.4 visit on one non-local-config item, in upstream order. */
+function fieldsV04(obj: KubeObject): NsField[] {
+  const out: NsField[] = [];
+  if (obj.kind === 'Namespace' && obj.apiVersion === 'v1') out.push({ obj, path: ['metadata', 'name'], create: true });
+  if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') {
+    out.push({ obj, path: ['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace'], create: true });
+  }
+  if (obj.kind === 'APIService' && obj.apiVersion === 'apiregistration.k8s.io/v1') out.push({ obj, path: ['spec', 'service', 'namespace'], create: true });
+  if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') out.push(...subjectFields(obj));
+  if (obj.isNamespaceScoped) out.push({ obj, path: ['metadata', 'namespace'], create: true });
+  return out;
+}
+
+function subjectFields(obj: KubeObject): NsField[] {
+  const out: NsField[] = [];
+  const subjects = obj.getNode('subjects');
+  if (subjects?.kind !== 'sequence') return out;
+  subjects.content.forEach((_, i) => {
+    if (obj.has(['subjects', i, 'namespace'])) out.push({ obj, path: ['subjects', i, 'namespace'], create: false });
+  });
+  return out;
+}
+
+const current = (f: NsField): string => str(f.obj.get(f.path));
+
+function runV03(ctx: Ctx): void {
+  const s = sdkConfig(ctx, false);
+  const items = ctx.items.whereNot(isLocal);
+  const namespaces = items.filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1');
+  let old: string;
+  if (s.matcher) {
+    if (namespaces.length > 0) {
+      throw new BadConfig('found Namespace objects from the input resources, you cannot use `namespaceMatcher` in FunctionConfig together with Namespace objects');
+    }
+    old = s.matcher;
+  } else if (namespaces.length > 1) {
+    throw new BadConfig(`cannot accept more than one Namespace objects from the input resources, found [${namespaces.map((n) => n.name).join(' ')}]`);
+  } else if (namespaces.length === 1) {
+    old = namespaces[0]!.name;
+  } else {
+    const seen = [...new Set(items.filter((o) => o.isNamespaceScoped).map((o) => o.namespace))];
+    if (seen.length > 1) {
+      throw new BadConfig(`all namespace-scoped resources must share one namespace to replace it, found [${seen.join(' ')}]; use \`namespaceMatcher\``);
+    }
+    old = seen[0] ?? '';
+  }
+  let count = 0;
+  for (const obj of items) {
+    for (const f of fieldsV04(obj)) {
+      if (current(f) !== old || old === s.namespace) continue;
+      f.obj.set(f.path, s.namespace);
+      count++;
+    }
+  }
+  updateDependsOn(ctx, new Set([old]), s.namespace);
+  ctx.results.info(`namespace ${JSON.stringify(old)} updated to ${JSON.stringify(s.namespace)}, ${count} values changed`);
+}
+
+function runV04(ctx: Ctx): void {
+  const s = sdkConfig(ctx, false);
+  const olds = new Set<string>();
+  let count = 0;
+  for (const obj of ctx.items.whereNot(isLocal)) {
+    for (const f of fieldsV04(obj)) {
+      const cur = current(f);
+      if (cur !== s.namespace) {
+        count++;
+        olds.add(cur);
+      }
+      f.obj.set(f.path, s.namespace);
+    }
+  }
+  updateDependsOn(ctx, olds, s.namespace);
+  const dups = ctx.items.duplicates();
+  for (const group of dups) {
+    const o = group[0]!;
+    ctx.results.error(`duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`);
+  }
+  if (count === 0) ctx.results.info(`all namespaces are already ${JSON.stringify(s.namespace)}. no value changed`);
+  else {
+    const list = [...olds].map((v) => JSON.stringify(v)).join(',');
+    ctx.results.info(`namespace ${list} updated to ${JSON.stringify(s.namespace)}, ${count} value(s) changed`);
+  }
+  ctx.exitCode = dups.length > 0 ? 1 : 0;
+}
+
+/** v0.3/v0.4 depends-on: `<group>/namespaces/<ns>/<Kind>/<name>` whose target exists and whose ns changed. */
+function updateDependsOn(ctx: Ctx, changed: ReadonlySet<string>, namespace: string): void {
+  const all = ctx.items.all;
+  for (const obj of ctx.items.whereNot(isLocal)) {
+    const value = obj.getAnnotation(DEPENDS_ON);
+    if (value === undefined) continue;
+    const parts = value.split(',').map((ref) => {
+      const m = DEPENDS_ON_RE.exec(ref);
+      if (!m) return ref;
+      const [, group, ns, kind, name] = m;
+      const exists = all.some((o) => o.group === group && o.kind === kind && o.name === name);
+      return exists && changed.has(ns!) ? `${group}/namespaces/${namespace}/${kind}/${name}` : ref;
+    });
+    const next = parts.join(',');
+    if (next !== value) obj.setAnnotation(DEPENDS_ON, next);
+  }
+}
+
+// ---- v0.5.x / master: origin-aware ----------------------------------------------------------
+
+interface Origin {
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+const resourceId = (o: KubeObject): string =>
+  `Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`;
+
+function originOf(o: KubeObject): Origin {
+  const raw = o.getAnnotation(ANNOTATIONS.upstreamIdentifier);
+  if (raw !== undefined) {
+    const parts = raw.split('|');
+    if (parts.length !== 4) {
+      throw new BadConfig(`annotation ${ANNOTATIONS.upstreamIdentifier}: ${raw} is in bad format. expect "<GROUP>|<KIND>|<NAMESPACE>|<NAME>"`);
+    }
+    return { group: parts[0]!, kind: parts[1]!, namespace: parts[2]!, name: parts[3]! };
+  }
+  const ns = o.namespace || (o.isNamespaceScoped ? 'default' : '~C');
+  return { group: o.group, kind: o.kind, namespace: ns, name: o.name };
+}
+
+const effectiveNs = (o: KubeObject): string => o.namespace || (o.isNamespaceScoped ? 'default' : '~C');
+const dependsOnId = (o: KubeObject): string => `${o.group}/namespaces/${effectiveNs(o)}/${o.kind}/${o.name}`;
+
+function runV05(ctx: Ctx): void {
+  let s: Settings;
+  try {
+    s = sdkConfig(ctx, true);
+  } catch (e) {
+    if (!(e instanceof BadConfig)) throw e;
+    sdkFailure(ctx, e.message, 0);
+    return;
+  }
+  const items = ctx.items.whereNot(isLocal);
+  const preIds = new Set(items.map(dependsOnId));
+  const origins = new Map<KubeObject, Origin>();
+  for (const o of items) {
+    if (o.getAnnotation(ANNOTATIONS.upstreamIdentifier) === undefined) ctx.results.info(`${resourceId(o)} does not have upstream origin.`);
+    let origin: Origin;
+    try {
+      origin = originOf(o);
+    } catch (e) {
+      if (!(e instanceof BadConfig)) throw e;
+      ctx.results.error(e.message);
+      return;
+    }
+    if (o.isNamespaceScoped && origin.namespace === '~C') {
+      ctx.results.error(`${resourceId(o)} is namespace-scoped, but has cluster-scoped or unknown scoepd origin ${JSON.stringify(origin)}`);
+      return;
+    }
+    origins.set(o, origin);
+  }
+  if (!s.matcher) {
+    const originNs = [...new Set(items.filter((o) => o.isNamespaceScoped).map((o) => origins.get(o)!.namespace))];
+    if (originNs.length > 1) {
+      ctx.results.error(
+        `unable to use origin \`namespace\` to match. expect a single upstream namespace, found [${originNs.join(' ')}]. please switch to use \`namespaceMatcher\`to specify the namespace value you want to change`,
+      );
+      return;
+    }
+  }
+  const olds: string[] = [];
+  let count = 0;
+  const visit = (f: NsField): void => {
+    const origin = f.origin ?? '';
+    if (origin === '~C') return;
+    const cur = current(f) || 'default';
+    if (cur === s.namespace) return;
+    if (s.matcher) {
+      if (cur !== s.matcher && origin !== s.matcher) return;
+      if (cur !== s.matcher) ctx.results.info(`${resourceId(f.obj)} has matching origin ${s.matcher}`);
+    }
+    if (!olds.includes(cur)) olds.push(cur);
+    f.obj.set(f.path, s.namespace);
+    count++;
+  };
+  const clusterScoped = items.filter((o) => !o.isNamespaceScoped);
+  for (const obj of clusterScoped) {
+    if (obj.kind === 'Namespace' && obj.apiVersion === 'v1') visit({ obj, path: ['metadata', 'name'], create: true, origin: origins.get(obj)!.name });
+    if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') {
+      visit({ obj, path: ['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace'], create: true, origin: '' });
+    }
+    if (obj.kind === 'APIService' && obj.apiVersion === 'apiregistration.k8s.io/v1') {
+      visit({ obj, path: ['spec', 'service', 'namespace'], create: true, origin: '' });
+    }
+    if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') for (const f of subjectFields(obj)) visit({ ...f, origin: '' });
+  }
+  for (const obj of items.filter((o) => o.isNamespaceScoped)) {
+    visit({ obj, path: ['metadata', 'namespace'], create: true, origin: origins.get(obj)!.namespace });
+  }
+  if (count === 0) ctx.results.info(`all matching namespaces are already ${JSON.stringify(s.namespace)}. no value changed`);
+  else ctx.results.info(`namespace [${olds.join(' ')}] updated to ${JSON.stringify(s.namespace)}, ${count} value(s) changed`);
+
+  const depOlds: string[] = [];
+  let depCount = 0;
+  for (const obj of items) {
+    const value = obj.getAnnotation(DEPENDS_ON);
+    if (value === undefined) continue;
+    const next = value
+      .split(',')
+      .map((ref) => {
+        const m = DEPENDS_ON_RE.exec(ref);
+        if (!m || !preIds.has(ref)) return ref;
+        const [, group, ns, kind, name] = m;
+        if (ns === s.namespace || (s.matcher && ns !== s.matcher)) return ref;
+        if (!depOlds.includes(ns!)) depOlds.push(ns!);
+        depCount++;
+        return `${group}/namespaces/${s.namespace}/${kind}/${name}`;
+      })
+      .join(',');
+    if (next !== value) obj.setAnnotation(DEPENDS_ON, next);
+  }
+  if (depCount === 0) ctx.results.info('all `depends-on` annotations are up-to-date. no `namespace` changed');
+  else ctx.results.info(`\`depends-on\` annotation namespace [${depOlds.join(' ')}] updated to ${JSON.stringify(s.namespace)}, ${depCount} value(s) changed`);
+  ctx.exitCode = 0;
+}
+
+// ---- descriptor ------------------------------------------------------------------------------
+
+export const SET_NAMESPACE_VERSIONS: readonly string[] = Object.freeze([
+  'v0.1.0', 'v0.1.1', 'v0.1.2', 'v0.1.3', 'v0.1.4', 'v0.2.0',
+  'v0.3.0', 'v0.3.1', 'v0.3.2', 'v0.3.3', 'v0.3.4',
+  'v0.4.0', 'v0.4.1', 'v0.4.3', 'v0.4.5',
+  'v0.5.0', 'v0.5.1',
+]);
+
+export const setNamespaceSchema = Object.freeze({
+  type: 'object',
+  properties: {
+    namespace: { type: 'string', description: 'The new namespace.' },
+    namespaceMatcher: { type: 'string', description: 'v0.5+: only change namespaces equal to this value (or with this origin).' },
+    fieldSpecs: {
+      type: 'array',
+      description: 'v0.1–v0.2 (`SetNamespaceConfig`/`SetNamespace`): extra kustomize FieldSpecs.',
+      items: {
+        type: 'object',
+        required: ['path'],
+        properties: {
+          group: { type: 'string' },
+          version: { type: 'string' },
+          kind: { type: 'string' },
+          path: { type: 'string' },
+          create: { type: 'boolean' },
+        },
+      },
+    },
+  },
+});
+
+export const setNamespace = defineMutator({
+  name: 'set-namespace',
+  usage: 'Sets the namespace of every namespaced resource (and the namespace references kpt knows about) to `namespace`.',
+  run(ctx) {
+    const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1]!;
+    if (!versionAtLeast(version, 'v0.3.0')) return runKustomize(ctx, versionAtLeast(version, 'v0.2.0'));
+    if (versionAtLeast(version, 'v0.5.0')) return runV05(ctx);
+    try {
+      if (versionAtLeast(version, 'v0.4.0')) runV04(ctx);
+      else runV03(ctx);
+    } catch (e) {
+      if (!(e instanceof BadConfig)) throw e;
+      sdkFailure(ctx, e.message, 1);
+    }
+  },
+});
+
+export default defineBuiltin({
+  name: 'set-namespace',
+  versions: SET_NAMESPACE_VERSIONS,
+  configKinds: ['ConfigMap', 'SetNamespace', 'SetNamespaceConfig'],
+  summary: 'Set the namespace of namespaced resources (and namespace references) in a package.',
+  schema: setNamespaceSchema,
+  fn: setNamespace,
+});
