@@ -1,40 +1,37 @@
 /**
- * The error the value layer throws for every dynamic Starlark failure ("unknown binary op: ...",
- * "pop: empty list", ...). The message is the bare starlark-go text, without position: the
- * evaluator's `Thread.call` / statement loop catches it and attaches the call stack.
- *
- * `code` is a stable machine-readable tag; hosts test it instead of `instanceof` (values and errors
- * may cross bundle boundaries).
+ * How the value layer fails: every dynamic Starlark failure ("unknown binary op: ...",
+ * "pop: empty list", ...) is a `StarlarkEvalError` (src/starlark/errors.ts) carrying the bare
+ * starlark-go message; the evaluator attaches the call stack.
  */
-export class EvalError extends Error {
-  readonly code: string = 'STARLARK_EVAL';
-  constructor(message: string) {
-    super(message);
-    this.name = 'EvalError';
-  }
-}
+import { StarlarkEvalError, StarlarkLimitError, isStarlarkEvalError } from '../errors.ts';
 
-/** True for errors thrown by the value layer (structural check, not `instanceof`). */
-export function isEvalError(e: unknown): e is EvalError {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'STARLARK_EVAL';
-}
+export { StarlarkEvalError as EvalError };
 
-/** Throws an `EvalError` with `message`. Typed `never` so callers can `return fail(...)`. */
+/** True for dynamic Starlark errors (structural check, not `instanceof`). */
+export const isEvalError = isStarlarkEvalError;
+
+/** Throws a `StarlarkEvalError` with `message`. Typed `never` so callers can `return fail(...)`. */
 export function fail(message: string): never {
-  throw new EvalError(message);
+  throw new StarlarkEvalError(message);
 }
 
 /** Throws `<name>: <message>`, the prefix every builtin puts on its own errors. */
 export function failIn(name: string, message: string): never {
-  throw new EvalError(`${name}: ${message}`);
+  throw new StarlarkEvalError(`${name}: ${message}`);
 }
 
-/** Runs `f`, re-throwing value-layer errors with `<name>: ` in front (builtins wrapping ops). */
+/**
+ * Runs `f`, re-throwing value-layer errors with `<name>: ` in front (builtins wrapping ops).
+ * Errors that already carry a backtrace (from Starlark code called back) and limit errors pass
+ * through unchanged.
+ */
 export function prefixed<T>(name: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (isEvalError(e)) throw new EvalError(`${name}: ${e.message}`);
+    if (isStarlarkEvalError(e) && !e.traced && !(e instanceof StarlarkLimitError) && e.code === 'starlark-runtime') {
+      throw new StarlarkEvalError(`${name}: ${e.message}`);
+    }
     throw e;
   }
 }

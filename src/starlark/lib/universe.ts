@@ -1,0 +1,414 @@
+/**
+ * The universe: every predeclared builtin of spec §8 (`None True False abs any all bool bytes chr
+ * dict dir enumerate fail float getattr hasattr hash int len list max min ord print range repr
+ * reversed set sorted str tuple type zip`). `UNIVERSE` is frozen; the dialect's `set` gate is the
+ * resolver's business.
+ */
+import type { Kwargs, Value } from '../value/contract.ts';
+import { None } from '../value/contract.ts';
+import { Builtin } from '../value/builtin.ts';
+import type { BuiltinImpl } from '../value/builtin.ts';
+import { Float, parseFloatLiteral } from '../value/float.ts';
+import { List, Tuple, EMPTY_TUPLE } from '../value/list.ts';
+import { Dict, StarlarkSet } from '../value/hashtable.ts';
+import { Bytes } from '../value/bytes.ts';
+import { Range } from '../value/range.ts';
+import { fail, failIn, prefixed } from '../value/errors.ts';
+import {
+  attrNames, getAttrOrUndefined, hash, isIterableValue, iterate, len, noAttrMessage, repr, str, toArray,
+  truth, typeName,
+} from '../value/ops.ts';
+import { order } from '../value/compare.ts';
+import { intFromIntegralDouble, intNeg, normBig, parseDigits } from '../value/int.ts';
+import type { Int } from '../value/int.ts';
+import { decodeRuneAt, encodeRune, toHostString, toValidUtf8 } from '../value/string.ts';
+import { positional, unpack, wantBool, wantInt, wantString, wrongType } from './args.ts';
+import { updateDict } from './dict-update.ts';
+import { structBuiltin, moduleBuiltin } from './struct.ts';
+
+const fn = (name: string, impl: BuiltinImpl): Builtin => new Builtin(name, impl);
+
+function elems(name: string, x: Value, label: string | number = 1): Value[] {
+  if (!isIterableValue(x)) wrongType(name, label, x, 'iterable');
+  return prefixed(name, () => toArray(x));
+}
+
+const abs = fn('abs', (_t, args, kwargs) => {
+  positional('abs', args, kwargs, 1, 1);
+  const x = args[0]!;
+  if (typeof x === 'number') return Math.abs(x);
+  if (typeof x === 'bigint') return x < 0n ? intNeg(x) : x;
+  if (x instanceof Float) return new Float(Math.abs(x.value));
+  return failIn('abs', `got ${typeName(x)}, want int or float`);
+});
+
+function anyAll(name: string, want: boolean): Builtin {
+  return fn(name, (_t, args, kwargs) => {
+    positional(name, args, kwargs, 1, 1);
+    const x = args[0]!;
+    if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
+    const it = iterate(x);
+    try {
+      for (let v = it.next(); v !== undefined; v = it.next()) if (truth(v) === want) return want;
+    } finally {
+      it.done();
+    }
+    return !want;
+  });
+}
+
+const bool = fn('bool', (_t, args, kwargs) => {
+  positional('bool', args, kwargs, 0, 1);
+  return args.length === 0 ? false : truth(args[0]!);
+});
+
+const bytes = fn('bytes', (_t, args, kwargs) => {
+  positional('bytes', args, kwargs, 1, 1);
+  const x = args[0]!;
+  if (typeof x === 'string') return new Bytes(toValidUtf8(x));
+  if (x instanceof Bytes) return x;
+  if (isIterableValue(x)) {
+    const items = toArray(x);
+    let s = '';
+    for (let i = 0; i < items.length; i++) {
+      const b = items[i]!;
+      if (typeof b !== 'number' && typeof b !== 'bigint') failIn('bytes', `at index ${i}, got ${typeName(b)}, want int`);
+      if (typeof b !== 'number' || b < 0 || b > 255) failIn('bytes', `at index ${i}, ${b} out of range (want value in unsigned 8-bit range)`);
+      s += String.fromCharCode(b);
+    }
+    return new Bytes(s);
+  }
+  return failIn('bytes', `got ${typeName(x)}, want string, bytes, or iterable of ints`);
+});
+
+const chr = fn('chr', (_t, args, kwargs) => {
+  positional('chr', args, kwargs, 1, 1);
+  const x = args[0]!;
+  if (typeof x !== 'number' && typeof x !== 'bigint') return failIn('chr', `got ${typeName(x)}, want int`);
+  if (x < 0) failIn('chr', `Unicode code point ${x} out of range (<0)`);
+  if (x > 0x10ffff) failIn('chr', `Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
+  return encodeRune(Number(x));
+});
+
+const dict = fn('dict', (_t, args, kwargs) => {
+  if (args.length > 1) failIn('dict', `got ${args.length} arguments, want at most 1`);
+  const d = new Dict();
+  prefixed('dict', () => updateDict(d, args[0], kwargs));
+  return d;
+});
+
+const dir = fn('dir', (_t, args, kwargs) => {
+  positional('dir', args, kwargs, 1, 1);
+  return new List(attrNames(args[0]!));
+});
+
+const enumerate = fn('enumerate', (_t, args, kwargs) => {
+  positional('enumerate', args, kwargs, 1, 2);
+  let start: Int = 0;
+  if (args.length > 1) {
+    const s = args[1]!;
+    if (typeof s !== 'number' && typeof s !== 'bigint') wrongType('enumerate', 2, s, 'int');
+    start = s;
+  }
+  const items = elems('enumerate', args[0]!);
+  return new List(items.map((v, i) => new Tuple([typeof start === 'number' ? start + i : normBig(start + BigInt(i)), v])));
+});
+
+const failBuiltin = fn('fail', (_t, args, kwargs) => {
+  const { sep } = sepArg('fail', kwargs);
+  const parts = args.map((a) => (typeof a === 'string' ? a : a instanceof Bytes ? toValidUtf8(a.data) : repr(a)));
+  return fail('fail: ' + parts.join(sep));
+});
+
+function sepArg(name: string, kwargs: Kwargs): { sep: string } {
+  let sep = ' ';
+  if (kwargs !== null) {
+    for (const [k, v] of kwargs) {
+      if (k !== 'sep') failIn(name, `unexpected keyword argument "${k}"`);
+      sep = wantString(name, '"sep"', v);
+    }
+  }
+  return { sep };
+}
+
+const floatBuiltin = fn('float', (_t, args, kwargs) => {
+  positional('float', args, kwargs, 0, 1);
+  if (args.length === 0) return new Float(0);
+  const x = args[0]!;
+  if (x instanceof Float) return x;
+  if (typeof x === 'boolean') return new Float(x ? 1 : 0);
+  if (typeof x === 'number') return new Float(x);
+  if (typeof x === 'bigint') {
+    const f = Number(x);
+    if (!Number.isFinite(f)) failIn('float', 'int too large to convert to float');
+    return new Float(f);
+  }
+  if (typeof x === 'string') {
+    if (x === '') failIn('float', 'empty string');
+    const f = parseFloatLiteral(x);
+    if (f === undefined) failIn('float', `invalid float literal: ${x}`);
+    if (!Number.isFinite(f) && !/inf/i.test(x)) failIn('float', 'floating-point number too large');
+    return new Float(f);
+  }
+  return fail(`float got ${typeName(x)}, want number or string`);
+});
+
+const getattr = fn('getattr', (_t, args, kwargs) => {
+  positional('getattr', args, kwargs, 2, 3);
+  const name = wantString('getattr', 2, args[1]!);
+  const v = prefixed('getattr', () => getAttrOrUndefined(args[0]!, name));
+  if (v !== undefined) return v;
+  if (args.length === 3) return args[2]!;
+  return failIn('getattr', noAttrMessage(args[0]!, name));
+});
+
+const hasattr = fn('hasattr', (_t, args, kwargs) => {
+  positional('hasattr', args, kwargs, 2, 2);
+  const name = wantString('hasattr', 2, args[1]!);
+  try {
+    return getAttrOrUndefined(args[0]!, name) !== undefined;
+  } catch {
+    return false;
+  }
+});
+
+const hashBuiltin = fn('hash', (_t, args, kwargs) => {
+  positional('hash', args, kwargs, 1, 1);
+  return hash(args[0]!);
+});
+
+/** `int(x, base)` string parsing with Starlark's rules. */
+function parseInt(s: string, base: number, baseGiven: boolean): Int {
+  const bad = (): never => failIn('int', `invalid literal with base ${base}: ${s}`);
+  let body = s;
+  let neg = false;
+  if (body.startsWith('+') || body.startsWith('-')) {
+    neg = body[0] === '-';
+    body = body.slice(1);
+  }
+  let b = base;
+  if (body.length >= 2 && body[0] === '0') {
+    const p = body[1]!.toLowerCase();
+    const pb = p === 'x' ? 16 : p === 'o' ? 8 : p === 'b' ? 2 : 0;
+    if (pb !== 0) {
+      if (b === 0) b = pb;
+      if (b === pb) body = body.slice(2);
+      else if (baseGiven && b !== pb) return bad();
+    } else if (b === 0) {
+      if (/^0+$/.test(body)) return 0;
+      return bad(); // "0755" with base 0 is ambiguous
+    }
+  }
+  if (b === 0) b = 10;
+  const v = parseDigits(body, b);
+  if (v === null) {
+    if (base === 0) return failIn('int', `invalid literal with base 0: ${s}`);
+    return bad();
+  }
+  return neg ? intNeg(v) : v;
+}
+
+const intBuiltin = fn('int', (_t, args, kwargs) => {
+  const { values, labels } = unpack('int', args, kwargs, ['x?', 'base?']);
+  const x = values[0] ?? 0;
+  const baseV = values[1];
+  if (baseV !== undefined) {
+    const base = wantInt('int', labels[1]!, baseV);
+    if (base !== 0 && (base < 2 || base > 36)) failIn('int', 'base must be an integer >= 2 && <= 36');
+    if (typeof x !== 'string') failIn('int', "can't convert non-string with explicit base");
+    return parseInt(x, base, true);
+  }
+  if (typeof x === 'string') return parseInt(x, 10, false);
+  if (typeof x === 'number' || typeof x === 'bigint') return x;
+  if (typeof x === 'boolean') return x ? 1 : 0;
+  if (x instanceof Float) {
+    const f = x.value;
+    if (Number.isNaN(f)) failIn('int', 'cannot convert float NaN to integer');
+    if (!Number.isFinite(f)) failIn('int', 'cannot convert float infinity to integer');
+    return intFromIntegralDouble(Math.trunc(f));
+  }
+  return failIn('int', `got ${typeName(x)}, want int, float, bool, or string`);
+});
+
+const lenBuiltin = fn('len', (_t, args, kwargs) => {
+  positional('len', args, kwargs, 1, 1);
+  const n = len(args[0]!);
+  if (n < 0) failIn('len', `value of type ${typeName(args[0]!)} has no len`);
+  return n;
+});
+
+const list = fn('list', (_t, args, kwargs) => {
+  positional('list', args, kwargs, 0, 1);
+  return new List(args.length === 0 ? [] : elems('list', args[0]!));
+});
+
+function minMax(name: string, sign: number): Builtin {
+  return fn(name, (thread, args, kwargs) => {
+    let key: Value = None;
+    if (kwargs !== null) {
+      for (const [k, v] of kwargs) {
+        if (k !== 'key') failIn(name, `unexpected keyword argument "${k}"`);
+        key = v;
+      }
+    }
+    if (args.length === 0) failIn(name, `${name} requires at least one positional argument`);
+    const items = args.length === 1 ? elems(name, args[0]!) : args;
+    if (items.length === 0) failIn(name, 'argument is an empty sequence');
+    let best = items[0]!;
+    let bestKey = key === None ? best : thread.call(key, [best], null);
+    for (let i = 1; i < items.length; i++) {
+      const v = items[i]!;
+      const k = key === None ? v : thread.call(key, [v], null);
+      if (prefixed(name, () => order(k, bestKey)) * sign > 0) {
+        best = v;
+        bestKey = k;
+      }
+    }
+    return best;
+  });
+}
+
+const ord = fn('ord', (_t, args, kwargs) => {
+  positional('ord', args, kwargs, 1, 1);
+  const x = args[0]!;
+  if (typeof x === 'string') {
+    const r = decodeRuneAt(x, 0), size = r & 7;
+    if (x.length === 0 || size !== x.length) {
+      let n = 0;
+      for (let i = 0; i < x.length; i += decodeRuneAt(x, i) & 7) n++;
+      failIn('ord', `string encodes ${n} Unicode code points, want 1`);
+    }
+    return (r - size) / 8;
+  }
+  if (x instanceof Bytes) {
+    if (x.data.length !== 1) failIn('ord', `bytes has length ${x.data.length}, want 1`);
+    return x.data.charCodeAt(0);
+  }
+  return failIn('ord', `got ${typeName(x)}, want string or bytes`);
+});
+
+const print = fn('print', (thread, args, kwargs) => {
+  const { sep } = sepArg('print', kwargs);
+  const parts = args.map((a) => (typeof a === 'string' ? a : a instanceof Bytes ? a.data : str(a)));
+  thread.print(toHostString(parts.join(sep)));
+  return None;
+});
+
+const RANGE_MAX = 2 ** 63;
+const range = fn('range', (_t, args, kwargs) => {
+  positional('range', args, kwargs, 1, 3);
+  const nums = args.map((a, i) => {
+    const n = wantInt('range', i + 1, a);
+    if (Math.abs(n) >= RANGE_MAX) failIn('range', `for parameter ${i + 1}: got int, want int (value out of range)`);
+    return n;
+  });
+  const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
+  if (step === 0) failIn('range', 'step argument must not be zero');
+  return new Range(start, stop, step);
+});
+
+const reprBuiltin = fn('repr', (_t, args, kwargs) => {
+  positional('repr', args, kwargs, 1, 1);
+  return repr(args[0]!);
+});
+
+const reversed = fn('reversed', (_t, args, kwargs) => {
+  positional('reversed', args, kwargs, 1, 1);
+  return new List(elems('reversed', args[0]!).reverse());
+});
+
+const set = fn('set', (_t, args, kwargs) => {
+  positional('set', args, kwargs, 0, 1);
+  const s = new StarlarkSet();
+  if (args.length > 0) for (const v of elems('set', args[0]!)) prefixed('set', () => s.add(v));
+  return s;
+});
+
+const sorted = fn('sorted', (thread, args, kwargs) => {
+  const { values, labels } = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
+  const items = elems('sorted', values[0]!, labels[0]!);
+  const key = values[1] ?? None;
+  const rev = values[2] === undefined ? false : wantBool('sorted', labels[2]!, values[2]);
+  const keys = key === None ? items : items.map((v) => thread.call(key, [v], null));
+  const idx = items.map((_, i) => i);
+  prefixed('sorted', () => {
+    idx.sort((a, b) => {
+      const c = order(keys[a]!, keys[b]!);
+      return rev ? -c : c;
+    });
+  });
+  return new List(idx.map((i) => items[i]!));
+});
+
+const strBuiltin = fn('str', (_t, args, kwargs) => {
+  positional('str', args, kwargs, 1, 1);
+  return str(args[0]!);
+});
+
+const tuple = fn('tuple', (_t, args, kwargs) => {
+  positional('tuple', args, kwargs, 0, 1);
+  if (args.length === 0) return EMPTY_TUPLE;
+  if (args[0] instanceof Tuple) return args[0];
+  return new Tuple(elems('tuple', args[0]!));
+});
+
+const type = fn('type', (_t, args, kwargs) => {
+  positional('type', args, kwargs, 1, 1);
+  return typeName(args[0]!);
+});
+
+const zip = fn('zip', (_t, args, kwargs) => {
+  if (kwargs !== null && kwargs.length > 0) failIn('zip', 'unexpected keyword arguments');
+  const cols = args.map((a, i) => {
+    if (!isIterableValue(a)) failIn('zip', `argument #${i + 1} is not iterable: ${typeName(a)}`);
+    return prefixed('zip', () => toArray(a));
+  });
+  if (cols.length === 0) return new List([]);
+  const n = Math.min(...cols.map((c) => c.length));
+  const out: Value[] = [];
+  for (let i = 0; i < n; i++) out.push(new Tuple(cols.map((c) => c[i]!)));
+  return new List(out);
+});
+
+/** The frozen universe: name → value, exactly spec §8's list. */
+export const UNIVERSE: Readonly<Record<string, Value>> = Object.freeze({
+  None,
+  True: true,
+  False: false,
+  abs,
+  any: anyAll('any', true),
+  all: anyAll('all', false),
+  bool,
+  bytes,
+  chr,
+  dict,
+  dir,
+  enumerate,
+  fail: failBuiltin,
+  float: floatBuiltin,
+  getattr,
+  hasattr,
+  hash: hashBuiltin,
+  int: intBuiltin,
+  len: lenBuiltin,
+  list,
+  max: minMax('max', 1),
+  min: minMax('min', -1),
+  ord,
+  print,
+  range,
+  repr: reprBuiltin,
+  reversed,
+  set,
+  sorted,
+  str: strBuiltin,
+  tuple,
+  type,
+  zip,
+});
+
+/** Host-side extras commonly predeclared (`struct`, `module`); not part of the universe. */
+export const STRUCT_BUILTINS: Readonly<Record<string, Value>> = Object.freeze({
+  struct: structBuiltin,
+  module: moduleBuiltin,
+});
