@@ -3,5 +3,7 @@
  * is listed here once (keep the list sorted by name).
  */
 import type { Command } from '../io.ts';
+import { evalCommand } from './eval.ts';
+import { renderCommand } from './render.ts';
 
-export const COMMANDS: readonly Command[] = Object.freeze([]);
+export const COMMANDS: readonly Command[] = Object.freeze([evalCommand, renderCommand]);
