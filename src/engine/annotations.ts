@@ -1,0 +1,99 @@
+/**
+ * kpt's bookkeeping annotations on items (kpt-compat.md §3.3, §4.1, §7.3): stamping on read,
+ * reading path/index (internal key first, then legacy), per-call ids, and stripping before write.
+ */
+import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
+import { mapGet, mapIndexOf, type YNode } from '../core/yaml/node.ts';
+
+export interface ReaderStamp {
+  path: string;
+  index: number;
+  seqIndent: string;
+  /** Absolute package path (render only). */
+  packagePath?: string;
+}
+
+export function stampReaderAnnotations(o: KubeObject, s: ReaderStamp): void {
+  if (o.root.kind !== 'mapping') return;
+  const index = String(s.index);
+  o.setAnnotation(ANNOTATIONS.index, index);
+  o.setAnnotation(ANNOTATIONS.path, s.path);
+  o.setAnnotation(ANNOTATIONS.internalIndex, index);
+  if (s.packagePath !== undefined) o.setAnnotation(ANNOTATIONS.packagePath, s.packagePath);
+  o.setAnnotation(ANNOTATIONS.internalPath, s.path);
+  o.setAnnotation(ANNOTATIONS.seqIndent, s.seqIndent);
+}
+
+function annotationsNode(o: KubeObject): YNode | undefined {
+  const root = o.doc.content[0];
+  if (!root || root.kind !== 'mapping') return undefined;
+  const meta = mapGet(root, 'metadata');
+  if (!meta || meta.kind !== 'mapping') return undefined;
+  const ann = mapGet(meta, 'annotations');
+  return ann && ann.kind === 'mapping' ? ann : undefined;
+}
+
+/** A string annotation, read without allocating (hot path). */
+export function annotation(o: KubeObject, key: string): string | undefined {
+  const ann = annotationsNode(o);
+  if (!ann) return undefined;
+  const v = mapGet(ann, key);
+  return v && v.kind === 'scalar' && v.tag !== '!!null' ? v.value : undefined;
+}
+
+export function itemPath(o: KubeObject): string | undefined {
+  return annotation(o, ANNOTATIONS.internalPath) ?? annotation(o, ANNOTATIONS.path);
+}
+
+export function itemIndex(o: KubeObject): string | undefined {
+  return annotation(o, ANNOTATIONS.internalIndex) ?? annotation(o, ANNOTATIONS.index);
+}
+
+export function removeAnnotations(o: KubeObject, keys: readonly string[]): void {
+  const ann = annotationsNode(o);
+  if (!ann) return;
+  for (const k of keys) {
+    const i = mapIndexOf(ann, k);
+    if (i >= 0) ann.content.splice(i, 2);
+  }
+}
+
+export const ID_KEYS: readonly string[] = [ANNOTATIONS.id, ANNOTATIONS.legacyId];
+
+/** Every bookkeeping annotation the writer removes. */
+export const WRITER_STRIPPED: readonly string[] = [
+  ANNOTATIONS.path,
+  ANNOTATIONS.index,
+  ANNOTATIONS.internalPath,
+  ANNOTATIONS.internalIndex,
+  ANNOTATIONS.seqIndent,
+  ANNOTATIONS.packagePath,
+  ANNOTATIONS.id,
+  ANNOTATIONS.legacyId,
+  ANNOTATIONS.migrationId,
+  ANNOTATIONS.kptResourceId,
+];
+
+/** Removes empty `metadata.annotations` (map, list or null), then an empty `metadata`. */
+export function pruneEmptyMetadata(o: KubeObject): void {
+  const root = o.doc.content[0];
+  if (!root || root.kind !== 'mapping') return;
+  const mi = mapIndexOf(root, 'metadata');
+  if (mi < 0) return;
+  const meta = root.content[mi + 1]!;
+  if (meta.kind === 'mapping') {
+    const ai = mapIndexOf(meta, 'annotations');
+    if (ai >= 0) {
+      const a = meta.content[ai + 1]!;
+      const empty = ((a.kind === 'mapping' || a.kind === 'sequence') && a.content.length === 0) || (a.kind === 'scalar' && a.tag === '!!null');
+      if (empty) meta.content.splice(ai, 2);
+    }
+    if (meta.content.length === 0) root.content.splice(mi, 2);
+  }
+}
+
+/** Strips reader/internal annotations for writing (in place). */
+export function stripForWrite(o: KubeObject, keep: readonly string[] = []): void {
+  removeAnnotations(o, keep.length ? WRITER_STRIPPED.filter((k) => !keep.includes(k)) : WRITER_STRIPPED);
+  pruneEmptyMetadata(o);
+}

@@ -1,0 +1,36 @@
+/**
+ * The runtime chain (ARCHITECTURE.md §3): runtimes are tried in order and the chain moves on only
+ * when one throws NotFoundError; any other error stops it. When no runtime takes the function the
+ * chain fails with a NotFoundError naming the function and what could run it.
+ */
+import { NotFoundError, isNotFoundError } from '../core/errors.ts';
+import type { FunctionRunner, FunctionRuntime, FunctionSpec, ResolveContext } from '../core/function.ts';
+
+export function createRuntimeChain(runtimes: readonly FunctionRuntime[]): FunctionRuntime {
+  const list = [...runtimes];
+  return {
+    name: `chain(${list.map((r) => r.name).join(',')})`,
+    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<FunctionRunner> {
+      for (const rt of list) {
+        try {
+          return await rt.resolve(spec, ctx);
+        } catch (e) {
+          if (!isNotFoundError(e)) throw e;
+        }
+      }
+      throw new NotFoundError(ctx.displayName, notFoundMessage(spec, ctx, list));
+    },
+  };
+}
+
+function notFoundMessage(spec: FunctionSpec, ctx: ResolveContext, runtimes: readonly FunctionRuntime[]): string {
+  const tried = runtimes.map((r) => r.name).join(', ') || 'none';
+  if (spec.exec !== undefined && spec.exec !== '') {
+    return `function ${JSON.stringify(ctx.displayName)} cannot run here: exec functions need a host that can start processes (the krmfn CLI or krmfn/node); runtimes tried: ${tried}`;
+  }
+  return (
+    `function ${JSON.stringify(ctx.displayName)} is not built into krmfn and no runtime can run it (tried: ${tried}). ` +
+    `Use a catalog image krmfn has built in (e.g. gcr.io/kpt-fn/set-namespace:v0.4.1), a Starlark or WASM function, ` +
+    `or run the function as an executable with exec`
+  );
+}

@@ -1,0 +1,107 @@
+/**
+ * kpt's checks around every function call (kpt-compat.md §3.4, §6.1, §12), with kpt's exact
+ * messages, plus the default-path rule for items a function left without a path.
+ */
+import { KrmfnError } from '../core/errors.ts';
+import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
+import { mapGet } from '../core/yaml/node.ts';
+import { annotation, itemIndex, itemPath } from './annotations.ts';
+import { basename, clean, dirname } from './paths.ts';
+
+function scalar(o: KubeObject, key: string): string {
+  const root = o.doc.content[0];
+  if (!root || root.kind !== 'mapping') return '';
+  const v = mapGet(root, key);
+  return v && v.kind === 'scalar' && v.tag !== '!!null' ? v.value : '';
+}
+
+function metadataName(o: KubeObject): string {
+  const root = o.doc.content[0];
+  if (!root || root.kind !== 'mapping') return '';
+  const m = mapGet(root, 'metadata');
+  if (!m || m.kind !== 'mapping') return '';
+  const n = mapGet(m, 'name');
+  return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : '';
+}
+
+/** Why an item is not KRM (kyaml's message), or undefined. */
+export function krmProblem(o: KubeObject): string | undefined {
+  const apiVersion = scalar(o, 'apiVersion');
+  const kind = scalar(o, 'kind');
+  if (apiVersion.startsWith('kustomize.config.k8s.io/') || (kind === 'Kustomization' && !apiVersion)) return undefined;
+  const name = metadataName(o);
+  if (!apiVersion && !kind && !name) return 'resource must have `apiVersion`, `kind`, and `name`';
+  if (!apiVersion) return 'resource must have `apiVersion`';
+  if (!kind) return 'resource must have `kind`';
+  if (!name) return 'resource must have `metadata.name`';
+  return undefined;
+}
+
+export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output', fn?: string): void {
+  for (const o of items) {
+    const problem = krmProblem(o);
+    if (problem) {
+      throw new KrmfnError({
+        code: 'not-krm',
+        message: `${side} resource list must contain only KRM resources: ${itemPath(o) ?? ''}: ${problem}`,
+        ...(fn ? { function: fn } : {}),
+      });
+    }
+  }
+}
+
+/** No path may escape its package; no two items may share (package-path, path, index). */
+export function checkPathInvariants(items: readonly KubeObject[], fn?: string): void {
+  const seen = new Set<string>();
+  for (const o of items) {
+    const p = itemPath(o);
+    if (p === undefined) continue;
+    const c = clean(p);
+    if (c === '..' || c.startsWith('../')) {
+      throw new KrmfnError({
+        code: 'path-escape',
+        message: `function must not modify resources outside of package: resource has path ${p}`,
+        ...(fn ? { function: fn } : {}),
+      });
+    }
+    const idx = itemIndex(o) ?? '';
+    const key = `${annotation(o, ANNOTATIONS.packagePath) ?? ''}\u0000${c}\u0000${idx}`;
+    if (seen.has(key)) {
+      throw new KrmfnError({
+        code: 'duplicate-path-index',
+        message: `resource at path ${JSON.stringify(c)} and index ${JSON.stringify(idx)} already exists`,
+        ...(fn ? { function: fn } : {}),
+      });
+    }
+    seen.add(key);
+  }
+}
+
+/** The directory new items of a function go to: the functionConfig's directory, `functions/` lifted. */
+export function functionDir(fnConfigPath: string | undefined): string {
+  if (!fnConfigPath) return '';
+  let d = dirname(fnConfigPath);
+  if (d === '.') return '';
+  if (basename(d) === 'functions') {
+    d = dirname(d);
+    if (d === '.') return '';
+  }
+  return d;
+}
+
+/** `<dir>/<namespace>/<kind lowercased>_<name>.yaml`, the namespace segment omitted when empty. */
+export function defaultPath(o: KubeObject, dir: string): string {
+  const ns = o.namespace;
+  const file = `${o.kind.toLowerCase()}_${o.name}.yaml`;
+  return [dir, ns, file].filter((s) => s !== '').join('/');
+}
+
+/** Gives items without a path annotation their default path (both keys). */
+export function defaultPaths(items: readonly KubeObject[], dir: string): void {
+  for (const o of items) {
+    if (o.root.kind !== 'mapping' || itemPath(o) !== undefined) continue;
+    const p = defaultPath(o, dir);
+    o.setAnnotation(ANNOTATIONS.path, p);
+    o.setAnnotation(ANNOTATIONS.internalPath, p);
+  }
+}

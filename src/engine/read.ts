@@ -1,0 +1,148 @@
+/**
+ * Reading packages as kpt does (kpt-compat.md §2–§3): Kptfile loading with kpt's messages, the
+ * lexical walk that finds direct subpackages and local resource files (honouring `.krmignore`,
+ * skipping `.git`), and parsing files into items carrying the reader annotations.
+ */
+import { KrmfnError, isKrmfnError } from '../core/errors.ts';
+import type { PackageFs } from '../core/fs.ts';
+import { checkKptfileVersion, decodeKptfile, formatUnmarshalErrors, type Kptfile } from '../core/kptfile.ts';
+import { KubeObject } from '../core/kube-object.ts';
+import type { Limits } from '../core/limits.ts';
+import { mapGet, mappingNode, strNode, documentNode } from '../core/yaml/node.ts';
+import { parseYamlFile } from '../core/yaml/index.ts';
+import { stampReaderAnnotations } from './annotations.ts';
+import { NO_IGNORES, parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
+import { join } from './paths.ts';
+
+export const KPTFILE = 'Kptfile';
+/** kyaml's key for wrapping a top-level sequence document into a mapping. */
+export const BARE_SEQ_KEY = 'bareSeqNodeWrappingKey';
+
+const dec = new TextDecoder();
+
+export function isResourceFileName(name: string): boolean {
+  return name === KPTFILE || name.endsWith('.yaml') || name.endsWith('.yml') || name.endsWith('.json');
+}
+
+/** Reads and strictly decodes `<dir>/Kptfile`. Errors carry kpt's resolver texts. */
+export async function loadKptfile(fs: PackageFs, dir: string, limits: Limits): Promise<Kptfile> {
+  const file = join(dir, KPTFILE);
+  if ((await fs.stat(file)) !== 'file') {
+    throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
+  }
+  const unreadable = (details: string): KrmfnError =>
+    new KrmfnError({ code: 'kptfile-unreadable', message: `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\n${details}`, file });
+  let text: string;
+  try {
+    text = dec.decode(await fs.readFile(file));
+  } catch (e) {
+    throw unreadable(isKrmfnError(e) ? e.message : String(e));
+  }
+  let doc;
+  try {
+    doc = parseYamlFile(text, { file: KPTFILE, limits }).docs[0];
+  } catch (e) {
+    throw unreadable(isKrmfnError(e) ? e.message : String(e));
+  }
+  const root = doc?.content[0];
+  const scalarAt = (k: string): string => {
+    const v = root && root.kind === 'mapping' ? mapGet(root, k) : undefined;
+    return v && v.kind === 'scalar' && v.tag !== '!!null' ? v.value : '';
+  };
+  const versionProblem = checkKptfileVersion(scalarAt('apiVersion'), scalarAt('kind'), dir);
+  if (versionProblem) throw new KrmfnError({ code: 'kptfile-version', message: versionProblem, file });
+  const decoded = decodeKptfile(doc ?? documentNode(undefined));
+  if (!decoded.ok) throw unreadable(formatUnmarshalErrors(decoded.errors));
+  return decoded.kptfile;
+}
+
+export interface PackageScan {
+  /** Direct subpackage directories (absolute), in walk order (callers sort by display path). */
+  subpackages: string[];
+  /** Resource files of this package, paths relative to the package, in walk order. */
+  files: string[];
+}
+
+async function loadIgnores(fs: PackageFs, dir: string): Promise<IgnoreMatcher> {
+  const p = join(dir, '.krmignore');
+  if ((await fs.stat(p)) !== 'file') return NO_IGNORES;
+  return parseKrmignore(dec.decode(await fs.readFile(p)));
+}
+
+/**
+ * Walks `dir` in lexical order. With `stopAtSubpackages`, directories holding a Kptfile are
+ * recorded as subpackages and not entered (render); without, the whole tree is one list (eval).
+ */
+export async function scanPackage(fs: PackageFs, dir: string, stopAtSubpackages: boolean): Promise<PackageScan> {
+  const ignores = await loadIgnores(fs, dir);
+  const scan: PackageScan = { subpackages: [], files: [] };
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    for (const e of await fs.readDir(abs)) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      const childAbs = `${abs === '/' ? '' : abs}/${e.name}`;
+      if (e.kind === 'dir') {
+        if (e.name === '.git') continue;
+        if (stopAtSubpackages && (await fs.stat(join(childAbs, KPTFILE))) === 'file') {
+          scan.subpackages.push(childAbs);
+          continue;
+        }
+        if (ignores.ignores(childRel, true)) continue;
+        await walk(childAbs, childRel);
+      } else if (e.kind === 'file' || e.kind === 'symlink-file') {
+        if (!isResourceFileName(e.name) || ignores.ignores(childRel, false)) continue;
+        scan.files.push(childRel);
+      }
+    }
+  };
+  await walk(dir, '');
+  return scan;
+}
+
+/**
+ * Parses one resource file into items with reader annotations. `packagePath` is stamped when
+ * given (render). Top-level sequences are wrapped under kyaml's `bareSeqNodeWrappingKey`.
+ */
+export function parseResourceFile(text: string, relPath: string, limits: Limits, packagePath?: string): KubeObject[] {
+  const parsed = parseYamlFile(text, { file: relPath, limits });
+  return parsed.docs.map((doc, index) => {
+    const root = doc.content[0];
+    if (root && root.kind === 'sequence') {
+      const wrapper = mappingNode([strNode(BARE_SEQ_KEY), root]);
+      wrapper.headComment = root.headComment;
+      root.headComment = '';
+      doc.content[0] = wrapper;
+    }
+    const o = new KubeObject(doc);
+    const stamp = { path: relPath, index, seqIndent: parsed.seqIndent[index] ?? 'compact' };
+    stampReaderAnnotations(o, packagePath !== undefined ? { ...stamp, packagePath } : stamp);
+    return o;
+  });
+}
+
+/** Reads and parses one resource file; returns the items and the file's bytes. */
+export async function readResourceFile(
+  fs: PackageFs,
+  dir: string,
+  relPath: string,
+  limits: Limits,
+  packagePath?: string,
+): Promise<{ items: KubeObject[]; bytes: Uint8Array }> {
+  const abs = join(dir, relPath);
+  const bytes = await fs.readFile(abs);
+  if (bytes.length > limits.maxInputBytes) {
+    throw new KrmfnError({
+      code: 'yaml-size-limit',
+      message: `${relPath}: file is ${bytes.length} bytes, more than the limit of ${limits.maxInputBytes} bytes`,
+      file: relPath,
+    });
+  }
+  try {
+    return { items: parseResourceFile(dec.decode(bytes), relPath, limits, packagePath), bytes };
+  } catch (e) {
+    if (isKrmfnError(e)) {
+      const msg = e.message.startsWith(relPath) ? e.message : `${relPath}: ${e.message}`;
+      throw new KrmfnError({ ...e.toData(), message: `failed to read resources: ${msg}`, file: relPath, cause: e });
+    }
+    throw e;
+  }
+}

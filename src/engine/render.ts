@@ -1,0 +1,196 @@
+/**
+ * `render` (kpt fn render, beta.56 semantics): validate the root Kptfile, hydrate depth-first
+ * post-order (subpackage outputs first, sorted by display path; then local resources in walk
+ * order), run each package's mutators then validators, and only after every package succeeded
+ * compute the complete write plan and apply it. On any failure nothing of the package is written
+ * (only `results.yaml`, when asked for). Never prints: progress goes to `onEvent`.
+ */
+import { KrmfnError } from '../core/errors.ts';
+import type { FunctionRunner, ResolveContext } from '../core/function.ts';
+import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
+import type { KubeObject } from '../core/kube-object.ts';
+import { withLimits, type Limits } from '../core/limits.ts';
+import { emitResultsFile, newResultList } from '../core/results-file.ts';
+import type { FunctionResultList } from '../core/result.ts';
+import { checkKrm } from './invariants.ts';
+import { toFailure } from './error-style.ts';
+import type { EngineEvent } from './events.ts';
+import { loadKptfile, readResourceFile, scanPackage } from './read.ts';
+import { byteCompare, dirname, join, relative } from './paths.ts';
+import {
+  checkConfigPathsPresent,
+  configMapFunctionConfig,
+  liveConfig,
+  validatePipeline,
+  type PipelineEntry,
+} from './pipeline-config.ts';
+import { runStep, type StepContext } from './step.ts';
+import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
+import { applyPlan, attribute, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
+
+interface RenderState {
+  opts: RenderOptions;
+  limits: Limits;
+  root: string;
+  step: StepContext;
+  visiting: Set<string>;
+  readFiles: string[];
+  originals: Map<string, Uint8Array>;
+  functionsRun: number;
+  packagesRun: number;
+}
+
+export function displayName(spec: { image?: string; exec?: string }): string {
+  return spec.image ? resolveImageName(spec.image) : (spec.exec ?? '');
+}
+
+export function resolveContext(host: EngineHost, name: string, packagePath: string, limits: Limits, allowExec: boolean): ResolveContext {
+  return {
+    displayName: name,
+    packagePath,
+    cwd: host.cwd ?? '/',
+    allowExec,
+    allowWasm: host.allowWasm ?? false,
+    allowNetwork: host.allowNetwork ?? false,
+    fs: host.fs,
+    limits,
+  };
+}
+
+function displayPath(root: string, dir: string): string {
+  return relative(dirname(root), dir);
+}
+
+async function runPipeline(st: RenderState, dir: string, kptfile: Kptfile, entries: PipelineEntry[], local: KubeObject[], input: KubeObject[]): Promise<KubeObject[]> {
+  const { opts } = st;
+  const shown = displayPath(st.root, dir);
+  const count = kptfile.pipeline.mutators.length + kptfile.pipeline.validators.length;
+  st.step.emit({ type: 'package-start', displayPath: shown, functions: count });
+  if (count === 0) {
+    checkKrm(input, 'input');
+    st.packagesRun++;
+    st.step.emit({ type: 'package-end', displayPath: shown, functions: 0 });
+    return input;
+  }
+  checkConfigPathsPresent(entries, local);
+  const resolve = (e: PipelineEntry): Promise<FunctionRunner> => {
+    const name = displayName(e.spec);
+    return opts.runtime.resolve(e.spec, resolveContext(opts, name, dir, st.limits, opts.allowExec ?? false));
+  };
+  const mutators = entries.filter((e) => !e.validator);
+  const runners: FunctionRunner[] = [];
+  for (const m of mutators) runners.push(await resolve(m));
+  let items = input;
+  for (let i = 0; i < mutators.length; i++) {
+    const e = mutators[i]!;
+    let fnConfig: KubeObject | undefined;
+    if (e.spec.configPath !== undefined) fnConfig = liveConfig(items, dir, e.spec.configPath)?.clone() ?? e.diskConfig;
+    else if (e.spec.configMap && Object.keys(e.spec.configMap).length) fnConfig = configMapFunctionConfig(e.spec.configMap);
+    items = await runStep(st.step, { spec: e.spec, name: displayName(e.spec), runner: runners[i]!, functionConfig: fnConfig, validator: false, packagePath: dir }, items);
+    st.functionsRun++;
+  }
+  for (const e of entries.filter((x) => x.validator)) {
+    const runner = await resolve(e);
+    let fnConfig: KubeObject | undefined = e.diskConfig;
+    if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length) fnConfig = configMapFunctionConfig(e.spec.configMap);
+    await runStep(st.step, { spec: e.spec, name: displayName(e.spec), runner, functionConfig: fnConfig, validator: true, packagePath: dir }, items);
+    st.functionsRun++;
+  }
+  st.packagesRun++;
+  st.step.emit({ type: 'package-end', displayPath: shown, functions: count });
+  return items;
+}
+
+async function hydrate(st: RenderState, dir: string, kptfile: Kptfile, entries: PipelineEntry[]): Promise<KubeObject[]> {
+  if (st.visiting.has(dir)) throw new KrmfnError({ code: 'package-cycle', message: 'cycle detected in pkg dependencies' });
+  st.visiting.add(dir);
+  const { fs } = st.opts;
+  const scan = await scanPackage(fs, dir, true);
+  const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
+  const subKptfiles: Kptfile[] = [];
+  for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits));
+  const input: KubeObject[] = [];
+  for (let i = 0; i < subs.length; i++) {
+    const sub = subs[i]!;
+    const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits);
+    input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
+  }
+  const local: KubeObject[] = [];
+  for (const rel of scan.files) {
+    const abs = join(dir, rel);
+    st.readFiles.push(abs);
+    const read = await readResourceFile(fs, dir, rel, st.limits, dir);
+    local.push(...read.items);
+    st.originals.set(abs, read.bytes);
+  }
+  input.push(...local);
+  const out = await runPipeline(st, dir, kptfile, entries, local, input);
+  st.visiting.delete(dir);
+  return out;
+}
+
+/** Writes `results.yaml` when a results dir is set; returns its path. Errors are ignored on failure. */
+export async function writeResults(host: EngineHost, results: FunctionResultList, failed: boolean): Promise<string | undefined> {
+  if (!host.resultsDir) return undefined;
+  const file = join(host.resultsDir, 'results.yaml');
+  try {
+    await host.fs.mkdirp(host.resultsDir);
+    await host.fs.writeFile(file, new TextEncoder().encode(emitResultsFile(results)));
+  } catch (e) {
+    if (!failed) throw e;
+  }
+  return file;
+}
+
+export async function render(opts: RenderOptions): Promise<RunOutcome> {
+  const limits = withLimits(opts.limits);
+  const results = newResultList();
+  const emit = (e: EngineEvent): void => opts.onEvent?.(e);
+  const root = opts.root;
+  const st: RenderState = {
+    opts,
+    limits,
+    root,
+    step: { limits, env: opts.env ?? {}, now: opts.now ?? Date.now, signal: opts.signal, emit, results, wasm: opts.allowWasm ?? false },
+    visiting: new Set(),
+    readFiles: [],
+    originals: new Map(),
+    functionsRun: 0,
+    packagesRun: 0,
+  };
+  const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
+  try {
+    const output = opts.output ?? { kind: 'in-place' };
+    if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
+      throw new KrmfnError({ code: 'output-exists', message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry` });
+    }
+    const kptfile = await loadKptfile(opts.fs, root, limits);
+    const entries = await validatePipeline(opts.fs, root, kptfile, limits);
+    const items = await hydrate(st, root, kptfile, entries);
+    relativize(items, root);
+    if (opts.attribution ?? true) attribute(items);
+    if (output.kind === 'stdout') outcome.stdout = emitStdout(items);
+    else if (output.kind === 'unwrap') outcome.stdout = emitUnwrap(items);
+    else {
+      const target = output.kind === 'dir' ? output.dir : root;
+      const plan = await planWrite(opts.fs, items, {
+        root: target,
+        readFiles: output.kind === 'dir' ? [] : st.readFiles,
+        originals: st.originals,
+      });
+      if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
+      await applyPlan(opts.fs, plan, st.originals);
+      outcome.written = [...plan.writes].filter(([p, d]) => st.originals.get(p) !== d).map(([p]) => p);
+      outcome.deleted = plan.deletes;
+    }
+    outcome.ok = true;
+  } catch (e) {
+    outcome.failure = toFailure(e);
+    results.exitCode = 1;
+  }
+  outcome.functionsRun = st.functionsRun;
+  outcome.packagesRun = st.packagesRun;
+  const file = await writeResults(opts, results, !outcome.ok);
+  if (file) outcome.resultsFile = file;
+  return outcome;
+}

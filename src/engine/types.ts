@@ -1,0 +1,75 @@
+/**
+ * The engine's public option and outcome types. Stable API: the CLI, `krmfn serve` and browser
+ * hosts build on these. Paths are absolute slash paths in the injected `PackageFs`.
+ */
+import type { KrmfnError } from '../core/errors.ts';
+import type { FunctionRuntime } from '../core/function.ts';
+import type { PackageFs } from '../core/fs.ts';
+import type { Limits } from '../core/limits.ts';
+import type { FunctionResultList } from '../core/result.ts';
+import type { EventSink } from './events.ts';
+
+/** Where output goes: in place (default), a ResourceList on stdout, a plain stream, or a new directory. */
+export type OutputMode = { kind: 'in-place' } | { kind: 'stdout' } | { kind: 'unwrap' } | { kind: 'dir'; dir: string };
+
+/** Host capabilities shared by render and eval. */
+export interface EngineHost {
+  fs: PackageFs;
+  /** The runtime chain (see createRuntimeChain / createEngine). */
+  runtime: FunctionRuntime;
+  /** Working directory exec functions run in and resolve against ('/' when unknown). */
+  cwd?: string;
+  /** Environment given to functions that may see one (exec). */
+  env?: Readonly<Record<string, string>>;
+  limits?: Partial<Limits>;
+  /** Epoch-millisecond clock used for deadlines and durations. */
+  now?: () => number;
+  onEvent?: EventSink;
+  signal?: AbortSignal;
+  allowExec?: boolean;
+  allowWasm?: boolean;
+  allowNetwork?: boolean;
+  output?: OutputMode;
+  /** Directory to write `results.yaml` into (created if missing). */
+  resultsDir?: string;
+}
+
+export interface RenderOptions extends EngineHost {
+  /** Absolute path of the root package. */
+  root: string;
+  /** kpt's KCC attribution (`KPT_DISABLE_ATTRIBUTION` turns it off). Default true. */
+  attribution?: boolean;
+}
+
+/** How the CLI should print an error (kpt-compat.md §11.4). */
+export type ErrorStyle =
+  /** `Error: <message> ` + newline (kpt typed errors and the Kptfile resolvers). */
+  | 'typed'
+  /** `<message> ` + newline: kpt's ValidateError text, printed without a prefix. */
+  | 'bare'
+  /** `error: <message>` (plain Go errors through the kubectl-style handler). */
+  | 'plain'
+  /** Already reported by the [FAIL] block (`Exit code: N`): print nothing more. */
+  | 'none';
+
+export interface EngineFailure {
+  error: KrmfnError;
+  style: ErrorStyle;
+}
+
+export interface RunOutcome {
+  ok: boolean;
+  failure?: EngineFailure;
+  results: FunctionResultList;
+  /** Functions that ran successfully (mutators and validators). */
+  functionsRun: number;
+  /** Packages whose pipeline completed (render). */
+  packagesRun: number;
+  /** Text for stdout in `stdout`/`unwrap` modes and eval from stdin. */
+  stdout?: string;
+  /** Absolute path of the results file written, if any. */
+  resultsFile?: string;
+  /** Absolute paths written and deleted. */
+  written: string[];
+  deleted: string[];
+}

@@ -1,0 +1,197 @@
+/**
+ * The writer (kpt-compat.md §7, §10): everything that turns the final item list into bytes is
+ * computed first (`planWrite`), so a failure before `applyPlan` changes nothing on disk.
+ *
+ * - `relativize` rewrites each item's path to be relative to the root (`join(rel(root,
+ *   package-path), clean(path))`, absolute paths re-rooted) and drops package-path.
+ * - `attribute` adds kpt's `cnrm.cloud.google.com/blueprint` attribution (render only).
+ * - `planWrite` groups by path, sorts by index (stable), strips bookkeeping annotations and empty
+ *   metadata, emits YAML (per-document seqindent) or JSON (`.json` file with one resource), and
+ *   lists read files that received nothing (deleted). Files whose bytes do not change are skipped.
+ * - `emitStdout` / `emitUnwrap` produce the `-o stdout` ResourceList and the `-o unwrap` stream.
+ */
+import { KrmfnError } from '../core/errors.ts';
+import type { PackageFs } from '../core/fs.ts';
+import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
+import { resourceListNode } from '../core/resource-list.ts';
+import { mapGet, type YNode } from '../core/yaml/node.ts';
+import { emitJsonFile, emitYamlDocument, emitYamlFile } from '../core/yaml/index.ts';
+import { annotation, itemIndex, itemPath, removeAnnotations, stripForWrite } from './annotations.ts';
+import { defaultPath } from './invariants.ts';
+import { BARE_SEQ_KEY } from './read.ts';
+import { clean, dirname, join, relative } from './paths.ts';
+
+type SeqIndent = 'compact' | 'wide';
+
+/** Rewrites paths relative to `root` (both keys) and removes package-path. */
+export function relativize(items: readonly KubeObject[], root: string): void {
+  for (const o of items) {
+    if (o.root.kind !== 'mapping') continue;
+    const pkg = annotation(o, ANNOTATIONS.packagePath);
+    let base = '';
+    if (pkg !== undefined) {
+      const rel = relative(root, pkg);
+      if (rel === '..' || rel.startsWith('../') || pkg === '' || !pkg.startsWith('/')) {
+        throw new KrmfnError({ code: 'write-failed', message: `subpackage ${JSON.stringify(pkg)} is not a descendant of ${JSON.stringify(root)}` });
+      }
+      base = rel === '.' ? '' : rel;
+    }
+    let p = itemPath(o) ?? defaultPath(o, '');
+    p = clean(p);
+    while (p.startsWith('/')) p = p.slice(1);
+    const full = base ? join(base, p) : p;
+    o.setAnnotation(ANNOTATIONS.path, full);
+    o.setAnnotation(ANNOTATIONS.internalPath, full);
+    removeAnnotations(o, [ANNOTATIONS.packagePath]);
+  }
+}
+
+const BLUEPRINT = 'cnrm.cloud.google.com/blueprint';
+
+/** kpt's attribution for KCC resources (apiVersion containing `.cnrm.`). */
+export function attribute(items: readonly KubeObject[]): void {
+  for (const o of items) {
+    if (o.root.kind !== 'mapping' || !o.apiVersion.includes('.cnrm.')) continue;
+    const cur = annotation(o, BLUEPRINT);
+    let next: string;
+    if (!cur) next = 'kpt-fn';
+    else if (!cur.includes('kpt-')) next = `${cur},kpt-fn`;
+    else {
+      next = cur
+        .split(',')
+        .map((part) => (part.startsWith('kpt-') && !part.split('-').includes('fn') ? `${part}-fn` : part))
+        .join(',');
+    }
+    if (next === cur) continue;
+    o.setAnnotation(BLUEPRINT, next);
+    const n = o.getNode(['metadata', 'annotations', BLUEPRINT]);
+    if (n) n.style = 'single';
+  }
+}
+
+function seqIndentOf(o: KubeObject): SeqIndent {
+  return annotation(o, ANNOTATIONS.seqIndent) === 'wide' ? 'wide' : 'compact';
+}
+
+/** The document to emit: unwraps kyaml's bare-sequence wrapper. */
+function emitDoc(o: KubeObject): YNode {
+  const root = o.doc.content[0];
+  if (root && root.kind === 'mapping' && root.content.length === 2 && root.content[0]!.value === BARE_SEQ_KEY) {
+    const seq = mapGet(root, BARE_SEQ_KEY)!;
+    return { ...o.doc, content: [seq] };
+  }
+  return o.doc;
+}
+
+export interface FileGroup {
+  /** Path relative to the root. */
+  path: string;
+  items: KubeObject[];
+}
+
+/** Groups relativized items by path (first-appearance order) and sorts each group by index. */
+export function groupByPath(items: readonly KubeObject[]): FileGroup[] {
+  const groups = new Map<string, { path: string; entries: { o: KubeObject; index: number; order: number }[]; max: number }>();
+  items.forEach((o, order) => {
+    const path = itemPath(o) ?? defaultPath(o, '');
+    let g = groups.get(path);
+    if (!g) {
+      g = { path, entries: [], max: 0 };
+      groups.set(path, g);
+    }
+    const raw = itemIndex(o);
+    const parsed = raw !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : undefined;
+    const index = parsed ?? g.max;
+    if (index > g.max) g.max = index;
+    g.entries.push({ o, index, order });
+  });
+  return [...groups.values()].map((g) => ({
+    path: g.path,
+    items: g.entries.sort((a, b) => a.index - b.index || a.order - b.order).map((e) => e.o),
+  }));
+}
+
+export function emitFile(path: string, items: readonly KubeObject[]): string {
+  const seq = items.map(seqIndentOf);
+  for (const o of items) stripForWrite(o);
+  if (path.endsWith('.json') && items.length === 1) return emitJsonFile(emitDoc(items[0]!));
+  return emitYamlFile(items.map(emitDoc), seq);
+}
+
+export interface WritePlan {
+  /** Absolute path → new bytes. */
+  writes: Map<string, Uint8Array>;
+  /** Absolute paths of files to delete. */
+  deletes: string[];
+}
+
+export interface PlanOptions {
+  /** Directory the relative paths are written under. */
+  root: string;
+  /** Absolute paths of every file read (candidates for deletion); empty for `-o DIR`. */
+  readFiles: readonly string[];
+  /** Original bytes of read files: unchanged files are not rewritten. */
+  originals?: ReadonlyMap<string, Uint8Array>;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Computes every byte to write and every file to delete; touches nothing but `stat`. */
+export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opts: PlanOptions): Promise<WritePlan> {
+  const enc = new TextEncoder();
+  const writes = new Map<string, Uint8Array>();
+  for (const g of groupByPath(items)) {
+    const abs = join(opts.root, g.path);
+    if ((await fs.stat(abs)) === 'dir') {
+      throw new KrmfnError({ code: 'write-failed', message: `failed to save resources: config.kubernetes.io/path cannot be a directory: ${g.path}` });
+    }
+    const bytes = enc.encode(emitFile(g.path, g.items));
+    const old = opts.originals?.get(abs);
+    if (old && sameBytes(old, bytes)) {
+      writes.set(abs, old);
+      continue;
+    }
+    writes.set(abs, bytes);
+  }
+  const deletes = opts.readFiles.filter((f) => !writes.has(f));
+  return { writes, deletes };
+}
+
+/** Applies a plan: creates parent directories, writes changed files, deletes emptied files. */
+export async function applyPlan(fs: PackageFs, plan: WritePlan, originals?: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  const made = new Set<string>();
+  for (const [abs, data] of plan.writes) {
+    if (originals && originals.get(abs) === data) continue;
+    const dir = dirname(abs);
+    if (!made.has(dir)) {
+      await fs.mkdirp(dir);
+      made.add(dir);
+    }
+    await fs.writeFile(abs, data);
+  }
+  for (const abs of plan.deletes) await fs.remove(abs);
+}
+
+/** `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent. */
+export function emitStdout(items: readonly KubeObject[]): string {
+  for (const o of items) {
+    removeAnnotations(o, [ANNOTATIONS.packagePath, ANNOTATIONS.id, ANNOTATIONS.legacyId, ANNOTATIONS.migrationId, ANNOTATIONS.kptResourceId]);
+    if (o.root.kind === 'mapping' && itemIndex(o) === undefined) {
+      o.setAnnotation(ANNOTATIONS.index, '0');
+      o.setAnnotation(ANNOTATIONS.internalIndex, '0');
+    }
+  }
+  return emitYamlDocument(resourceListNode(items), 'compact');
+}
+
+/** `-o unwrap`: the items as one multi-document stream, bookkeeping annotations removed. */
+export function emitUnwrap(items: readonly KubeObject[]): string {
+  if (!items.length) return '';
+  const seq = items.map(seqIndentOf);
+  for (const o of items) stripForWrite(o);
+  return emitYamlFile(items.map(emitDoc), seq);
+}

@@ -1,0 +1,85 @@
+/**
+ * krmfn's composition root (browser-safe). `createEngine` wires the default runtime chain —
+ * the built-in catalog first, then any runtimes the host adds (Starlark, WASM, exec from
+ * krmfn/node, remote) — and returns `render` / `eval` bound to it.
+ *
+ * Stable API for hosts (CLI, `krmfn serve`, browsers):
+ *   createEngine({ runtimes?, extraRuntimes?, limits? }) → Engine
+ *   engine.render({ fs, root, output?, resultsDir?, allowExec?, onEvent?, ... }) → Promise<RunOutcome>
+ *   engine.eval({ fs, source, function, args?, fnConfigPath?, match?, exclude?, ... }) → Promise<RunOutcome>
+ */
+import type { FunctionRuntime } from './core/function.ts';
+import type { Limits } from './core/limits.ts';
+import { createBuiltinRuntime } from './runtimes/builtin.ts';
+import { BUILTINS } from '../builtins/index.ts';
+import { createRuntimeChain } from './engine/chain.ts';
+import { evaluate, type EvalOptions } from './engine/eval.ts';
+import { render } from './engine/render.ts';
+import type { RenderOptions, RunOutcome } from './engine/types.ts';
+
+export interface EngineOptions {
+  /** Replaces the default chain entirely. */
+  runtimes?: readonly FunctionRuntime[];
+  /** Appended after the default runtimes (e.g. exec from krmfn/node). */
+  extraRuntimes?: readonly FunctionRuntime[];
+  /** Defaults for every call (overridden per call by the options' own `limits`). */
+  limits?: Partial<Limits>;
+}
+
+export interface Engine {
+  readonly runtime: FunctionRuntime;
+  render(opts: Omit<RenderOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
+  eval(opts: Omit<EvalOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
+}
+
+/** The default runtimes, in chain order. */
+export function defaultRuntimes(): FunctionRuntime[] {
+  return [createBuiltinRuntime(BUILTINS)];
+}
+
+export function createEngine(options: EngineOptions = {}): Engine {
+  const runtime = createRuntimeChain([...(options.runtimes ?? defaultRuntimes()), ...(options.extraRuntimes ?? [])]);
+  const limits = (l: Partial<Limits> | undefined): Partial<Limits> => ({ ...(options.limits ?? {}), ...(l ?? {}) });
+  return {
+    runtime,
+    render: (opts) => render({ ...opts, runtime: opts.runtime ?? runtime, limits: limits(opts.limits) }),
+    eval: (opts) => evaluate({ ...opts, runtime: opts.runtime ?? runtime, limits: limits(opts.limits) }),
+  };
+}
+
+export {
+  render,
+  evaluate,
+  displayName,
+  createRuntimeChain,
+  toBytesRunner,
+  runWithDeadline,
+  FunctionCallError,
+  isFunctionCallError,
+  errorStyle,
+  parseKrmignore,
+  splitCommandLine,
+} from './engine/index.ts';
+export type { EngineEvent, EventSink, EngineFailure, EngineHost, ErrorStyle, OutputMode, RenderOptions, RunOutcome, EvalOptions } from './engine/index.ts';
+export { MemoryFs } from './core/memory-fs.ts';
+export type { PackageFs, DirEntry } from './core/fs.ts';
+export { KubeObject, ANNOTATIONS, isKubeObject } from './core/kube-object.ts';
+export { KrmfnError, NotFoundError, LimitExceededError, isKrmfnError, isNotFoundError } from './core/errors.ts';
+export type { ErrorCode, ErrorData } from './core/errors.ts';
+export type {
+  FunctionRuntime,
+  FunctionRunner,
+  BytesRunner,
+  ObjectsRunner,
+  FunctionSpec,
+  Selector,
+  ResourceList,
+  ResolveContext,
+  RunContext,
+} from './core/function.ts';
+export type { Result, FunctionResult, FunctionResultList, Severity } from './core/result.ts';
+export { DEFAULT_LIMITS, withLimits, type Limits } from './core/limits.ts';
+export { decodeKptfile, resolveImageName, isValidImageReference, type Kptfile } from './core/kptfile.ts';
+export { serializeResourceList, parseFunctionOutput, parseResourceListInput } from './core/resource-list.ts';
+export { emitResultsFile } from './core/results-file.ts';
+export { createBuiltinRuntime };

@@ -1,0 +1,103 @@
+/**
+ * A small argv parser for kpt-style flags: `--name value`, `--name=value`, `-x value`, boolean
+ * flags (`--allow-exec`, `--allow-exec=false`), repeatable flags, and everything after `--` kept
+ * apart. Unknown flags are usage errors, reported as kpt/cobra does (`unknown flag: --x`).
+ */
+export interface FlagSpec {
+  name: string;
+  short?: string;
+  kind: 'bool' | 'string' | 'list';
+}
+
+export interface ParsedArgs {
+  flags: Map<string, string | boolean | string[]>;
+  positional: string[];
+  /** Arguments after `--`. */
+  rest: string[];
+}
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): ParsedArgs {
+  const byName = new Map(specs.map((s) => [s.name, s]));
+  const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
+  const out: ParsedArgs = { flags: new Map(), positional: [], rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.rest = argv.slice(i + 1);
+      break;
+    }
+    if (a === '-' || !a.startsWith('-')) {
+      out.positional.push(a);
+      continue;
+    }
+    let name: string;
+    let value: string | undefined;
+    let spec: FlagSpec | undefined;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+      value = eq >= 0 ? a.slice(eq + 1) : undefined;
+      spec = byName.get(name);
+      if (!spec) throw new UsageError(`unknown flag: --${name}`);
+    } else {
+      name = a.slice(1, 2);
+      value = a.length > 2 ? a.slice(a[2] === '=' ? 3 : 2) : undefined;
+      spec = byShort.get(name);
+      if (!spec) throw new UsageError(`unknown shorthand flag: '${name}' in ${a}`);
+    }
+    if (spec.kind === 'bool') {
+      if (value !== undefined && !/^(true|false|1|0|t|f|TRUE|FALSE|True|False)$/.test(value)) {
+        throw new UsageError(`invalid argument ${JSON.stringify(value)} for "--${spec.name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+      }
+      out.flags.set(spec.name, value === undefined ? true : /^(true|1|t|TRUE|True)$/.test(value));
+      continue;
+    }
+    if (value === undefined) {
+      if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: --${spec.name}`);
+      value = argv[++i]!;
+    }
+    if (spec.kind === 'list') {
+      const prev = out.flags.get(spec.name);
+      out.flags.set(spec.name, [...(Array.isArray(prev) ? prev : []), value]);
+    } else out.flags.set(spec.name, value);
+  }
+  return out;
+}
+
+export function str(p: ParsedArgs, name: string): string | undefined {
+  const v = p.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function bool(p: ParsedArgs, name: string, dflt = false): boolean {
+  const v = p.flags.get(name);
+  return typeof v === 'boolean' ? v : dflt;
+}
+
+export function list(p: ParsedArgs, name: string): string[] {
+  const v = p.flags.get(name);
+  return Array.isArray(v) ? v : [];
+}
+
+/** Go `time.ParseDuration` subset (`1h2m3.5s`, `500ms`), or a bare number of seconds. Milliseconds. */
+export function parseDuration(s: string): number {
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
+  const re = /(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/gy;
+  let total = 0;
+  let pos = 0;
+  let m: RegExpExecArray | null;
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
+  while ((m = re.exec(s))) {
+    total += Number(m[1]) * unit[m[2]!]!;
+    pos = re.lastIndex;
+  }
+  if (pos !== s.length || s.length === 0) throw new UsageError(`invalid argument ${JSON.stringify(s)} for "--timeout" flag: time: invalid duration ${JSON.stringify(s)}`);
+  return Math.max(1, Math.round(total));
+}

@@ -1,0 +1,189 @@
+/**
+ * `krmfn eval [DIR | -] [flags] [-- [Kind] key=value ...]` (also `krmfn fn eval`): run one
+ * function over a directory or stdin, as kpt fn eval does, with --image/--exec, --fn-config,
+ * --match-* and --exclude-* flags, -o, --save/--type, --results-dir and --timeout.
+ */
+import * as nodePath from 'node:path';
+import { createEngine } from '../../index.ts';
+import type { Selector } from '../../core/function.ts';
+import { isValidImageReference, resolveImageName } from '../../core/kptfile.ts';
+import { bool, list, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
+import { createExecRuntime } from '../exec-runtime.ts';
+import { NodeFs, toEnginePath } from '../fs.ts';
+import { readAll, write, type CliIO, type Command } from '../io.ts';
+import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, textOptions } from './render.ts';
+
+const SELECTOR_FIELDS = ['api-version', 'kind', 'name', 'namespace'] as const;
+
+const EVAL_FLAGS: readonly FlagSpec[] = [
+  ...COMMON_FLAGS,
+  { name: 'image', short: 'i', kind: 'string' },
+  { name: 'exec', kind: 'string' },
+  { name: 'fn-config', kind: 'string' },
+  { name: 'save', short: 's', kind: 'bool' },
+  { name: 'type', short: 't', kind: 'string' },
+  { name: 'network', kind: 'bool' },
+  { name: 'mount', kind: 'list' },
+  { name: 'env', short: 'e', kind: 'list' },
+  { name: 'as-current-user', kind: 'bool' },
+  { name: 'include-meta-resources', short: 'm', kind: 'bool' },
+  ...SELECTOR_FIELDS.flatMap((f) => [
+    { name: `match-${f}`, kind: 'string' as const },
+    { name: `exclude-${f}`, kind: 'string' as const },
+  ]),
+  { name: 'match-labels', kind: 'list' },
+  { name: 'match-annotations', kind: 'list' },
+  { name: 'exclude-labels', kind: 'list' },
+  { name: 'exclude-annotations', kind: 'list' },
+];
+
+const HELP = `Run one function over a directory or stdin (kpt fn eval), in process.
+
+Usage:
+  krmfn eval [DIR | -] [flags] [-- [Kind] key=value ...]
+  krmfn fn eval [DIR | -] [flags] [-- [Kind] key=value ...]
+
+Args:
+  DIR          Directory of resources (default: the current directory); '-' reads a ResourceList
+               or a YAML stream from stdin and writes a ResourceList to stdout.
+  key=value    After '--': the function's ConfigMap data; a first argument without '=' is its kind.
+
+Flags:
+  -i, --image IMAGE            function image (short names get gcr.io/kpt-fn/)
+      --exec CMD               run an executable as the function (no --allow-exec needed)
+      --fn-config FILE         functionConfig file (instead of key=value arguments)
+      --match-api-version V, --match-kind K, --match-name N, --match-namespace NS,
+      --match-labels k=v, --match-annotations k=v   select resources (one selector)
+      --exclude-api-version ... --exclude-annotations k=v       exclude resources (one exclusion)
+  -o, --output OUT             stdout, unwrap or a new DIR (default: in place; stdout for '-')
+      --results-dir DIR        write the function results to DIR/results.yaml
+  -s, --save                   save the function to DIR/Kptfile (with --type)
+  -t, --type TYPE              mutator or validator
+      --timeout DURATION       deadline of the call, e.g. 30s (default 60s)
+      --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
+      --json                   print the outcome as JSON on stdout
+  -h, --help                   show this help
+`;
+
+function kvMap(values: readonly string[]): Record<string, string> | undefined {
+  if (!values.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const parts = v.split('=');
+    if (parts.length < 2) throw new UsageError(`invalid key-value pair ${JSON.stringify(v)}: expected key=value`);
+    out[parts[0]!] = parts[1]!;
+  }
+  return out;
+}
+
+function selectorFrom(p: ParsedArgs, prefix: 'match' | 'exclude'): Selector {
+  const s: Selector = {};
+  const av = str(p, `${prefix}-api-version`);
+  if (av) s.apiVersion = av;
+  const kind = str(p, `${prefix}-kind`);
+  if (kind) s.kind = kind;
+  const name = str(p, `${prefix}-name`);
+  if (name) s.name = name;
+  const ns = str(p, `${prefix}-namespace`);
+  if (ns) s.namespace = ns;
+  const labels = kvMap(list(p, `${prefix}-labels`));
+  if (labels) s.labels = labels;
+  const ann = kvMap(list(p, `${prefix}-annotations`));
+  if (ann) s.annotations = ann;
+  return s;
+}
+
+function parseFnArgs(rest: readonly string[]): { kind?: string; data: [string, string][] } {
+  const data: [string, string][] = [];
+  let kind: string | undefined;
+  rest.forEach((a, i) => {
+    const eq = a.indexOf('=');
+    if (eq < 0) {
+      if (i === 0) kind = a;
+      else throw new UsageError('args must have keys and values separated by =');
+      return;
+    }
+    data.push([a.slice(0, eq), a.slice(eq + 1)]);
+  });
+  return kind !== undefined ? { kind, data } : { data };
+}
+
+export async function runEval(args: string[], io: CliIO): Promise<number> {
+  let p: ParsedArgs;
+  let image: string | undefined;
+  let exec: string | undefined;
+  let timeoutMs: number | undefined;
+  let fnArgs: { kind?: string; data: [string, string][] };
+  let saveType: 'mutator' | 'validator' | undefined;
+  try {
+    p = parseFlags(args, EVAL_FLAGS);
+    if (bool(p, 'help')) {
+      await write(io.stdout, HELP);
+      return 0;
+    }
+    if (bool(p, 'include-meta-resources')) {
+      throw new UsageError('--include-meta-resources is no longer necessary because meta resources are now included by default');
+    }
+    if (p.positional.length > 1) throw new UsageError("0 or 1 arguments supported, function arguments go after '--'");
+    image = str(p, 'image');
+    exec = str(p, 'exec');
+    if (!image && !exec) throw new UsageError('must specify --image or --exec');
+    if (image) {
+      image = resolveImageName(image);
+      if (!isValidImageReference(image)) throw new UsageError(`function name ${JSON.stringify(image)} is invalid`);
+      exec = undefined;
+    } else if (list(p, 'mount').length || bool(p, 'as-current-user') || bool(p, 'network') || list(p, 'env').length) {
+      throw new UsageError('--mount, --as-current-user, --network and --env can only be used with container functions');
+    }
+    fnArgs = parseFnArgs(p.rest);
+    const t = str(p, 'timeout');
+    if (t !== undefined) timeoutMs = parseDuration(t);
+    if (bool(p, 'save')) {
+      const type = str(p, 'type');
+      if (!type) throw new UsageError('--type must be specified if saving functions to Kptfile (--save=true)');
+      if (type !== 'mutator' && type !== 'validator') throw new UsageError('--type must be either `mutator` or `validator`');
+      saveType = type;
+    }
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const fromStdin = p.positional[0] === '-';
+  const source = fromStdin
+    ? { text: new TextDecoder().decode(await readAll(io.stdin)) }
+    : { dir: await resolvePackageArg(p.positional[0], io) };
+  const text = textOptions(p, io);
+  const printer = eventPrinter(io, text, 'eval');
+  const resultsDir = str(p, 'results-dir');
+  const fnConfig = str(p, 'fn-config');
+  const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  const engine = createEngine({ extraRuntimes: [createExecRuntime({ env })] });
+  const outputArg = str(p, 'output');
+  const outcome = await engine.eval({
+    fs: new NodeFs(),
+    source,
+    function: image ? { image } : { exec: exec! },
+    cwd: io.cwd,
+    env,
+    allowExec: true,
+    allowNetwork: bool(p, 'network'),
+    allowWasm: bool(p, 'allow-alpha-wasm'),
+    match: selectorFrom(p, 'match'),
+    exclude: selectorFrom(p, 'exclude'),
+    onEvent: printer.sink,
+    args: fnArgs,
+    ...(fnConfig !== undefined ? { fnConfigPath: toEnginePath(nodePath.resolve(io.cwd, fnConfig)) } : {}),
+    ...(outputArg !== undefined ? { output: await resolveOutput(outputArg, io.cwd) } : {}),
+    ...(saveType ? { save: { type: saveType } } : {}),
+    ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
+    ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
+  });
+  await printer.flush();
+  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'));
+}
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'run one function over a directory or stdin (kpt fn eval)',
+  run: runEval,
+};

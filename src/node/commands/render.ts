@@ -1,0 +1,182 @@
+/**
+ * `krmfn render [PKG_PATH]` (also `krmfn fn render`): kpt fn render with kpt's flags, output and
+ * exit codes; `--json` adds a machine-readable outcome on stdout, `--timeout` bounds every call.
+ */
+import { promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { createEngine } from '../../index.ts';
+import type { EngineEvent } from '../../engine/events.ts';
+import type { OutputMode, RunOutcome } from '../../engine/types.ts';
+import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
+import { createExecRuntime } from '../exec-runtime.ts';
+import { NodeFs, toEnginePath } from '../fs.ts';
+import { write, type CliIO, type Command } from '../io.ts';
+import { formatEvent, formatFailure, type TextOptions } from '../render-output.ts';
+
+export const COMMON_FLAGS: readonly FlagSpec[] = [
+  { name: 'results-dir', kind: 'string' },
+  { name: 'output', short: 'o', kind: 'string' },
+  { name: 'image-pull-policy', kind: 'string' },
+  { name: 'allow-network', kind: 'bool' },
+  { name: 'allow-alpha-wasm', kind: 'bool' },
+  { name: 'truncate-output', kind: 'bool' },
+  { name: 'timeout', kind: 'string' },
+  { name: 'json', kind: 'bool' },
+  { name: 'help', short: 'h', kind: 'bool' },
+];
+
+const RENDER_FLAGS: readonly FlagSpec[] = [...COMMON_FLAGS, { name: 'allow-exec', kind: 'bool' }];
+
+const HELP = `Render a package: run the Kptfile pipelines of the package and its subpackages, in process.
+
+Usage:
+  krmfn render [PKG_PATH] [flags]
+  krmfn fn render [PKG_PATH] [flags]
+
+Args:
+  PKG_PATH   Local package path to render (default: the current directory).
+
+Flags:
+      --allow-exec             allow exec functions (binaries named by exec: in the Kptfile)
+      --allow-network          allow functions network access (container functions only)
+      --allow-alpha-wasm       run images as WASM functions
+      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions only)
+  -o, --output OUT             stdout (a ResourceList), unwrap (plain YAML stream) or a new DIR;
+                               default: write the package in place
+      --results-dir DIR        write the function results to DIR/results.yaml
+      --timeout DURATION       deadline of each function call, e.g. 30s, 2m (default 60s)
+      --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
+      --json                   print the outcome (results, counts, error) as JSON on stdout
+  -h, --help                   show this help
+
+Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO_COLOR disables colour.
+`;
+
+export interface Printer {
+  text: TextOptions;
+  mode: 'render' | 'eval';
+  io: CliIO;
+  pending: Promise<void>;
+}
+
+export function textOptions(p: ParsedArgs, io: CliIO): TextOptions {
+  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
+  return { truncate: bool(p, 'truncate-output', true), color: tty && !io.env.NO_COLOR && io.env.TERM !== 'dumb' };
+}
+
+/** An event sink writing kpt's text to stderr, in order. */
+export function eventPrinter(io: CliIO, text: TextOptions, mode: 'render' | 'eval'): { sink: (e: EngineEvent) => void; flush: () => Promise<void> } {
+  let chain = Promise.resolve();
+  return {
+    sink: (e) => {
+      const s = formatEvent(e, text, mode);
+      if (s) chain = chain.then(() => write(io.stderr, s));
+    },
+    flush: () => chain,
+  };
+}
+
+export async function resolveOutput(value: string | undefined, cwd: string): Promise<OutputMode> {
+  if (value === undefined || value === '') return { kind: 'in-place' };
+  if (value === 'stdout') return { kind: 'stdout' };
+  if (value === 'unwrap') return { kind: 'unwrap' };
+  return { kind: 'dir', dir: toEnginePath(value, cwd) };
+}
+
+/** Prints the outcome's tail (results line, summary, error, stdout, JSON) and returns the exit code. */
+export async function finish(io: CliIO, outcome: RunOutcome, mode: 'render' | 'eval', resultsDirArg: string | undefined, json: boolean): Promise<number> {
+  let err = '';
+  if (outcome.ok && mode === 'render' && outcome.stdout === undefined) {
+    err += `Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`;
+  }
+  if (outcome.resultsFile && resultsDirArg !== undefined) {
+    err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
+  }
+  if (outcome.failure) err += formatFailure(outcome.failure);
+  if (err) await write(io.stderr, err);
+  if (json) {
+    const data = {
+      ok: outcome.ok,
+      exitCode: outcome.ok ? 0 : 1,
+      functionsRun: outcome.functionsRun,
+      packagesRun: outcome.packagesRun,
+      results: outcome.results,
+      written: outcome.written,
+      deleted: outcome.deleted,
+      ...(outcome.failure ? { error: outcome.failure.error.toData() } : {}),
+      ...(outcome.stdout !== undefined ? { output: outcome.stdout } : {}),
+    };
+    await write(io.stdout, JSON.stringify(data, null, 2) + '\n');
+  } else if (outcome.stdout !== undefined && outcome.stdout !== '') {
+    await write(io.stdout, outcome.stdout);
+  }
+  return outcome.ok ? 0 : 1;
+}
+
+/** Resolves a symlinked package argument as kpt does, warning on stderr. */
+export async function resolvePackageArg(arg: string | undefined, io: CliIO): Promise<string> {
+  const given = arg ?? '.';
+  const abs = nodePath.resolve(io.cwd, given);
+  let real = abs;
+  try {
+    const st = await fsp.lstat(abs);
+    if (st.isSymbolicLink()) {
+      real = await fsp.realpath(abs);
+      await write(io.stderr, `[WARN] resolved symlink ${JSON.stringify(given)} to ${JSON.stringify(real)}, please note that the symlinks within the package are ignored\n`);
+    }
+  } catch {
+    // Missing paths are reported by the engine (No Kptfile found).
+  }
+  return toEnginePath(real);
+}
+
+export async function runRender(args: string[], io: CliIO): Promise<number> {
+  let p: ParsedArgs;
+  try {
+    p = parseFlags(args, RENDER_FLAGS);
+    if (bool(p, 'help')) {
+      await write(io.stdout, HELP);
+      return 0;
+    }
+    if (p.positional.length > 1) throw new UsageError(`accepts at most 1 arg(s), received ${p.positional.length}`);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  let timeoutMs: number | undefined;
+  try {
+    const t = str(p, 'timeout');
+    if (t !== undefined) timeoutMs = parseDuration(t);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const root = await resolvePackageArg(p.positional[0], io);
+  const text = textOptions(p, io);
+  const printer = eventPrinter(io, text, 'render');
+  const resultsDir = str(p, 'results-dir');
+  const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  const engine = createEngine({ extraRuntimes: [createExecRuntime({ env })] });
+  const outcome = await engine.render({
+    fs: new NodeFs(),
+    root,
+    cwd: io.cwd,
+    env,
+    output: await resolveOutput(str(p, 'output'), io.cwd),
+    allowExec: bool(p, 'allow-exec'),
+    allowNetwork: bool(p, 'allow-network'),
+    allowWasm: bool(p, 'allow-alpha-wasm'),
+    attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
+    onEvent: printer.sink,
+    ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
+    ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
+  });
+  await printer.flush();
+  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
+}
+
+export const renderCommand: Command = {
+  name: 'render',
+  summary: 'render a package: run its Kptfile pipelines (kpt fn render)',
+  run: runRender,
+};

@@ -1,0 +1,4 @@
+/** krmfn/node: the Node edge — filesystem adapter and the exec runtime. */
+export { NodeFs, toEnginePath, toOsPath } from './fs.ts';
+export { createExecRuntime, type ExecRuntimeOptions } from './exec-runtime.ts';
+export { formatEvent, formatFailure, formatGoDuration, formatResultLine, type TextOptions } from './render-output.ts';
