@@ -116,7 +116,7 @@ describe('runWasi', () => {
 
   it('passes args and env, and traces WASI calls when asked', async () => {
     const lines: string[] = [];
-    const out = await runWasi({ module: await prep('fail'), env: { B: '2', A: '1' }, trace: (l) => lines.push(l) });
+    const out = await runWasi({ module: await prep('fail'), env: { B: '2', A: '1' }, trace: (l: string) => lines.push(l) });
     expect(out.exitCode).toBe(7);
     expect(lines.some((l) => l.startsWith('wasi.fd_write('))).toBe(true);
     expect(lines.at(-1)).toMatch(/^wasi\.proc_exit\(7\) threw Error: exit with exit code 7$/);

@@ -1,0 +1,23 @@
+/**
+ * WASM functions at the Node edge: `createNodeWasmRuntime()` is the KRM runtime of
+ * src/runtimes/wasm.ts with modules read from disk and run in `worker_threads` under hard
+ * deadlines.
+ */
+import { createWasmRuntime, type WasmRuntime, type WasmRuntimeOptions } from '../../runtimes/wasm.ts';
+import { createNodeWasmLoader } from './loader.ts';
+import { createNodeWasmExecutor, type NodeWasmExecutorOptions } from './pool.ts';
+
+export type NodeWasmRuntimeOptions = Partial<WasmRuntimeOptions> & NodeWasmExecutorOptions;
+
+export function createNodeWasmRuntime(opts: NodeWasmRuntimeOptions = {}): WasmRuntime {
+  const { maxWorkers, reuse, ...rest } = opts;
+  return createWasmRuntime({
+    loader: createNodeWasmLoader(),
+    executor: createNodeWasmExecutor({ ...(maxWorkers !== undefined ? { maxWorkers } : {}), ...(reuse !== undefined ? { reuse } : {}) }),
+    ...rest,
+  });
+}
+
+export { createNodeWasmExecutor, nodeWorkerLike, type NodeWasmExecutor, type NodeWasmExecutorOptions } from './pool.ts';
+export { createNodeWasmLoader } from './loader.ts';
+export { workerScriptUrl } from './worker-script.ts';

@@ -1,0 +1,69 @@
+/**
+ * The Node edge of WASM isolation: a `WorkerPool` (wasm/worker/pool.ts) over `worker_threads`.
+ * Deadline → `worker.terminate()`; idle workers are unref'd so they never keep the process alive.
+ * The worker script is located lazily, so creating an executor is synchronous and cheap.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ProcessOutcome } from '../../../wasm/gojs/call.ts';
+import type { WasiOutcome } from '../../../wasm/run-wasi.ts';
+import { WorkerPool, type WorkerLike } from '../../../wasm/worker/pool.ts';
+import type { CallOptions, GoJsJob, WasiJob, WasmExecutor } from '../../../wasm/worker/protocol.ts';
+import { workerScriptUrl } from './worker-script.ts';
+
+export interface NodeWasmExecutorOptions {
+  /** WASI workers running at once (default 2). Go js modules get one worker each on top. */
+  maxWorkers?: number;
+  /** Keep workers warm between calls (default true). */
+  reuse?: boolean;
+}
+
+export function nodeWorkerLike(script: URL): WorkerLike {
+  const w = new Worker(script);
+  w.unref();
+  return {
+    postMessage: (m, t) => w.postMessage(m, t as never),
+    listen(onMessage, onError) {
+      w.on('message', onMessage);
+      w.on('error', onError);
+      w.on('exit', (code) => onError(new Error(`worker exited with code ${code}`)));
+    },
+    terminate: () => void w.terminate(),
+    ref: () => w.ref(),
+    unref: () => w.unref(),
+  };
+}
+
+export interface NodeWasmExecutor extends WasmExecutor {
+  /** The pool once started (undefined before the first call). */
+  readonly pool: WorkerPool | undefined;
+}
+
+export function createNodeWasmExecutor(opts: NodeWasmExecutorOptions = {}): NodeWasmExecutor {
+  let pool: WorkerPool | undefined;
+  let starting: Promise<WorkerPool> | undefined;
+  const get = (): Promise<WorkerPool> => {
+    starting ??= workerScriptUrl().then((script) => {
+      pool = new WorkerPool({
+        spawn: () => nodeWorkerLike(script),
+        ...(opts.maxWorkers !== undefined ? { maxWorkers: opts.maxWorkers } : {}),
+        ...(opts.reuse !== undefined ? { reuse: opts.reuse } : {}),
+      });
+      return pool;
+    });
+    return starting;
+  };
+  return {
+    get pool() {
+      return pool;
+    },
+    async runWasi(job: WasiJob, call: CallOptions): Promise<WasiOutcome> {
+      return (await get()).runWasi(job, call);
+    },
+    async callGoJs(job: GoJsJob, call: CallOptions): Promise<ProcessOutcome> {
+      return (await get()).callGoJs(job, call);
+    },
+    async close(): Promise<void> {
+      if (starting) await (await starting).close();
+    },
+  };
+}

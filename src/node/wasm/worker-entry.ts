@@ -1,0 +1,14 @@
+/**
+ * The `worker_threads` entry of the Node WASM pool: the same job handler the Web Worker entry uses.
+ * Built to dist/wasm-worker.js; when running from sources it is bundled on demand (worker-script.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { createJobHandler } from '../../../wasm/worker/handler.ts';
+import type { WorkerRequest } from '../../../wasm/worker/protocol.ts';
+
+const port = parentPort;
+if (!port) throw new Error('wasm worker-entry must run in a worker thread');
+const handler = createJobHandler();
+port.on('message', (req: WorkerRequest) => {
+  void handler.handle(req).then(({ response, transfer }) => port.postMessage(response, transfer));
+});

@@ -1,0 +1,232 @@
+/**
+ * The WASM KRM runtime: a `FunctionRuntime` whose runners move ResourceList bytes through a WASM
+ * module (ARCHITECTURE.md §3; wasm.md; kpt-compat.md §15.3).
+ *
+ * Which functions it takes (only with `--allow-alpha-wasm`, i.e. `ctx.allowWasm`):
+ * - `exec: path/to/fn.wasm` (render needs `--allow-exec` too, as in kpt; eval does not), relative to
+ *   the process working directory as kpt resolves exec paths; words after the path become argv;
+ * - `exec:` naming an OCI image layout on disk: a directory holding `oci-layout`, or a `.tar` of one;
+ * - `image: oci:PATH[:tag]`, the same layouts referenced as an image;
+ * - any of these pinned with `@sha256:<hex>`: the digest of the `.wasm` bytes or, for a layout,
+ *   of the image manifest. A mismatch fails with code `wasm-digest`.
+ * Everything else throws `NotFoundError`, so the chain moves on (an `exec:` not ending in `.wasm`
+ * goes to the exec runtime unless `claimAllExec` reproduces kpt render's "every exec is WASM").
+ *
+ * Two module ABIs (detected from the module): WASI preview1 commands (ResourceList on stdin, on
+ * stdout, stderr kept, exit code = status) and kpt's alpha Go `js/wasm` modules
+ * (`processResourceList`, one warm program per module and worker). Modules are memory-capped
+ * (default 512 MiB) and compiled once per digest. Module bytes come from the injected loader; the
+ * core never touches a filesystem. Runs happen in the injected executor: a worker pool with hard
+ * deadlines at the Node edge (createNodeWasmRuntime) and in browsers; the default in-thread
+ * executor cannot interrupt a module that never returns.
+ */
+import { parse as parseYaml } from 'yaml';
+import { KrmfnError, LimitExceededError, NotFoundError } from '../core/errors.ts';
+import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, ResolveContext, RunContext } from '../core/function.ts';
+import type { WasmFailure } from '../../wasm/errors.ts';
+import { isWasmHostError } from '../../wasm/errors.ts';
+import { ModuleCache, sha256Hex, type PreparedModule } from '../../wasm/module-cache.ts';
+import { loadOciModule, tarLayoutReader, type LayoutReader } from '../../wasm/oci/layout.ts';
+import { createInThreadExecutor } from '../../wasm/worker/in-thread.ts';
+import type { WasmExecutor } from '../../wasm/worker/protocol.ts';
+
+/** Reads module files. Paths are absolute slash paths. */
+export interface WasmLoader {
+  readFile(path: string): Promise<Uint8Array>;
+  stat(path: string): Promise<'file' | 'dir' | 'missing'>;
+}
+
+export interface WasmRuntimeOptions {
+  loader: WasmLoader;
+  /** Where modules run (default: in-thread, without hard deadlines). */
+  executor?: WasmExecutor;
+  /** Linear-memory cap per module, in bytes (default 512 MiB). */
+  maxMemoryBytes?: number;
+  /** What modules read on stdin: kpt's YAML (default) or the same list as JSON. */
+  stdinFormat?: 'yaml' | 'json';
+  /** Compiled modules, shareable between runtimes (default: one cache per runtime). */
+  cache?: ModuleCache;
+  /** Treat every `exec:` as a WASM module when WASM is allowed (kpt render), not only `*.wasm`. */
+  claimAllExec?: boolean;
+}
+
+export interface WasmRuntime extends FunctionRuntime {
+  /** Terminates the executor's workers. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_WASM_MEMORY_BYTES = 512 * 1024 * 1024;
+
+interface WasmRef {
+  /** Absolute path of the .wasm file or the layout. */
+  path: string;
+  layout: 'none' | 'dir' | 'tar';
+  tag?: string;
+  pin?: string;
+  args: string[];
+}
+
+const PIN = /@(sha256:[0-9a-f]{64})$/;
+
+export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
+  const executor = opts.executor ?? createInThreadExecutor();
+  const cache = opts.cache ?? new ModuleCache();
+  const maxMemoryBytes = opts.maxMemoryBytes ?? DEFAULT_WASM_MEMORY_BYTES;
+  const format = opts.stdinFormat ?? 'yaml';
+
+  async function parseRef(spec: FunctionSpec, ctx: ResolveContext): Promise<WasmRef | undefined> {
+    if (spec.image?.startsWith('oci:')) {
+      let rest = spec.image.slice(4);
+      const pin = PIN.exec(rest)?.[1];
+      if (pin) rest = rest.slice(0, -pin.length - 1);
+      const m = /^(.*?)(?::([\w][\w.-]{0,127}))?$/.exec(rest)!;
+      const path = absolute(m[1]!, ctx.cwd);
+      const kind = await opts.loader.stat(path);
+      const ref: WasmRef = { path, layout: kind === 'dir' ? 'dir' : 'tar', args: [] };
+      if (m[2]) ref.tag = m[2];
+      if (pin) ref.pin = pin;
+      return ref;
+    }
+    if (!spec.exec || spec.image) return undefined;
+    const words = spec.exec.trim().split(/\s+/);
+    let first = words[0] ?? '';
+    const pin = PIN.exec(first)?.[1];
+    if (pin) first = first.slice(0, -pin.length - 1);
+    const path = absolute(first, ctx.cwd);
+    let layout: WasmRef['layout'] = 'none';
+    if (!first.endsWith('.wasm')) {
+      if (first.endsWith('.tar') && (await opts.loader.stat(path)) === 'file') layout = 'tar';
+      else if ((await opts.loader.stat(path)) === 'dir' && (await opts.loader.stat(`${path}/oci-layout`)) === 'file') layout = 'dir';
+      else if (!opts.claimAllExec) return undefined;
+    }
+    const ref: WasmRef = { path, layout, args: words.slice(1) };
+    if (pin) ref.pin = pin;
+    return ref;
+  }
+
+  async function load(ref: WasmRef, name: string): Promise<PreparedModule> {
+    let bytes: Uint8Array;
+    const digests: string[] = [];
+    try {
+      if (ref.layout === 'none') bytes = await opts.loader.readFile(ref.path);
+      else {
+        const read: LayoutReader =
+          ref.layout === 'dir' ? (p) => opts.loader.readFile(`${ref.path}/${p}`) : tarLayoutReader(await opts.loader.readFile(ref.path));
+        const oci = await loadOciModule(read, ref.tag);
+        bytes = oci.bytes;
+        digests.push(oci.manifestDigest);
+      }
+    } catch (e) {
+      if (isWasmHostError(e)) throw new KrmfnError({ code: 'wasm-compile', message: `${e.message} (${ref.path})`, function: name });
+      throw new KrmfnError({ code: 'wasm-compile', message: `cannot read WASM module ${ref.path}: ${e instanceof Error ? e.message : String(e)}`, function: name, cause: e });
+    }
+    if (ref.pin) {
+      const actual = `sha256:${await sha256Hex(bytes)}`;
+      digests.push(actual);
+      if (!digests.includes(ref.pin)) {
+        throw new KrmfnError({ code: 'wasm-digest', message: `WASM module ${ref.path} has digest ${actual}, but ${ref.pin} was pinned`, function: name });
+      }
+    }
+    try {
+      return await cache.get(bytes, { maxMemoryBytes });
+    } catch (e) {
+      if (!isWasmHostError(e)) throw e;
+      if (e.kind === 'memory') throw new LimitExceededError('memory', e.message, name);
+      throw new KrmfnError({ code: 'wasm-compile', message: e.message, function: name });
+    }
+  }
+
+  return {
+    name: 'wasm',
+    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
+      const name = ctx.displayName || spec.exec || spec.image || '';
+      if (!ctx.allowWasm) throw new NotFoundError(name);
+      if (spec.exec && !spec.image && !ctx.allowExec) throw new NotFoundError(name);
+      const ref = await parseRef(spec, ctx);
+      if (!ref) throw new NotFoundError(name);
+      const prepared = await load(ref, name);
+      return {
+        kind: 'bytes',
+        run: (stdin, rctx) => runModule(prepared, ref.args, stdin, rctx, name),
+      };
+    },
+    close: () => executor.close(),
+  };
+
+  async function runModule(prepared: PreparedModule, args: string[], stdin: Uint8Array, ctx: RunContext, name: string): Promise<BytesOutcome> {
+    const call = { timeoutMs: Math.max(0, ctx.deadline - ctx.now()), signal: ctx.signal };
+    const input = format === 'json' ? toJson(stdin, ctx, name) : stdin;
+    const maxOutputBytes = ctx.limits.maxOutputBytes;
+    const env = ctx.env;
+    if (prepared.abi.abi === 'wasi') {
+      const out = await executor.runWasi({ module: prepared, stdin: input, args: ['fn', ...args], env, maxOutputBytes }, call);
+      const stderr = dec.decode(out.stderr);
+      if (out.failure) throw failureError(out.failure, name, stderr, out.exitCode);
+      return { stdout: out.stdout, stderr, exitCode: out.exitCode };
+    }
+    const out = await executor.callGoJs({ module: prepared, input: dec.decode(input), env, maxOutputBytes }, call);
+    if (out.failure) throw failureError(out.failure, name, out.stderr, 1);
+    if (!out.ok) {
+      throw Object.assign(
+        new KrmfnError({ code: 'function-failed', message: out.errors || out.output || 'WASM function returned no ResourceList', function: name }),
+        { stderr: out.stderr, exitCode: 1 },
+      );
+    }
+    return { stdout: enc.encode(out.output), stderr: out.stderr, exitCode: 0 };
+  }
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function absolute(p: string, cwd: string): string {
+  if (p.startsWith('/')) return normalize(p);
+  return normalize(`${cwd.replace(/\/+$/, '')}/${p}`);
+}
+
+function normalize(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') out.pop();
+    else out.push(seg);
+  }
+  return `/${out.join('/')}`;
+}
+
+function toJson(stdin: Uint8Array, ctx: RunContext, name: string): Uint8Array {
+  try {
+    return enc.encode(JSON.stringify(parseYaml(dec.decode(stdin), { maxAliasCount: ctx.limits.maxAliases })));
+  } catch (e) {
+    throw new KrmfnError({ code: 'invalid-resource-list', message: `cannot convert the ResourceList to JSON: ${e instanceof Error ? e.message : String(e)}`, function: name });
+  }
+}
+
+/** A host-side failure as the engine's error, carrying the stderr collected so far. */
+function failureError(f: WasmFailure, name: string, stderr: string, exitCode: number): KrmfnError {
+  let err: KrmfnError;
+  switch (f.kind) {
+    case 'timeout':
+      err = new LimitExceededError('deadline', f.message, name);
+      break;
+    case 'memory':
+      err = new LimitExceededError('memory', f.message, name);
+      break;
+    case 'output':
+      err = new LimitExceededError('output', f.message, name);
+      break;
+    case 'cancelled':
+      err = new KrmfnError({ code: 'cancelled', message: f.message, function: name });
+      break;
+    case 'trap':
+      err = new KrmfnError({ code: 'wasm-trap', message: f.message, function: name });
+      break;
+    case 'compile':
+    case 'abi':
+      err = new KrmfnError({ code: 'wasm-compile', message: f.message, function: name });
+      break;
+    default:
+      err = new KrmfnError({ code: 'function-failed', message: f.message, function: name });
+  }
+  return Object.assign(err, { stderr, exitCode });
+}

@@ -1,0 +1,111 @@
+/**
+ * Loads a WASM module from an OCI image layout (a directory with `oci-layout`, `index.json` and
+ * `blobs/sha256/…`, or the same as a tar archive), as kpt publishes WASM functions: an image (or
+ * an index holding one for platform `js/wasm`) with one layer whose tar holds the `.wasm`. A layer
+ * that is the module itself (`\0asm`, e.g. media type `application/wasm`) is accepted too.
+ *
+ * Every blob is checked against its sha256 digest. Bytes come through `read(relativePath)`, so
+ * this works over any storage (Node fs, an in-memory tree, fetch).
+ */
+import { WasmHostError } from '../errors.ts';
+import { sha256Hex } from '../module-cache.ts';
+import { tarFiles } from './tar.ts';
+
+export type LayoutReader = (relativePath: string) => Promise<Uint8Array>;
+
+export interface OciModule {
+  bytes: Uint8Array;
+  /** Digest of the image manifest the module came from. */
+  manifestDigest: string;
+  /** Digest of the layer blob. */
+  layerDigest: string;
+}
+
+interface Descriptor {
+  mediaType?: string;
+  digest: string;
+  size?: number;
+  platform?: { os?: string; architecture?: string };
+  annotations?: Record<string, string>;
+}
+
+const INDEX_TYPES = new Set(['application/vnd.oci.image.index.v1+json', 'application/vnd.docker.distribution.manifest.list.v2+json']);
+const dec = new TextDecoder();
+
+function fail(message: string): never {
+  throw new WasmHostError('compile', `OCI layout: ${message}`);
+}
+
+async function blob(read: LayoutReader, digest: string): Promise<Uint8Array> {
+  const m = /^sha256:([0-9a-f]{64})$/.exec(digest);
+  if (!m) fail(`unsupported digest ${JSON.stringify(digest)}`);
+  const bytes = await read(`blobs/sha256/${m[1]}`);
+  if ((await sha256Hex(bytes)) !== m[1]) fail(`blob ${digest} does not match its digest`);
+  return bytes;
+}
+
+function json(bytes: Uint8Array, what: string): Record<string, unknown> {
+  try {
+    return JSON.parse(dec.decode(bytes)) as Record<string, unknown>;
+  } catch {
+    return fail(`${what} is not JSON`);
+  }
+}
+
+function pick(manifests: Descriptor[], tag: string | undefined): Descriptor {
+  let candidates = manifests;
+  if (tag) {
+    candidates = manifests.filter((d) => d.annotations?.['org.opencontainers.image.ref.name'] === tag);
+    if (candidates.length === 0) fail(`no manifest tagged ${JSON.stringify(tag)}`);
+  }
+  const wasm = candidates.filter((d) => d.platform?.os === 'js' && d.platform.architecture === 'wasm');
+  if (wasm.length > 0) return wasm[0]!;
+  const unplatformed = candidates.filter((d) => !d.platform);
+  if (unplatformed.length > 0) return unplatformed[0]!;
+  return fail('no manifest for platform js/wasm');
+}
+
+async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+const isWasm = (b: Uint8Array): boolean => b.byteLength >= 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
+const isGzip = (b: Uint8Array): boolean => b.byteLength >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+
+export async function loadOciModule(read: LayoutReader, tag?: string): Promise<OciModule> {
+  const layoutFile = json(await read('oci-layout'), 'oci-layout');
+  if (typeof layoutFile.imageLayoutVersion !== 'string') fail('oci-layout has no imageLayoutVersion');
+  let index = json(await read('index.json'), 'index.json');
+  let desc = pick((index.manifests as Descriptor[] | undefined) ?? [], tag);
+  // Follow nested indexes (an image index for several platforms) down to one image manifest.
+  for (let depth = 0; desc.mediaType && INDEX_TYPES.has(desc.mediaType); depth++) {
+    if (depth > 4) fail('image indexes nested too deeply');
+    index = json(await blob(read, desc.digest), `index ${desc.digest}`);
+    desc = pick((index.manifests as Descriptor[] | undefined) ?? [], undefined);
+  }
+  const manifest = json(await blob(read, desc.digest), `manifest ${desc.digest}`);
+  const layers = (manifest.layers as Descriptor[] | undefined) ?? [];
+  if (layers.length !== 1) fail(`expected one layer holding the .wasm, found ${layers.length}`);
+  const layer = layers[0]!;
+  let data = await blob(read, layer.digest);
+  if (isGzip(data)) data = await gunzip(data);
+  let bytes: Uint8Array | undefined;
+  if (isWasm(data)) bytes = data;
+  else {
+    const files = tarFiles(data);
+    bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
+  }
+  if (!bytes) fail('the layer holds no file');
+  return { bytes, manifestDigest: desc.digest, layerDigest: layer.digest };
+}
+
+/** A reader over the files of a tar archive holding an OCI layout. */
+export function tarLayoutReader(archive: Uint8Array): LayoutReader {
+  const files = new Map(tarFiles(archive).map((f) => [f.path.replace(/^\/+/, ''), f.data]));
+  return async (p) => {
+    const f = files.get(p);
+    if (!f) fail(`archive has no ${p}`);
+    return f;
+  };
+}

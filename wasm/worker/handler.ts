@@ -1,0 +1,78 @@
+/**
+ * The worker side of the protocol, shared by the Web Worker entry (web-entry.ts) and the Node
+ * `worker_threads` entry (src/node/wasm). Keeps at most one warm Go instance per module key and
+ * discards it after any failure or exit; WASI runs keep no state between calls.
+ */
+import { failureFromThrown } from '../errors.ts';
+import { callProcessResourceList, type ProcessOutcome } from '../gojs/call.ts';
+import { GoJsInstance } from '../gojs/instance.ts';
+import { runWasi } from '../run-wasi.ts';
+import type { GoJsJob, WorkerRequest, WorkerResponse } from './protocol.ts';
+
+export interface Reply {
+  response: WorkerResponse;
+  transfer: ArrayBuffer[];
+}
+
+export function createJobHandler(): {
+  handle(req: WorkerRequest): Promise<Reply>;
+  runGoJs(job: GoJsJob): Promise<ProcessOutcome>;
+  close(): void;
+} {
+  const instances = new Map<string, GoJsInstance>();
+
+  async function runGoJs(job: GoJsJob): Promise<ProcessOutcome> {
+    let inst = instances.get(job.module.key);
+    if (!inst || inst.isDead) {
+      inst = new GoJsInstance(job.module, { maxOutputBytes: job.maxOutputBytes, ...(job.env ? { env: job.env } : {}) });
+      const started = await inst.start();
+      if (started.failure) return { ok: false, output: '', errors: '', stderr: started.stderr, failure: started.failure };
+      instances.set(job.module.key, inst);
+    }
+    const outcome = callProcessResourceList(inst, job.input);
+    if (outcome.failure || inst.isDead) {
+      inst.kill();
+      instances.delete(job.module.key);
+    }
+    return outcome;
+  }
+
+  async function handle(req: WorkerRequest): Promise<Reply> {
+    try {
+      if (req.op === 'wasi') {
+        const outcome = await runWasi({
+          module: req.module,
+          stdin: req.stdin,
+          ...(req.args ? { args: req.args } : {}),
+          ...(req.env ? { env: req.env } : {}),
+          ...(req.fs ? { fs: req.fs } : {}),
+          limits: { maxOutputBytes: req.maxOutputBytes },
+        });
+        return { response: { id: req.id, op: 'wasi', outcome }, transfer: transferable(outcome.stdout, outcome.stderr) };
+      }
+      const outcome = await runGoJs(req);
+      return { response: { id: req.id, op: 'gojs', outcome }, transfer: [] };
+    } catch (e) {
+      return { response: { id: req.id, op: 'error', failure: failureFromThrown(e) }, transfer: [] };
+    }
+  }
+
+  return {
+    handle,
+    runGoJs,
+    close(): void {
+      for (const i of instances.values()) i.kill();
+      instances.clear();
+    },
+  };
+}
+
+/** Buffers that can be transferred: each must be a whole, distinct ArrayBuffer. */
+function transferable(...views: Uint8Array[]): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const v of views) {
+    const b = v.buffer;
+    if (b instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === b.byteLength && b.byteLength > 0 && !out.includes(b)) out.push(b);
+  }
+  return out;
+}

@@ -1,0 +1,17 @@
+/**
+ * Web Worker entry: `new Worker(new URL('krmfn/wasm/worker', import.meta.url), { type: 'module' })`
+ * (or the bundler's equivalent), then hand it to `createWebWorkerPool`.
+ */
+import { createJobHandler } from './handler.ts';
+import type { WorkerRequest } from './protocol.ts';
+
+/** The dedicated worker scope, structurally (the core's lib has WebWorker, the test lib has DOM). */
+declare const self: {
+  onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;
+  postMessage(message: unknown, transfer: Transferable[]): void;
+};
+
+const handler = createJobHandler();
+self.onmessage = (e: MessageEvent<WorkerRequest>): void => {
+  void handler.handle(e.data).then(({ response, transfer }) => self.postMessage(response, transfer));
+};
