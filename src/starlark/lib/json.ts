@@ -1,0 +1,385 @@
+/**
+ * The `json` module (starlark-go lib/json): encode, decode, indent, encode_indent.
+ * Strings stay binary (UTF-8 bytes) on both sides; dict keys are sorted by `encode`.
+ */
+import type { Value } from '../value/contract.ts';
+import { None } from '../value/contract.ts';
+import { Builtin } from '../value/builtin.ts';
+import { Float, formatFloat } from '../value/float.ts';
+import { List, Tuple } from '../value/list.ts';
+import { Dict } from '../value/hashtable.ts';
+import { Struct, Module } from '../value/struct.ts';
+import { fail, failIn, isEvalError } from '../value/errors.ts';
+import { isIterableValue, toArray } from '../value/ops.ts';
+import { typeNameOf } from '../value/repr.ts';
+import { decodeRuneAt, encodeRune } from '../value/string.ts';
+import { hasAttrs, isMapping } from '../value/capabilities.ts';
+import { positional, unpack, wantString } from './args.ts';
+
+const HEX = '0123456789abcdef';
+
+/** JSON string literal of a binary string; invalid UTF-8 becomes \ufffd. */
+export function jsonQuote(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length;) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      i++;
+      switch (c) {
+        case 34: out += '\\"'; continue;
+        case 92: out += '\\\\'; continue;
+        case 8: out += '\\b'; continue;
+        case 12: out += '\\f'; continue;
+        case 10: out += '\\n'; continue;
+        case 13: out += '\\r'; continue;
+        case 9: out += '\\t'; continue;
+      }
+      out += c < 0x20 || c === 0x7f ? '\\u00' + HEX[c >> 4] + HEX[c & 15] : s[i - 1];
+      continue;
+    }
+    const r = decodeRuneAt(s, i), size = r & 7;
+    if (size === 1) out += '\\ufffd';
+    else out += s.substr(i, size);
+    i += size;
+  }
+  return out + '"';
+}
+
+function encodeValue(out: string[], x: Value, path: unknown[]): void {
+  switch (typeof x) {
+    case 'string': out.push(jsonQuote(x)); return;
+    case 'number': case 'bigint': out.push(String(x)); return;
+    case 'boolean': out.push(x ? 'true' : 'false'); return;
+  }
+  if (x === None) { out.push('null'); return; }
+  if (x instanceof Float) {
+    if (!Number.isFinite(x.value)) fail(`cannot encode non-finite float ${formatFloat(x.value)}`);
+    out.push(formatFloat(x.value));
+    return;
+  }
+  if (path.includes(x)) fail(`cycle in JSON structure`);
+  path.push(x);
+  try {
+    if (x instanceof Dict || (isMapping(x) && typeof (x as { keys?: unknown }).keys === 'function')) {
+      const entries: [string, Value][] = [];
+      const pairs = x instanceof Dict ? x.entries()
+        : (x as unknown as { keys(): Value[] }).keys().map((k) => [k, (x as unknown as { getKey(k: Value): Value }).getKey(k)] as [Value, Value]);
+      for (const [k, v] of pairs) {
+        if (typeof k !== 'string') fail(`${typeNameOf(x)} has ${typeNameOf(k)} key, want string`);
+        entries.push([k, v]);
+      }
+      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      writeObject(out, entries, path);
+    } else if (x instanceof List || x instanceof Tuple) {
+      writeArray(out, x.elems, path);
+    } else if (x instanceof Struct || (x instanceof Module)) {
+      const names = x instanceof Struct ? x.names : Object.keys(x.members).sort();
+      writeObject(out, names.map((n) => [n, x.attr(n)!]), path);
+    } else if (isIterableValue(x)) {
+      writeArray(out, toArray(x), path);
+    } else if (hasAttrs(x)) {
+      const names = x.attrNames().slice().sort();
+      writeObject(out, names.map((n) => [n, x.attr(n)!]), path);
+    } else {
+      fail(`cannot encode ${typeNameOf(x)} as JSON`);
+    }
+  } finally {
+    path.pop();
+  }
+}
+
+function writeObject(out: string[], entries: [string, Value][], path: unknown[]): void {
+  out.push('{');
+  entries.forEach(([k, v], i) => {
+    if (i > 0) out.push(',');
+    out.push(jsonQuote(k), ':');
+    encodeValue(out, v, path);
+  });
+  out.push('}');
+}
+
+function writeArray(out: string[], elems: readonly Value[], path: unknown[]): void {
+  out.push('[');
+  elems.forEach((v, i) => {
+    if (i > 0) out.push(',');
+    encodeValue(out, v, path);
+  });
+  out.push(']');
+}
+
+/** `json.encode(x)` as a binary string; throws unprefixed errors. */
+export function jsonEncode(x: Value): string {
+  const out: string[] = [];
+  encodeValue(out, x, []);
+  return out.join('');
+}
+
+// --- decoding ------------------------------------------------------------------------------------
+
+class Decoder {
+  i = 0;
+  readonly s: string;
+  constructor(s: string) {
+    this.s = s;
+  }
+  err(msg: string): never {
+    return fail(`at offset ${this.i}, ${msg}`);
+  }
+  skip(): void {
+    const s = this.s;
+    while (this.i < s.length) {
+      const c = s.charCodeAt(this.i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
+      else break;
+    }
+  }
+  unexpected(): never {
+    if (this.i >= this.s.length) return this.err('unexpected end of file');
+    return this.err(`unexpected character ${charRepr(this.s[this.i]!)}`);
+  }
+  value(depth: number): Value {
+    if (depth > 1000) this.err('nesting too deep');
+    this.skip();
+    const s = this.s;
+    const c = s[this.i];
+    switch (c) {
+      case '{': {
+        this.i++;
+        const d = new Dict();
+        this.skip();
+        if (s[this.i] === '}') { this.i++; return d; }
+        for (;;) {
+          this.skip();
+          if (s[this.i] !== '"') this.unexpected();
+          const k = this.string();
+          this.skip();
+          if (s[this.i] !== ':') this.unexpected();
+          this.i++;
+          d.insert(k, this.value(depth + 1));
+          this.skip();
+          if (s[this.i] === ',') { this.i++; continue; }
+          if (s[this.i] === '}') { this.i++; return d; }
+          this.unexpected();
+        }
+      }
+      case '[': {
+        this.i++;
+        const elems: Value[] = [];
+        this.skip();
+        if (s[this.i] === ']') { this.i++; return new List(elems); }
+        for (;;) {
+          elems.push(this.value(depth + 1));
+          this.skip();
+          if (s[this.i] === ',') { this.i++; continue; }
+          if (s[this.i] === ']') { this.i++; return new List(elems); }
+          this.unexpected();
+        }
+      }
+      case '"':
+        return this.string();
+      case 't':
+        return this.word('true', true);
+      case 'f':
+        return this.word('false', false);
+      case 'n':
+        return this.word('null', None);
+    }
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+    return this.unexpected();
+  }
+  word(w: string, v: Value): Value {
+    if (this.s.startsWith(w, this.i)) {
+      this.i += w.length;
+      return v;
+    }
+    return this.unexpected();
+  }
+  number(): Value {
+    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 400));
+    if (m === null) return this.err('invalid number');
+    const text = m[0];
+    const start = this.i;
+    this.i += text.length;
+    if (m[2] !== undefined || m[3] !== undefined) {
+      const f = Number(text);
+      if (!Number.isFinite(f)) {
+        this.i = start;
+        this.err(`invalid number: ${text}`);
+      }
+      return new Float(f);
+    }
+    const b = BigInt(text);
+    return b >= -9007199254740991n && b <= 9007199254740991n ? Number(b) : b;
+  }
+  string(): string {
+    const s = this.s;
+    this.i++; // opening quote
+    let out = '';
+    for (;;) {
+      if (this.i >= s.length) this.err('unexpected end of file');
+      const c = s.charCodeAt(this.i);
+      if (c === 34) { this.i++; return out; }
+      if (c < 0x20) this.err(`control character in string`);
+      if (c !== 92) {
+        let j = this.i + 1;
+        while (j < s.length) {
+          const d = s.charCodeAt(j);
+          if (d === 34 || d === 92 || d < 0x20) break;
+          j++;
+        }
+        out += s.slice(this.i, j);
+        this.i = j;
+        continue;
+      }
+      const e = s[this.i + 1];
+      this.i += 2;
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          let cp = this.hex4();
+          if (cp >= 0xd800 && cp < 0xdc00 && s[this.i] === '\\' && s[this.i + 1] === 'u') {
+            const save = this.i;
+            this.i += 2;
+            const lo = this.hex4();
+            if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+            else this.i = save;
+          }
+          out += encodeRune(cp >= 0xd800 && cp < 0xe000 ? 0xfffd : cp);
+          break;
+        }
+        default:
+          this.i -= 2;
+          this.err(`invalid escape ${e === undefined ? '' : charRepr(e)}`);
+      }
+    }
+  }
+  hex4(): number {
+    const h = this.s.slice(this.i, this.i + 4);
+    if (!/^[0-9a-fA-F]{4}$/.test(h)) this.err('invalid escape');
+    this.i += 4;
+    return parseInt(h, 16);
+  }
+}
+
+function charRepr(c: string): string {
+  const code = c.charCodeAt(0);
+  return code >= 0x20 && code < 0x7f ? `'${c}'` : `'\\x${code.toString(16).padStart(2, '0')}'`;
+}
+
+/** Parses a JSON binary string; throws unprefixed errors. */
+export function jsonDecode(s: string): Value {
+  const d = new Decoder(s);
+  const v = d.value(0);
+  d.skip();
+  if (d.i < s.length) d.err(`unexpected character ${charRepr(s[d.i]!)} after value`);
+  return v;
+}
+
+/** Re-indents JSON text like Go's `json.Indent` (compact scalars, one member per line). */
+export function jsonIndent(s: string, prefix: string, indent: string): string {
+  jsonDecode(s); // validate
+  let out = '';
+  let depth = 0;
+  let needIndent = false;
+  const nl = (): string => '\n' + prefix + indent.repeat(depth);
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    if (needIndent && c !== ']' && c !== '}') {
+      needIndent = false;
+      depth++;
+      out += nl();
+    }
+    if (c === '"') {
+      let j = i + 1;
+      while (s[j] !== '"') j += s[j] === '\\' ? 2 : 1;
+      out += s.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    if (c === '{' || c === '[') {
+      out += c;
+      needIndent = true;
+    } else if (c === '}' || c === ']') {
+      if (needIndent) needIndent = false;
+      else {
+        depth--;
+        out += nl();
+      }
+      out += c;
+    } else if (c === ',') out += ',' + nl();
+    else if (c === ':') out += ': ';
+    else out += c;
+  }
+  return out;
+}
+
+const encode = new Builtin('json.encode', (_t, args, kwargs) => {
+  positional('json.encode', args, kwargs, 1, 1);
+  try {
+    return jsonEncode(args[0]!);
+  } catch (e) {
+    if (isEvalError(e) && !e.traced) failIn('json.encode', e.message);
+    throw e;
+  }
+});
+
+const decode = new Builtin('json.decode', (_t, args, kwargs) => {
+  const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
+  const s = wantString('json.decode', labels[0]!, values[0]!);
+  try {
+    return jsonDecode(s);
+  } catch (e) {
+    if (isEvalError(e) && !e.traced) {
+      if (values[1] !== undefined) return values[1];
+      failIn('json.decode', e.message);
+    }
+    throw e;
+  }
+});
+
+
+function keywordOnly(name: string, kwargs: [string, Value][] | null): { prefix: string; indent: string } {
+  let prefix = '', indent = '\t';
+  for (const [k, v] of kwargs ?? []) {
+    if (k === 'prefix') prefix = wantString(name, '"prefix"', v);
+    else if (k === 'indent') indent = wantString(name, '"indent"', v);
+    else failIn(name, `unexpected keyword argument "${k}"`);
+  }
+  return { prefix, indent };
+}
+
+const indent = new Builtin('json.indent', (_t, args, kwargs) => {
+  if (args.length !== 1) failIn('json.indent', `got ${args.length} arguments, want 1`);
+  const s = wantString('json.indent', 1, args[0]!);
+  const o = keywordOnly('json.indent', kwargs);
+  try {
+    return jsonIndent(s, o.prefix, o.indent);
+  } catch (e) {
+    if (isEvalError(e) && !e.traced) failIn('json.indent', e.message);
+    throw e;
+  }
+});
+
+const encodeIndent = new Builtin('json.encode_indent', (_t, args, kwargs) => {
+  if (args.length !== 1) failIn('json.encode_indent', `got ${args.length} arguments, want 1`);
+  const o = keywordOnly('json.encode_indent', kwargs);
+  try {
+    return jsonIndent(jsonEncode(args[0]!), o.prefix, o.indent);
+  } catch (e) {
+    if (isEvalError(e) && !e.traced) failIn('json.encode_indent', e.message);
+    throw e;
+  }
+});
+
+/** The `json` module value (`<module "json">`). */
+export const JSON_MODULE: Module = new Module('json', Object.freeze({
+  encode, decode, indent, encode_indent: encodeIndent,
+}));
