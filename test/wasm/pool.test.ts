@@ -1,0 +1,86 @@
+/** The worker_threads pool: hard deadlines, warm reuse, recovery after a runaway module. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { prepareModule, type PreparedModule } from 'krmfn/wasm';
+import { createNodeWasmExecutor } from '../../src/node/wasm/pool.ts';
+import { configMapList, dec, enc, fixture } from './fixtures.ts';
+
+const MiB = 1048576;
+const prep = (name: string, maxMemoryBytes = 64 * MiB): Promise<PreparedModule> => prepareModule(fixture(name), { maxMemoryBytes });
+const wasiJob = (module: PreparedModule, stdin = new Uint8Array(0)) => ({ module, stdin, maxOutputBytes: 8 * MiB });
+const list = enc(JSON.stringify(configMapList(3)));
+
+describe('Node WASM worker pool', () => {
+  const executor = createNodeWasmExecutor({ maxWorkers: 2 });
+  afterAll(() => executor.close());
+
+  it('runs WASI modules in a warm worker, reused across calls', async () => {
+    const echo = await prep('echo');
+    for (let i = 0; i < 3; i++) {
+      const out = await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 });
+      expect(out.exitCode).toBe(0);
+      expect(dec(out.stdout)).toBe(dec(list));
+    }
+    expect(executor.pool?.spawned).toBe(1);
+  });
+
+  it('terminates a module that loops forever at the deadline, then keeps serving', async () => {
+    const spin = await prep('spin');
+    const before = executor.pool!.spawned;
+    const out = await executor.runWasi(wasiJob(spin), { timeoutMs: 150 });
+    expect(out.failure).toEqual({ kind: 'timeout', message: 'function timed out after 150 ms' });
+    const again = await executor.runWasi(wasiJob(await prep('echo'), list), { timeoutMs: 10_000 });
+    expect(again.exitCode).toBe(0);
+    expect(executor.pool!.spawned).toBe(before + 1);
+  });
+
+  it('runs calls in parallel up to maxWorkers while one is stuck', async () => {
+    const spin = await prep('spin');
+    const echo = await prep('echo');
+    const stuck = executor.runWasi(wasiJob(spin), { timeoutMs: 300 });
+    const fine = await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 });
+    expect(fine.exitCode).toBe(0);
+    expect((await stuck).failure?.kind).toBe('timeout');
+  });
+
+  it('stops a module when the caller aborts', async () => {
+    const ac = new AbortController();
+    const pending = executor.runWasi(wasiJob(await prep('spin')), { timeoutMs: 10_000, signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    expect((await pending).failure).toEqual({ kind: 'cancelled', message: 'function cancelled' });
+  });
+
+  it('passes output and memory caps through', async () => {
+    const flood = await executor.runWasi(wasiJob(await prep('flood')), { timeoutMs: 10_000 });
+    expect(flood.failure?.kind).toBe('output');
+    const hog = await executor.runWasi(wasiJob(await prep('hog', 16 * MiB)), { timeoutMs: 10_000 });
+    expect(hog.exitCode).toBe(3);
+    expect(hog.failure?.kind).toBe('memory');
+  });
+
+  it('keeps one warm Go js program per module and restarts it after a runaway call', async () => {
+    const go = await prep('gojs-setns-go123', 256 * MiB);
+    const input = (data: Record<string, string>) =>
+      JSON.stringify(configMapList(1, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data } }));
+    const job = (data: Record<string, string>) => ({ module: go, input: input(data), maxOutputBytes: MiB });
+    const spawned = executor.pool!.spawned;
+    expect((await executor.callGoJs(job({ namespace: 'a' }), { timeoutMs: 10_000 })).ok).toBe(true);
+    expect((await executor.callGoJs(job({ namespace: 'b' }), { timeoutMs: 10_000 })).ok).toBe(true);
+    expect(executor.pool!.spawned).toBe(spawned + 1);
+    const spin = await executor.callGoJs(job({ spin: 'true' }), { timeoutMs: 300 });
+    expect(spin.failure).toEqual({ kind: 'timeout', message: 'function timed out after 300 ms' });
+    const after = await executor.callGoJs(job({ namespace: 'c' }), { timeoutMs: 10_000 });
+    expect(JSON.parse(after.output).items[0].metadata.namespace).toBe('c');
+    expect(executor.pool!.spawned).toBe(spawned + 2);
+  });
+});
+
+describe('Node WASM worker pool without reuse', () => {
+  it('starts a fresh worker for every call', async () => {
+    const executor = createNodeWasmExecutor({ reuse: false });
+    const echo = await prep('echo');
+    for (let i = 0; i < 2; i++) expect((await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect(executor.pool?.spawned).toBe(2);
+    expect(executor.pool?.size).toEqual({ idle: 0, busy: 0, goJs: 0 });
+    await executor.close();
+  });
+});
