@@ -1,0 +1,172 @@
+/**
+ * Running a module: parse → resolve → compile → execute the top level on a thread → freeze the
+ * globals. Also `evalExpr` for REPLs. All host strings (names, file names, print output) are host
+ * (UTF-16) strings; values use the binary-string representation.
+ */
+import type { Value } from '../value/contract.ts';
+import { freeze } from '../value/freeze.ts';
+import { UNIVERSE } from '../lib/universe.ts';
+import { parseExpr, parseFile } from '../syntax/parser.ts';
+import { resolveFile } from '../resolve/resolver.ts';
+import type { ResolveOptions } from '../resolve/resolver.ts';
+import { compileModule } from '../compile/compiler.ts';
+import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
+import { Cell, Frame } from './frame.ts';
+import type { Slot } from './frame.ts';
+import { ThreadImpl } from './thread.ts';
+import { traced } from './function.ts';
+import type { ThreadLimits } from './thread.ts';
+import type { File } from '../syntax/ast.ts';
+
+/** Dialect options; all off is the strict dialect (spec §10.2). */
+export interface Dialect {
+  set?: boolean;
+  while?: boolean;
+  recursion?: boolean;
+  globalReassign?: boolean;
+  topLevelControl?: boolean;
+  loadBindsGlobally?: boolean;
+}
+
+export type StarlarkLimits = ThreadLimits;
+
+export interface ExecOptions {
+  filename: string;
+  source: string;
+  /** Host names → values visible to the script (besides the universe). Not frozen. */
+  predeclared?: Record<string, Value>;
+  dialect?: Dialect;
+  /** Ignored when `thread` is given (the thread carries its own). */
+  limits?: StarlarkLimits;
+  print?: (msg: string) => void;
+  load?: (module: string) => Record<string, Value>;
+  /** Run on an existing thread (shares its step budget, print, load and cancellation). */
+  thread?: ThreadImpl;
+}
+
+export interface ExecResult {
+  /** The module's globals (host names), frozen. Unassigned globals are absent. */
+  globals: Record<string, Value>;
+  thread: ThreadImpl;
+}
+
+/**
+ * starlark-go's legacy global flags (its CLI and the KRM function): `AllowSet` (default true),
+ * `AllowGlobalReassign` (→ while, top-level control, global reassignment), `AllowRecursion`.
+ */
+export function legacyDialect(flags: { set?: boolean; globalReassign?: boolean; recursion?: boolean }): Dialect {
+  const gr = flags.globalReassign === true;
+  return { set: flags.set !== false, while: gr, topLevelControl: gr, globalReassign: gr, recursion: flags.recursion === true };
+}
+
+function toMap(rec: Record<string, Value> | undefined): Map<string, Value> {
+  const m = new Map<string, Value>();
+  if (rec !== undefined) for (const k of Object.keys(rec)) m.set(hostToBinary(k), rec[k]!);
+  return m;
+}
+
+const UNIVERSE_MAP: Map<string, Value> = toMap(UNIVERSE as Record<string, Value>);
+
+function resolveOptions(d: Dialect): ResolveOptions {
+  return {
+    set: d.set === true,
+    while: d.while === true,
+    topLevelControl: d.topLevelControl === true,
+    globalReassign: d.globalReassign === true,
+    loadBindsGlobally: d.loadBindsGlobally === true,
+  };
+}
+
+function threadFor(opts: ExecOptions): ThreadImpl {
+  if (opts.thread !== undefined) return opts.thread;
+  const o: ConstructorParameters<typeof ThreadImpl>[0] = { name: opts.filename };
+  if (opts.limits !== undefined) o.limits = opts.limits;
+  if (opts.print !== undefined) o.print = opts.print;
+  if (opts.load !== undefined) o.load = opts.load;
+  return new ThreadImpl(o);
+}
+
+/** Parses and resolves only (static checks). Throws `StarlarkSyntaxError`. */
+export function checkFile(opts: Pick<ExecOptions, 'filename' | 'source' | 'predeclared' | 'dialect'>): File {
+  const file = parseFile(opts.filename, opts.source);
+  const pre = toMap(opts.predeclared);
+  resolveFile(file, resolveOptions(opts.dialect ?? {}), {
+    isPredeclared: (n) => pre.has(n),
+    isUniversal: (n) => UNIVERSE_MAP.has(n),
+  });
+  return file;
+}
+
+/**
+ * Executes a Starlark file. Throws `StarlarkSyntaxError` (static errors), `StarlarkEvalError`
+ * (dynamic, with backtrace) or `StarlarkLimitError` (a budget or cancellation).
+ */
+export function execFile(opts: ExecOptions): ExecResult {
+  const dialect = opts.dialect ?? {};
+  const file = parseFile(opts.filename, opts.source);
+  const pre = toMap(opts.predeclared);
+  const mod = resolveFile(file, resolveOptions(dialect), {
+    isPredeclared: (n) => pre.has(n),
+    isUniversal: (n) => UNIVERSE_MAP.has(n),
+  });
+  const compiled = compileModule(mod, {
+    file: opts.filename,
+    recursion: dialect.recursion === true,
+    predeclared: pre,
+    universe: UNIVERSE_MAP,
+  });
+  const th = threadFor(opts);
+  const code = compiled.toplevel;
+  const locals = new Array<Slot>(code.nlocals);
+  for (const s of code.cellSlots) locals[s] = new Cell(undefined);
+  const fr = new Frame(th, locals, [], '<toplevel>', opts.filename);
+  th.frames.push(fr);
+  try {
+    code.body(fr);
+  } catch (e) {
+    throw traced(th, e);
+  } finally {
+    th.frames.pop();
+  }
+  const globals: Record<string, Value> = {};
+  const g = compiled.globals;
+  for (let i = 0; i < g.length; i++) {
+    const v = g[i];
+    if (v === undefined) continue;
+    freeze(v as Value);
+    globals[binaryToHost(compiled.globalNames[i]!)] = v as Value;
+  }
+  for (const v of compiled.filelocals) if (v !== undefined) freeze(v as Value);
+  return { globals, thread: th };
+}
+
+/** Evaluates one expression (REPL). Names resolve against `predeclared` and the universe. */
+export function evalExpr(opts: ExecOptions): Value {
+  const x = parseExpr(opts.filename, opts.source);
+  const file: File = { path: opts.filename, stmts: [{ k: 'return', pos: x.pos, x }] };
+  const pre = toMap(opts.predeclared);
+  // Resolve as the body of a function so the `return` is legal.
+  const wrapper: File = { path: opts.filename, stmts: [{ k: 'def', pos: x.pos, name: { k: 'ident', pos: x.pos, name: '<expr>' }, fn: { pos: x.pos, name: '<expr>', params: [], body: file.stmts } }] };
+  const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}), {
+    isPredeclared: (n) => pre.has(n),
+    isUniversal: (n) => UNIVERSE_MAP.has(n),
+  });
+  const compiled = compileModule(mod, {
+    file: opts.filename,
+    recursion: opts.dialect?.recursion === true,
+    predeclared: pre,
+    universe: UNIVERSE_MAP,
+  });
+  const th = threadFor(opts);
+  const fr = new Frame(th, new Array<Slot>(compiled.toplevel.nlocals), [], '<toplevel>', opts.filename);
+  th.frames.push(fr);
+  try {
+    compiled.toplevel.body(fr);
+  } catch (e) {
+    throw traced(th, e);
+  } finally {
+    th.frames.pop();
+  }
+  const fn = compiled.globals[0] as Value;
+  return th.call(fn, [], null);
+}

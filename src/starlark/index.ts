@@ -1,0 +1,41 @@
+/**
+ * krmfn's Starlark interpreter: a standalone library (no imports from the rest of the repo, no
+ * `eval`/`new Function`, runs in Node and browsers).
+ *
+ * Convenience API: `execFile`, `evalExpr`, `checkFile`. Every stage is also public for tools:
+ * `parseFile`/`parseExpr` (syntax), `resolveFile` (static checks), `compileModule`.
+ */
+export { execFile, evalExpr, checkFile, legacyDialect } from './eval/exec.ts';
+export type { Dialect, ExecOptions, ExecResult, StarlarkLimits } from './eval/exec.ts';
+export { ThreadImpl as StarlarkThread, POLL_INTERVAL, DEFAULT_MAX_CALL_DEPTH } from './eval/thread.ts';
+export type { ThreadOptions } from './eval/thread.ts';
+export { StarlarkFunction } from './eval/function.ts';
+
+export {
+  StarlarkSyntaxError, StarlarkEvalError, StarlarkLimitError, isStarlarkSyntaxError, isStarlarkEvalError,
+  isStarlarkLimitError,
+} from './errors.ts';
+export type { SyntaxErrorItem, LimitKind } from './errors.ts';
+
+export { parseFile, parseExpr } from './syntax/parser.ts';
+export { resolveFile } from './resolve/resolver.ts';
+export type { ResolveOptions, ResolveEnv, ResolvedModule } from './resolve/resolver.ts';
+export { compileModule } from './compile/compiler.ts';
+
+// The value model, for hosts that build or read values.
+export { None } from './value/contract.ts';
+export type { Value, Callable, Thread, Kwargs, FrameInfo, StarlarkObject } from './value/contract.ts';
+export { Float } from './value/float.ts';
+export { Bytes } from './value/bytes.ts';
+export { List, Tuple } from './value/list.ts';
+export { Dict, StarlarkSet } from './value/hashtable.ts';
+export { Range } from './value/range.ts';
+export { Struct, Module } from './value/struct.ts';
+export { Builtin } from './value/builtin.ts';
+export type { BuiltinImpl } from './value/builtin.ts';
+export { EvalError, fail } from './value/errors.ts';
+export { repr, str, typeName, truth, equal, compare, freeze, getAttr, getIndex, iterate } from './value/ops.ts';
+export { fromHostString, toHostString } from './value/string.ts';
+export { UNIVERSE, STRUCT_BUILTINS } from './lib/universe.ts';
+export { JSON_MODULE } from './lib/json.ts';
+export { MATH_MODULE } from './lib/math.ts';
