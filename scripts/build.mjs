@@ -11,6 +11,7 @@ const libraryEntries = {
   starlark: 'src/starlark/index.ts',
   wasm: 'wasm/index.ts',
   node: 'src/node/index.ts',
+  'wasm-worker': 'src/node/wasm/worker-entry.ts',
 };
 const { existsSync } = await import('node:fs');
 const present = Object.fromEntries(Object.entries(libraryEntries).filter(([, p]) => existsSync(p)));

@@ -2,3 +2,4 @@
 export { NodeFs, toEnginePath, toOsPath } from './fs.ts';
 export { createExecRuntime, type ExecRuntimeOptions } from './exec-runtime.ts';
 export { formatEvent, formatFailure, formatGoDuration, formatResultLine, type TextOptions } from './render-output.ts';
+export { createNodeWasmRuntime, createNodeWasmExecutor, createNodeWasmLoader, type NodeWasmRuntimeOptions, type NodeWasmExecutorOptions } from './wasm/index.ts';
