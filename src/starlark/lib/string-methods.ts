@@ -58,7 +58,11 @@ const isCasedRune = (c: number): boolean => ch(c).toLowerCase() !== ch(c).toUppe
 function mapCase(s: string, f: (h: string) => string): string {
   if (isAscii(s)) return f(s);
   let out = '';
-  for (const c of runes(s)) out += fromHostString(f(ch(c)));
+  for (const c of runes(s)) {
+    // Go maps case rune by rune (simple case mapping): keep runes whose mapping is not one rune
+    const h = ch(c), m = f(h);
+    out += fromHostString(m.length === h.length || [...m].length === 1 ? m : h);
+  }
   return out;
 }
 const lower = (s: string): string => mapCase(s, (h) => h.toLowerCase());

@@ -147,7 +147,7 @@ const floatBuiltin = fn('float', (_t, args, kwargs) => {
     if (x === '') failIn('float', 'empty string');
     const f = parseFloatLiteral(x);
     if (f === undefined) failIn('float', `invalid float literal: ${x}`);
-    if (!Number.isFinite(f) && !/inf/i.test(x)) failIn('float', 'floating-point number too large');
+    if ((f === Infinity || f === -Infinity) && !/inf/i.test(x)) failIn('float', 'floating-point number too large');
     return new Float(f);
   }
   return fail(`float got ${typeName(x)}, want number or string`);
