@@ -1,0 +1,3 @@
+#!/bin/sh
+# A function that prints nothing: zero items.
+cat > /dev/null

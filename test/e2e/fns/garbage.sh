@@ -1,0 +1,4 @@
+#!/bin/sh
+# A function that prints malformed YAML.
+cat > /dev/null
+echo 'items: [unclosed'

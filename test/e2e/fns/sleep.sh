@@ -1,0 +1,3 @@
+#!/bin/sh
+# A function that never finishes in time.
+sleep 30

@@ -1,0 +1,22 @@
+// Runs every golden case under test/e2e/cases through the real CLI (see test/harness/golden.ts).
+import * as path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { E2E_DIR, listCases, runCase } from '../harness/golden.ts';
+
+const cases = await listCases(path.join(E2E_DIR, 'cases'));
+
+describe('golden packages', () => {
+  test('there are cases', () => expect(cases.length).toBeGreaterThan(10));
+  for (const dir of cases) {
+    test(path.basename(dir), async () => {
+      const run = await runCase(dir);
+      if (run.config.skip) return;
+      expect(run.stderr, 'stderr').toContain(run.config.stdErr ?? '');
+      if (run.expected.stderr !== undefined) expect(run.stderr, 'stderr').toBe(run.expected.stderr);
+      if (run.expected.stdout !== undefined) expect(run.stdout, 'stdout').toBe(run.expected.stdout);
+      expect(run.exitCode, `exit code; stderr:\n${run.stderr}`).toBe(run.config.exitCode ?? 0);
+      expect(run.tree, 'package tree').toEqual(run.expected.tree);
+      if (run.expected.results !== undefined) expect(run.results, 'results.yaml').toBe(run.expected.results);
+    });
+  }
+});

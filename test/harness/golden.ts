@@ -1,0 +1,187 @@
+/**
+ * Golden-directory harness (kpt's e2e shape, adapted). A case is a directory holding:
+ *   pkg/                      the input package (copied to a temp dir named `pkg` before the run)
+ *   .expected/config.yaml     command (render|eval, default render), args, exitCode (default 0),
+ *                             stdErr (substring), stdin (file in the case dir), noPkgArg, env, skip
+ *   .expected/out/            the complete expected package tree after the run (absent: unchanged;
+ *                             `.expected/out.empty` instead: every file was deleted)
+ *   .expected/stderr.txt      exact stderr (optional)
+ *   .expected/stdout.txt      exact stdout (optional)
+ *   .expected/results.yaml    when present, --results-dir is passed and the file must match
+ * The run goes through the real CLI entry (`main` of src/node/cli.ts) on real temp directories,
+ * with cwd = test/e2e (so `exec: node fns/krm.mjs ...` resolves as kpt resolves it). Before
+ * comparing, the temp root is replaced by `<tmp>` and `[PASS]/[FAIL] ... in <d>` durations by 0s.
+ * KRMFN_UPDATE_GOLDEN=1 writes the actual outputs into `.expected/` (review them before committing).
+ */
+import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { parse } from 'yaml';
+import { main } from '../../src/node/cli.ts';
+
+export interface CaseConfig {
+  command?: 'render' | 'eval';
+  args?: string[];
+  exitCode?: number;
+  stdErr?: string;
+  stdin?: string;
+  noPkgArg?: boolean;
+  env?: Record<string, string>;
+  skip?: string;
+}
+
+export interface CaseRun {
+  config: CaseConfig;
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  tree: Record<string, string>;
+  inputTree: Record<string, string>;
+  results?: string;
+  expected: {
+    tree?: Record<string, string>;
+    stderr?: string;
+    stdout?: string;
+    results?: string;
+  };
+}
+
+export const E2E_DIR = path.resolve(import.meta.dirname, '../e2e');
+
+export async function readTree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fsp.readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(path.join(d, e.name), r);
+      else out[r] = await fsp.readFile(path.join(d, e.name), 'utf8');
+    }
+  };
+  await walk(dir, '');
+  return out;
+}
+
+async function writeTree(dir: string, tree: Record<string, string>): Promise<void> {
+  await fsp.rm(dir, { recursive: true, force: true });
+  for (const [rel, text] of Object.entries(tree)) {
+    await fsp.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+    await fsp.writeFile(path.join(dir, rel), text);
+  }
+}
+
+function collector(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+export function normalizeOutput(text: string, tmp: string): string {
+  return text
+    .split(tmp)
+    .join('<tmp>')
+    .replace(/(\[(?:PASS|FAIL)\] ".*" in )\S+/g, '$10s');
+}
+
+async function readOptional(p: string): Promise<string | undefined> {
+  try {
+    return await fsp.readFile(p, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs the CLI with argv and streams, returning exit code, stdout and stderr. */
+export async function runCli(argv: string[], opts: { cwd: string; stdin?: string; env?: Record<string, string> }): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const out = collector();
+  const err = collector();
+  const exitCode = await main({
+    argv,
+    stdin: Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []),
+    stdout: out.stream,
+    stderr: err.stream,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(opts.env ?? {}) },
+    cwd: opts.cwd,
+  });
+  return { exitCode, stdout: out.text(), stderr: err.text() };
+}
+
+export async function runCase(caseDir: string): Promise<CaseRun> {
+  const expectedDir = path.join(caseDir, '.expected');
+  const configText = await readOptional(path.join(expectedDir, 'config.yaml'));
+  const config = ((configText ? parse(configText) : {}) ?? {}) as CaseConfig;
+  const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-golden-'));
+  const pkg = path.join(tmp, 'pkg');
+  try {
+    await fsp.cp(path.join(caseDir, 'pkg'), pkg, { recursive: true, verbatimSymlinks: true });
+    const inputTree = await readTree(pkg);
+    const expectedResults = await readOptional(path.join(expectedDir, 'results.yaml'));
+    const argv = [config.command ?? 'render'];
+    if (!config.noPkgArg) argv.push(pkg);
+    argv.push(...(config.args ?? []).map((a) => a.replace('<tmp>', tmp)));
+    const update = process.env.KRMFN_UPDATE_GOLDEN === '1';
+    if (expectedResults !== undefined || (update && config.args?.includes('--results-dir') !== true)) {
+      argv.splice(2, 0, '--results-dir', path.join(tmp, 'results'));
+    }
+    const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
+    const r = await runCli(argv, { cwd: E2E_DIR, ...(stdin !== undefined ? { stdin } : {}), ...(config.env ? { env: config.env } : {}) });
+    const tree = await readTree(pkg);
+    const results = await readOptional(path.join(tmp, 'results', 'results.yaml'));
+    const run: CaseRun = {
+      config,
+      exitCode: r.exitCode,
+      stdout: normalizeOutput(r.stdout, tmp),
+      stderr: normalizeOutput(r.stderr, tmp),
+      tree,
+      inputTree,
+      ...(results !== undefined ? { results: normalizeOutput(results, tmp) } : {}),
+      expected: {},
+    };
+    if (update) {
+      await fsp.mkdir(expectedDir, { recursive: true });
+      const same = JSON.stringify(tree) === JSON.stringify(inputTree);
+      await fsp.rm(path.join(expectedDir, 'out.empty'), { force: true });
+      if (same) await fsp.rm(path.join(expectedDir, 'out'), { recursive: true, force: true });
+      else if (Object.keys(tree).length === 0) {
+        await fsp.rm(path.join(expectedDir, 'out'), { recursive: true, force: true });
+        await fsp.writeFile(path.join(expectedDir, 'out.empty'), '');
+      } else await writeTree(path.join(expectedDir, 'out'), tree);
+      await fsp.writeFile(path.join(expectedDir, 'stderr.txt'), run.stderr);
+      if (run.stdout) await fsp.writeFile(path.join(expectedDir, 'stdout.txt'), run.stdout);
+      if (run.results !== undefined) await fsp.writeFile(path.join(expectedDir, 'results.yaml'), run.results);
+    }
+    const outDir = path.join(expectedDir, 'out');
+    const hasOut = await fsp.stat(outDir).then(() => true, () => false);
+    const emptied = await fsp.stat(path.join(expectedDir, 'out.empty')).then(() => true, () => false);
+    run.expected = {
+      tree: emptied ? {} : hasOut ? await readTree(outDir) : inputTree,
+    };
+    const es = await readOptional(path.join(expectedDir, 'stderr.txt'));
+    if (es !== undefined) run.expected.stderr = es;
+    const eo = await readOptional(path.join(expectedDir, 'stdout.txt'));
+    if (eo !== undefined) run.expected.stdout = eo;
+    const er = await readOptional(path.join(expectedDir, 'results.yaml'));
+    if (er !== undefined) run.expected.results = er;
+    return run;
+  } finally {
+    await fsp.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Case directories (those with a `pkg/`) under `root`, sorted. */
+export async function listCases(root: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of (await fsp.readdir(root, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (!e.isDirectory()) continue;
+    const dir = path.join(root, e.name);
+    if (await fsp.stat(path.join(dir, 'pkg')).then(() => true, () => false)) out.push(dir);
+  }
+  return out;
+}
