@@ -18,6 +18,9 @@ export {
 export type { SyntaxErrorItem, LimitKind } from './errors.ts';
 
 export { parseFile, parseExpr } from './syntax/parser.ts';
+export { Scanner } from './syntax/scanner.ts';
+export type { Token, TokenKind, Pos } from './syntax/tokens.ts';
+export type * as ast from './syntax/ast.ts';
 export { resolveFile } from './resolve/resolver.ts';
 export type { ResolveOptions, ResolveEnv, ResolvedModule } from './resolve/resolver.ts';
 export { compileModule } from './compile/compiler.ts';

@@ -17,7 +17,7 @@ import { callValue } from './call.ts';
 export const POLL_INTERVAL = 4096;
 
 /** Default maximum Starlark call depth (JS stack overflow is also reported as a stack overflow). */
-export const DEFAULT_MAX_CALL_DEPTH = 2000;
+export const DEFAULT_MAX_CALL_DEPTH = 1000;
 
 export interface ThreadLimits {
   maxSteps?: number;
@@ -188,7 +188,8 @@ export function toEvalError(e: unknown): StarlarkEvalError {
     if ((code === 'starlark-runtime' || code === 'starlark-limit') && Array.isArray((e as StarlarkEvalError).backtrace)) {
       return e as StarlarkEvalError;
     }
-    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    // No regexps here: this may run with almost no stack left.
+    if (e instanceof RangeError && e.message.includes('call stack')) {
       return new StarlarkLimitError('depth', 'Starlark stack overflow');
     }
     if (e instanceof Error) {
