@@ -17,20 +17,28 @@ export interface BuiltinRun {
 }
 
 export function parseObjects(text: string): KubeObject[] {
-  return parseYamlFile(text).docs.map((d) => new KubeObject(d));
+  return parseWithIndent(text).objects;
+}
+
+/** Parses the items and remembers each document's sequence indentation for re-emitting. */
+function parseWithIndent(text: string): { objects: KubeObject[]; indent: Map<KubeObject, 'compact' | 'wide'> } {
+  const parsed = parseYamlFile(text);
+  const objects = parsed.docs.map((d) => new KubeObject(d));
+  return { objects, indent: new Map(objects.map((o, i) => [o, parsed.seqIndent[i] ?? 'compact'])) };
 }
 
 export async function runBuiltin(image: string, items: string, config?: string): Promise<BuiltinRun> {
   const match = findBuiltin(BUILTINS, image);
   if (!match) throw new Error(`no built-in for ${image}`);
+  const parsed = parseWithIndent(items);
   const list = {
-    items: parseObjects(items),
+    items: parsed.objects,
     functionConfig: config === undefined ? undefined : parseObjects(config)[0],
     results: [] as Result[],
   };
   const outcome = await executeFunction(match.descriptor.fn, list, { image: match.image, uncaughtExitCode: 1 });
   return {
-    output: emitYamlFile(list.items.map((o) => o.doc), 'compact'),
+    output: emitYamlFile(list.items.map((o) => o.doc), list.items.map((o) => parsed.indent.get(o) ?? 'compact')),
     items: list.items,
     results: outcome.results,
     exitCode: outcome.exitCode,

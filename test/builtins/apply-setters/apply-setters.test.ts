@@ -80,12 +80,12 @@ metadata:
   name: t
 spec:
   envs: # kpt-set: \${envs}
-  - dev
-  - stage
-  - prod
+    - dev
+    - stage
+    - prod
   flow: # kpt-set: \${flow}
-  - c
-  - d
+    - c
+    - d
   gone: [] # kpt-set: \${gone}
 `);
   });
