@@ -144,6 +144,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
       if (spec.exec && !spec.image && !ctx.allowExec) throw new NotFoundError(name);
       const ref = await parseRef(spec, ctx);
       if (!ref) throw new NotFoundError(name);
+      executor.prewarm?.();
       const prepared = await load(ref, name);
       return {
         kind: 'bytes',

@@ -6,7 +6,7 @@ import { configMapList, dec, enc, fixture } from './fixtures.ts';
 
 const MiB = 1048576;
 const prep = (name: string, maxMemoryBytes = 64 * MiB): Promise<PreparedModule> => prepareModule(fixture(name), { maxMemoryBytes });
-const wasiJob = (module: PreparedModule, stdin = new Uint8Array(0)) => ({ module, stdin, maxOutputBytes: 8 * MiB });
+const wasiJob = (module: PreparedModule, stdin: Uint8Array = new Uint8Array(0)) => ({ module, stdin, maxOutputBytes: 8 * MiB });
 const list = enc(JSON.stringify(configMapList(3)));
 
 describe('Node WASM worker pool', () => {
@@ -81,6 +81,18 @@ describe('Node WASM worker pool without reuse', () => {
     for (let i = 0; i < 2; i++) expect((await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 })).exitCode).toBe(0);
     expect(executor.pool?.spawned).toBe(2);
     expect(executor.pool?.size).toEqual({ idle: 0, busy: 0, goJs: 0 });
+    await executor.close();
+  });
+});
+
+describe('Node WASM worker pool prewarm', () => {
+  it('starts a worker ahead of the first call and uses it', async () => {
+    const executor = createNodeWasmExecutor({ maxWorkers: 1 });
+    executor.prewarm?.();
+    for (let i = 0; i < 500 && executor.pool?.size.idle !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(executor.pool?.size).toEqual({ idle: 1, busy: 0, goJs: 0 });
+    expect((await executor.runWasi(wasiJob(await prep('echo'), list), { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect(executor.pool?.spawned).toBe(1);
     await executor.close();
   });
 });

@@ -107,6 +107,14 @@ export class WorkerPool implements WasmExecutor {
     return run;
   }
 
+  /** Starts one idle WASI worker if none is idle and the pool has room. */
+  prewarm(): void {
+    if (this.closed || this.idle.length > 0 || this.busy + this.idle.length >= this.maxWorkers) return;
+    const slot = this.newSlot();
+    slot.worker.unref?.();
+    this.idle.push(slot);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const s of this.idle.splice(0)) this.kill(s);

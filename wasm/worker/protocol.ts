@@ -46,6 +46,8 @@ export interface WasmExecutor {
   callGoJs(job: GoJsJob, opts: CallOptions): Promise<ProcessOutcome>;
   /** Terminates workers and drops warm instances. */
   close(): Promise<void>;
+  /** Starts a worker ahead of the first call (hides its start-up behind loading and compiling). */
+  prewarm?(): void;
 }
 
 export function timeoutFailure(ms: number): WasmFailure {

@@ -15,6 +15,8 @@ export interface NodeWasmExecutorOptions {
   maxWorkers?: number;
   /** Keep workers warm between calls (default true). */
   reuse?: boolean;
+  /** The worker script (default: dist/wasm-worker.js beside this module, or bundled from sources). */
+  workerScript?: URL;
 }
 
 export function nodeWorkerLike(script: URL): WorkerLike {
@@ -42,7 +44,7 @@ export function createNodeWasmExecutor(opts: NodeWasmExecutorOptions = {}): Node
   let pool: WorkerPool | undefined;
   let starting: Promise<WorkerPool> | undefined;
   const get = (): Promise<WorkerPool> => {
-    starting ??= workerScriptUrl().then((script) => {
+    starting ??= (opts.workerScript ? Promise.resolve(opts.workerScript) : workerScriptUrl()).then((script) => {
       pool = new WorkerPool({
         spawn: () => nodeWorkerLike(script),
         ...(opts.maxWorkers !== undefined ? { maxWorkers: opts.maxWorkers } : {}),
@@ -61,6 +63,9 @@ export function createNodeWasmExecutor(opts: NodeWasmExecutorOptions = {}): Node
     },
     async callGoJs(job: GoJsJob, call: CallOptions): Promise<ProcessOutcome> {
       return (await get()).callGoJs(job, call);
+    },
+    prewarm(): void {
+      void get().then((p) => p.prewarm(), () => undefined);
     },
     async close(): Promise<void> {
       if (starting) await (await starting).close();

@@ -1,0 +1,119 @@
+/**
+ * End to end, in-process: a Kptfile pipeline mixing a built-in and WASI functions renders through
+ * the engine with the Node WASM runtime in the chain; runaway modules fail the render and leave
+ * the package untouched.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine, defaultRuntimes } from 'krmfn';
+import { NodeFs, createExecRuntime } from 'krmfn/node';
+import { createNodeWasmRuntime } from '../../src/node/wasm/index.ts';
+import { TESTDATA } from './fixtures.ts';
+
+const MiB = 1048576;
+const tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-e2e-'));
+mkdirSync(join(tmp, 'fns'));
+for (const f of ['annotate', 'echo', 'spin', 'hog', 'flood', 'fail']) cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const wasm = createNodeWasmRuntime({ stdinFormat: 'json', maxMemoryBytes: 32 * MiB });
+afterAll(() => wasm.close());
+const engine = createEngine({ runtimes: [...defaultRuntimes(), wasm, createExecRuntime({ env: {} })] });
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the web tier
+spec:
+  replicas: 2
+`;
+const CONFIGMAP = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  mode: fast
+`;
+
+function makePackage(name: string, wasmExec: string): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'Kptfile'),
+    `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: ${name}
+pipeline:
+  mutators:
+  - image: gcr.io/kpt-fn/set-namespace:v0.4.1
+    configMap:
+      namespace: prod
+  - exec: ${wasmExec}
+`,
+  );
+  writeFileSync(join(dir, 'deployment.yaml'), DEPLOYMENT);
+  writeFileSync(join(dir, 'configmap.yaml'), CONFIGMAP);
+  return dir;
+}
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const render = (dir: string, timeoutMs = 20_000) =>
+  engine.render({ fs: new NodeFs(), root: dir, cwd: tmp, allowExec: true, allowWasm: true, limits: { timeoutMs, maxOutputBytes: 16 * MiB } });
+
+describe('render with a WASI function in the pipeline', () => {
+  it('runs the built-in and the WASM module in-process and writes the package', async () => {
+    const dir = makePackage('mixed', 'fns/annotate.wasm');
+    const outcome = await render(dir);
+    expect(outcome.failure?.error.message).toBeUndefined();
+    expect(outcome.ok).toBe(true);
+    expect(readFileSync(join(dir, 'deployment.yaml'), 'utf8')).toBe(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the web tier
+  namespace: prod
+  annotations:
+    wasm.krmfn.dev/touched: "true"
+spec:
+  replicas: 2
+`);
+    expect(readFileSync(join(dir, 'configmap.yaml'), 'utf8')).toContain('    wasm.krmfn.dev/touched: "true"\n');
+  });
+
+  it('without --allow-alpha-wasm, the .wasm exec is not run as WASM', async () => {
+    const dir = makePackage('no-flag', 'fns/echo.wasm');
+    const before = snapshot(dir);
+    const outcome = await engine.render({ fs: new NodeFs(), root: dir, cwd: tmp, allowExec: true, allowWasm: false, limits: { timeoutMs: 5000 } });
+    expect(outcome.ok).toBe(false);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it.each([
+    ['spin', 'timeout', /function timed out after \d+ ms|did not finish within/],
+    ['hog', 'limit-exceeded', /^function exceeded the memory limit of 32 MiB$/],
+    ['flood', 'limit-exceeded', /^function output exceeded the limit of 16777216 bytes$/],
+    ['fail', 'function-failed', /exited with code 7/],
+  ])('a runaway or failing module (%s) fails the render and leaves the package untouched', async (fn, code, message) => {
+    const dir = makePackage(`runaway-${fn}`, `fns/${fn}.wasm`);
+    const before = snapshot(dir);
+    const outcome = await render(dir, 1500);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.failure?.error.code).toBe(code);
+    expect(outcome.failure?.error.message).toMatch(message);
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
