@@ -1,0 +1,252 @@
+/**
+ * go-yaml's association of own-line comments with nodes (spec yaml-format.md §5.3–5.4, §6.3).
+ *
+ * The builder (build.ts) walks the CST in source order, registers every block entry (a mapping
+ * key or a sequence dash) and collects the own-line comment and blank lines between entries into
+ * runs. For each run it calls `assignRun` with the entry P before the run and the entry N after it
+ * (null at the end of the document); this module decides which comment slots the text fills.
+ * Columns here are 0-based.
+ */
+import type { YNode } from './node.ts';
+
+/** A block collection being read: a mapping (indentation = key column) or a sequence (dash column). */
+export interface Level {
+  kind: 'map' | 'seq';
+  node: YNode;
+  indent: number;
+  /** False for a sequence whose dashes sit in its parent mapping's key column (compact style). */
+  isLevel: boolean;
+  parent: Level | null;
+  /** The entry whose value this collection is; null for the document root. */
+  owner: Entry | null;
+  /** The most recently registered entry of this collection. */
+  last: Entry | null;
+  count: number;
+}
+
+/** A block mapping key, a block sequence dash, or a value that starts on its own line. */
+export interface Entry {
+  kind: 'key' | 'dash' | 'value';
+  line: number;
+  col: number;
+  level: Level | null;
+  /** The key node (key entries). */
+  key: YNode | null;
+  /** The value node (key entries) or the item (dash entries), once built. */
+  item: YNode | null;
+  /** The value is not empty (false for `key:` and a bare `-`). Set once the value is read. */
+  hasValue: boolean;
+  /** Comment text waiting for the item: its head (dash) or its first key's head. */
+  itemHead: string;
+  firstKeyHead: string;
+  firstKeyFoot: string;
+  /** Comment after an anchor or tag on the key/dash line: the line comment of the first nested key. */
+  firstKeyLine: string;
+}
+
+export interface RunLine {
+  /** A blank line (no text). */
+  blank: boolean;
+  line: number;
+  col: number;
+  text: string;
+}
+
+export interface RunContext {
+  doc: YNode;
+  /** 1-based line of the document's first line; no foot line exists after content on it. */
+  docFirstLine: number;
+  /** Document-foot text collected so far (records left over at the end of the document). */
+  docFoot: string[];
+}
+
+interface CommentRecord {
+  foot: boolean;
+  text: string[];
+  firstLine: number;
+  col: number;
+  /** Timeline position: records are at integers, level ends at i - 0.5 (just before record i). */
+  anchor: number;
+}
+
+export function joinComment(a: string, b: string): string {
+  if (!a) return b;
+  if (!b) return a;
+  return `${a}\n${b}`;
+}
+
+/** Lines of a run joined as comment text; blank runs become one empty line, none at the ends. */
+function runText(lines: readonly RunLine[]): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    if (l.blank) {
+      if (out.length > 0 && out[out.length - 1] !== '') out.push('');
+    } else out.push(l.text);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+/** Where the head text for entry N goes. */
+export function giveHead(n: Entry, text: string): void {
+  if (!text) return;
+  if (n.kind === 'key') n.key!.headComment = joinComment(n.key!.headComment, text);
+  else n.itemHead = joinComment(n.itemHead, text);
+}
+
+/**
+ * Special run before the first content of a document: split at the last blank line; the part
+ * before is the document head, the rest the head of the first entry.
+ */
+export function assignLeadingRun(run: readonly RunLine[], n: Entry | null, ctx: RunContext): void {
+  let lastBlank = -1;
+  let seenText = false;
+  for (let i = 0; i < run.length; i++) {
+    if (!run[i]!.blank) seenText = true;
+    else if (seenText) lastBlank = i;
+  }
+  const docPart = lastBlank === -1 ? [] : runText(run.slice(0, lastBlank));
+  const rest = runText(lastBlank === -1 ? run : run.slice(lastBlank));
+  if (docPart.length) ctx.doc.headComment = joinComment(ctx.doc.headComment, docPart.join('\n'));
+  if (rest.length) {
+    if (n) giveHead(n, rest.join('\n'));
+    else ctx.docFoot.push(rest.join('\n'));
+  }
+}
+
+/** Special run between `key:` (or `- `) and the first entry nested in its value: all of it is N's head. */
+export function assignNestedFirstRun(run: readonly RunLine[], n: Entry): void {
+  const text = runText(run);
+  if (text.length) giveHead(n, text.join('\n'));
+}
+
+/** Innermost-first levels around P: the block collections containing it that count as levels. */
+function levelsOf(p: Entry): Level[] {
+  const out: Level[] = [];
+  for (let l = p.level; l; l = l.parent) if (l.isLevel) out.push(l);
+  return out;
+}
+
+function setFoot(node: YNode | null, text: string): void {
+  if (node) node.footComment = text;
+}
+
+/** P's own foot slot: the key for a key entry, the item for a dash (dropped for a flow item). */
+function footOfEntry(p: Entry, text: string): void {
+  if (p.kind === 'key') setFoot(p.key, text);
+  else if (p.kind === 'dash') {
+    const item = p.item;
+    if (item && !(item.style === 'flow' && (item.kind === 'mapping' || item.kind === 'sequence'))) setFoot(item, text);
+  }
+}
+
+/**
+ * The general case (§6.3 steps 3–6): own-line comments between P's content and N (or the end of
+ * the document when `n` is null).
+ */
+export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, n: Entry | null, ctx: RunContext): void {
+  const levels = levelsOf(p);
+  const nextIndent = levels.length ? levels[0]!.indent : 0;
+  const footLine = pLastLine === ctx.docFirstLine ? -1 : pLastLine + 1;
+
+  const records: CommentRecord[] = [];
+  let pending: { lines: string[]; firstLine: number; col: number } | null = null;
+  let noBlankYet = true;
+  let prevBlank = false;
+  let anchor = -1;
+  const isFootByBlank = (pd: { firstLine: number; col: number }): boolean =>
+    noBlankYet && ((pd.firstLine === footLine && p.hasValue) || pd.col < nextIndent);
+  const close = (foot: boolean, ownStart: boolean): void => {
+    const idx = records.length;
+    records.push({ foot, text: pending!.lines, firstLine: pending!.firstLine, col: pending!.col, anchor: ownStart ? idx - 0.25 : anchor });
+    if (foot) anchor = idx + 0.25;
+    pending = null;
+  };
+
+  for (const l of run) {
+    if (l.blank) {
+      if (pending && !prevBlank) {
+        if (isFootByBlank(pending)) close(true, pending.col < nextIndent);
+        else pending.lines.push('');
+      }
+      noBlankYet = false;
+      prevBlank = true;
+      continue;
+    }
+    if (pending && l.col < nextIndent && l.col !== pending.col) close(true, false);
+    if (!pending) pending = { lines: [l.text], firstLine: l.line, col: l.col };
+    else pending.lines.push(l.text);
+    prevBlank = false;
+  }
+  if (pending) {
+    const pd: { firstLine: number; col: number } = pending;
+    if (n) {
+      if (n.col < nextIndent && n.col !== pd.col) close(true, false);
+    } else if (isFootByBlank(pd)) close(true, pd.col < nextIndent);
+  }
+  if (pending) close(false, false);
+
+  // Level ends (§6.3 step 5): the levels N closes, innermost first.
+  const ends: { level: Level; at: number }[] = [];
+  let prevEnd = -0.5;
+  for (const level of levels) {
+    if (n && level.indent <= n.col) break;
+    let at = -1;
+    for (let i = Math.ceil(prevEnd); i < records.length; i++) {
+      if (records[i]!.col === level.indent) {
+        at = i - 0.5;
+        break;
+      }
+    }
+    if (at < prevEnd) at = prevEnd;
+    ends.push({ level, at });
+    prevEnd = at;
+  }
+
+  // Distribution (§6.3 step 6).
+  let feet: CommentRecord[] = [];
+  const heads: CommentRecord[] = [];
+  for (const r of records) {
+    if (!r.foot) heads.push(r);
+    else if (r.anchor === -1) footOfEntry(p, text(r));
+    else feet.push(r);
+  }
+  for (const end of ends) {
+    const before = feet.filter((f) => f.anchor < end.at);
+    if (before.length === 0) continue;
+    if (end.level.kind === 'map') {
+      feet = feet.filter((f) => f.anchor >= end.at);
+      const lastKey = end.level.last?.key ?? null;
+      for (const f of before) setFoot(lastKey, text(f));
+    }
+  }
+  const headText = heads.map(text).join('\n');
+  if (!n) {
+    for (const r of records) if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
+    return;
+  }
+  if (feet.length) {
+    const last = text(feet[feet.length - 1]!);
+    if (n.kind === 'key') {
+      const prev = previousKey(n);
+      if (prev) prev.footComment = last;
+    } else if (n.kind === 'dash') n.firstKeyFoot = last;
+  }
+  if (headText) giveHead(n, headText);
+}
+
+function text(r: CommentRecord): string {
+  const lines = r.text.slice();
+  while (lines.length && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
+}
+
+/** The key before N in N's mapping. */
+function previousKey(n: Entry): YNode | null {
+  const c = n.level?.node.content;
+  if (!c) return null;
+  // N's key is not in the mapping's content yet: the last key there is the one before it.
+  const idx = c.lastIndexOf(n.key!);
+  const at = idx === -1 ? c.length - 2 : idx - 2;
+  return at >= 0 ? c[at]! : null;
+}

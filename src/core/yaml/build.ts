@@ -1,0 +1,662 @@
+/**
+ * One kyaml document piece → a go-yaml-style `document` node (spec yaml-format.md §6.2).
+ *
+ * Walks the `yaml` package's CST directly (no Document composition): scalars keep their style and
+ * source text, tags and anchors are attached as go-yaml does, same-line comments go to the node
+ * they follow (§5.2), and own-line comments are gathered into runs that associate.ts distributes
+ * (§6.3). Throws KrmfnError for syntax errors and exceeded limits.
+ */
+import { CST, Parser } from 'yaml';
+import { KrmfnError } from '../errors.ts';
+import type { Limits } from '../limits.ts';
+import { newNode, type YNode } from './node.ts';
+import { resolvePlainTag } from './resolve.ts';
+import {
+  assignLeadingRun,
+  assignNestedFirstRun,
+  assignRun,
+  joinComment,
+  type Entry,
+  type Level,
+  type RunContext,
+  type RunLine,
+} from './associate.ts';
+
+type Token = CST.Token;
+type SourceToken = CST.SourceToken;
+
+export interface PieceInput {
+  text: string;
+  /** 1-based line of the piece in its file. */
+  firstLine: number;
+  file: string | undefined;
+  limits: Pick<Limits, 'maxAliases' | 'maxDepth'>;
+}
+
+interface Props {
+  anchor: string;
+  tag: string;
+  /** The tag was the non-specific `!`. */
+  bang: boolean;
+  line: number;
+}
+
+interface LineTarget {
+  line: number;
+  set(text: string): void;
+}
+
+const YAML_TAG_PREFIX = 'tag:yaml.org,2002:';
+
+/** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
+export function buildPiece(input: PieceInput): YNode | null {
+  return new PieceBuilder(input).build();
+}
+
+class PieceBuilder {
+  private readonly src: string;
+  private readonly lineStarts: number[] = [0];
+  private readonly input: PieceInput;
+  private readonly anchors = new Map<string, YNode>();
+  private readonly anchorWeight = new Map<YNode, number>();
+  private expansions = 0;
+
+  private lastContentLine = 0;
+  private lastTokenLine = 0;
+  private run: RunLine[] = [];
+  private runHasText = false;
+  private runContentLine = 0;
+  private p: Entry | null = null;
+  private lineTarget: LineTarget | null = null;
+  private flowDepth = 0;
+  private flowHead = '';
+  private props: Props | null = null;
+  private readonly ctx: RunContext;
+
+  constructor(input: PieceInput) {
+    this.input = input;
+    this.src = input.text;
+    for (let i = this.src.indexOf('\n'); i !== -1; i = this.src.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [] };
+  }
+
+  build(): YNode | null {
+    const doc = this.ctx.doc;
+    let seenDoc = false;
+    for (const tok of new Parser().parse(this.src)) {
+      if (tok.type === 'document') {
+        if (seenDoc) break;
+        seenDoc = true;
+        this.document(tok, doc);
+      } else if (tok.type === 'error') {
+        this.fail(tok.offset, goMessage(tok.message));
+      } else if (tok.type === 'directive') {
+        if (seenDoc) break;
+        const m = /^%YAML\s+(\S+)/.exec(tok.source);
+        this.fail(tok.offset, m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>');
+      } else if (tok.type === 'doc-end') {
+        this.tokens([tok as unknown as SourceToken]);
+        if (tok.end) this.tokens(tok.end);
+      } else if (tok.type === 'comment' || tok.type === 'newline' || tok.type === 'space' || tok.type === 'byte-order-mark') {
+        if (seenDoc && tok.type === 'comment' && this.src.startsWith('---', this.lineStarts[this.lineOf(tok.offset) - 1]!)) break;
+        this.tokens([tok]);
+      } else if (seenDoc) break;
+    }
+    const root = doc.content[0];
+    if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
+    this.endRun(null);
+    if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
+    return doc;
+  }
+
+  // ---- positions and errors -------------------------------------------------------------
+
+  private lineOf(offset: number): number {
+    const ls = this.lineStarts;
+    let lo = 0;
+    let hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  private colOf(offset: number, line: number): number {
+    return offset - this.lineStarts[line - 1]!;
+  }
+
+  private fail(offset: number, message: string, code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax'): never {
+    const line = this.lineOf(offset) + this.input.firstLine - 1;
+    throw new KrmfnError({
+      code,
+      message: code === 'yaml-syntax' ? `yaml: line ${line}: ${message}` : message,
+      ...(this.input.file ? { file: this.input.file } : {}),
+      line,
+      column: this.colOf(offset, this.lineOf(offset)) + 1,
+    });
+  }
+
+  private place(node: YNode, offset: number): YNode {
+    const line = this.lineOf(offset);
+    node.line = line + this.input.firstLine - 1;
+    node.column = this.colOf(offset, line) + 1;
+    return node;
+  }
+
+  // ---- source tokens: comments, blank lines, props ----------------------------------------
+
+  private content(line: number): void {
+    this.lastContentLine = line;
+    this.lastTokenLine = line;
+  }
+
+  /** Processes separator tokens. Returns the offset of the first property or indicator seen. */
+  private tokens(list: readonly SourceToken[] | undefined): void {
+    if (!list) return;
+    for (const t of list) {
+      switch (t.type) {
+        case 'space':
+          if (this.flowDepth === 0 && t.source.includes('\t')) this.checkTab(t);
+          break;
+        case 'newline': {
+          const line = this.lineOf(t.offset);
+          if (this.lastTokenLine < line && this.flowDepth === 0) this.pushRun({ blank: true, line, col: 0, text: '' });
+          this.lastTokenLine = line;
+          break;
+        }
+        case 'comment': {
+          const line = this.lineOf(t.offset);
+          const text = t.source.replace(/[ \t]+$/, '');
+          if (line === this.lastContentLine) {
+            if (this.lineTarget && this.lineTarget.line === line) this.lineTarget.set(text);
+          } else if (this.flowDepth > 0) {
+            this.flowHead = joinComment(this.flowHead, text);
+          } else {
+            this.pushRun({ blank: false, line, col: this.colOf(t.offset, line), text });
+          }
+          this.lastTokenLine = line;
+          break;
+        }
+        case 'anchor':
+        case 'tag': {
+          const line = this.lineOf(t.offset);
+          this.content(line);
+          const pr = (this.props ??= { anchor: '', tag: '', bang: false, line });
+          if (t.type === 'anchor') pr.anchor = t.source.slice(1);
+          else {
+            const tag = shortTag(t.source);
+            if (tag === '') pr.bang = true;
+            else pr.tag = tag;
+          }
+          break;
+        }
+        case 'byte-order-mark':
+          break;
+        case 'flow-error-end':
+          this.fail(t.offset, "did not find expected ',' or ']'");
+          break;
+        case 'directive-line':
+          this.fail(t.offset, 'did not find expected <document start>');
+          break;
+        default:
+          this.content(this.lineOf(t.offset));
+      }
+    }
+  }
+
+  /** go-yaml rejects a tab in the indentation of block content. */
+  private checkTab(t: SourceToken): void {
+    const line = this.lineOf(t.offset);
+    const col = this.colOf(t.offset, line);
+    if (col !== 0 && this.src.slice(this.lineStarts[line - 1]!, t.offset).trim() !== '') return;
+    const after = this.src[t.offset + t.source.length];
+    if (after === undefined || after === '\n' || after === '#') return;
+    const tab = t.offset + t.source.indexOf('\t');
+    this.fail(tab, 'found character that cannot start any token');
+  }
+
+  private pushRun(l: RunLine): void {
+    if (this.run.length === 0) this.runContentLine = this.lastContentLine;
+    if (!l.blank) this.runHasText = true;
+    this.run.push(l);
+  }
+
+  /** Closes the pending run of own-line comments at boundary `n` (null: end of document). */
+  private endRun(n: Entry | null): void {
+    if (this.runHasText) {
+      const run = this.run;
+      if (!this.p || (n === null && this.ctx.doc.content.length === 0)) assignLeadingRun(run, n, this.ctx);
+      else if (n && (n.kind === 'value' || (n.level && n.level.count === 0 && n.level.owner === this.p))) {
+        assignNestedFirstRun(run, n);
+      } else assignRun(run, this.p, this.runContentLine, n, this.ctx);
+    }
+    this.run = [];
+    this.runHasText = false;
+  }
+
+  private takeProps(): Props | null {
+    const p = this.props;
+    this.props = null;
+    return p;
+  }
+
+  // ---- entries ---------------------------------------------------------------------------
+
+  private entry(kind: Entry['kind'], offset: number, level: Level | null, key: YNode | null): Entry {
+    const line = this.lineOf(offset);
+    const e: Entry = {
+      kind,
+      line,
+      col: this.colOf(offset, line),
+      level,
+      key,
+      item: null,
+      hasValue: false,
+      itemHead: '',
+      firstKeyHead: '',
+      firstKeyFoot: '',
+      firstKeyLine: '',
+    };
+    if (level && level.count === 0 && level.owner && key) {
+      const owner = level.owner;
+      if (owner.firstKeyHead) key.headComment = joinComment(owner.firstKeyHead, key.headComment);
+      if (owner.firstKeyFoot) key.footComment = owner.firstKeyFoot;
+      if (owner.firstKeyLine && !key.lineComment) key.lineComment = owner.firstKeyLine;
+      owner.firstKeyHead = owner.firstKeyFoot = owner.firstKeyLine = '';
+    }
+    this.endRun(e);
+    if (kind !== 'value') this.p = e;
+    if (level) {
+      level.last = e;
+      level.count++;
+    }
+    return e;
+  }
+
+  /** Applies comment text an entry was holding for its item once the item exists. */
+  private settle(e: Entry, item: YNode): void {
+    e.item = item;
+    if (e.itemHead) item.headComment = joinComment(e.itemHead, item.headComment);
+    if (item.kind !== 'mapping' || item.style === 'flow') {
+      if (e.firstKeyHead) item.headComment = joinComment(item.headComment, e.firstKeyHead);
+      if (e.firstKeyFoot && item.kind === 'scalar') item.footComment = e.firstKeyFoot;
+      if (e.firstKeyLine && !item.lineComment) item.lineComment = e.firstKeyLine;
+    }
+    e.itemHead = e.firstKeyHead = e.firstKeyFoot = e.firstKeyLine = '';
+  }
+
+  // ---- nodes -----------------------------------------------------------------------------
+
+  private document(doc: CST.Document, out: YNode): void {
+    this.tokens(doc.start);
+    const start = doc.start.find((t) => t.type === 'doc-start');
+    if (start) out.line = this.lineOf(start.offset) + this.input.firstLine - 1;
+    if (doc.value) {
+      const root = this.value(doc.value, 1, null, null);
+      out.content.push(root);
+      if (!start) this.place(out, root.line ? doc.value.offset : 0);
+    }
+    this.tokens(doc.end);
+  }
+
+  /** Builds a value token. `owner` is the entry it belongs to (null for the root or a key). */
+  private value(tok: Token, depth: number, owner: Entry | null, ownerLevel: Level | null, isKey = false): YNode {
+    if (depth > this.input.limits.maxDepth) {
+      this.fail(tok.offset, `YAML nesting deeper than ${this.input.limits.maxDepth} levels`, 'yaml-depth-limit');
+    }
+    const props = this.takeProps();
+    switch (tok.type) {
+      case 'block-map':
+        return this.blockMap(tok, depth, owner, ownerLevel, props);
+      case 'block-seq':
+        return this.blockSeq(tok, depth, owner, ownerLevel, props);
+      case 'flow-collection':
+        return this.flow(tok, depth, props, this.valueEntry(tok, owner, isKey));
+      case 'alias':
+        return this.alias(tok, props);
+      case 'scalar':
+      case 'single-quoted-scalar':
+      case 'double-quoted-scalar':
+      case 'block-scalar':
+        return this.scalar(tok, props, this.valueEntry(tok, owner, isKey));
+      case 'error':
+        return this.fail(tok.offset, goMessage(tok.message));
+      default:
+        return this.fail(tok.offset, 'did not find expected node content');
+    }
+  }
+
+  /** A value starting on its own line after pending comments gets a pseudo entry (their head). */
+  private valueEntry(tok: Token, owner: Entry | null, isKey: boolean): Entry | null {
+    if (isKey || !this.runHasText || this.flowDepth > 0 || !owner) return null;
+    return this.entry('value', tok.offset, null, null);
+  }
+
+  private applyProps(node: YNode, props: Props | null): void {
+    if (!props) return;
+    if (props.anchor) node.anchor = props.anchor;
+    if (props.tag) {
+      node.tag = props.tag;
+      node.tagged = true;
+    }
+  }
+
+  private registerAnchor(node: YNode, weightBefore: number): void {
+    if (!node.anchor) return;
+    this.anchors.set(node.anchor, node);
+    this.anchorWeight.set(node, this.expansions - weightBefore);
+  }
+
+  private alias(tok: CST.FlowScalar, props: Props | null): YNode {
+    if (props) this.fail(tok.offset, 'did not find expected key');
+    const name = tok.source.slice(1);
+    const target = this.anchors.get(name);
+    if (!target) this.fail(tok.offset, `unknown anchor '${name}' referenced`);
+    this.expansions += 1 + (this.anchorWeight.get(target) ?? 0);
+    if (this.expansions > this.input.limits.maxAliases) {
+      this.fail(tok.offset, `YAML document expands more than ${this.input.limits.maxAliases} aliases`, 'yaml-alias-limit');
+    }
+    const node = this.place(newNode('alias', { value: name, alias: target }), tok.offset);
+    this.content(this.lineOf(tok.offset));
+    this.targetLine(node);
+    this.tokens(tok.end);
+    return node;
+  }
+
+  private targetLine(node: YNode): void {
+    this.lineTarget = {
+      line: this.lastContentLine,
+      set: (t) => {
+        if (!node.lineComment) node.lineComment = t;
+      },
+    };
+  }
+
+  private scalar(tok: CST.FlowScalar | CST.BlockScalar, props: Props | null, pseudo: Entry | null): YNode {
+    const weight = this.expansions;
+    const node = this.place(newNode('scalar'), tok.offset);
+    let value: string;
+    let style: YNode['style'];
+    if (tok.type === 'block-scalar') {
+      const header = tok.props.find((t) => t.type === 'block-scalar-header') as SourceToken | undefined;
+      style = header?.source[0] === '>' ? 'folded' : 'literal';
+      value = this.resolve(tok);
+      this.content(this.lineOf(tok.offset));
+      this.targetLine(node);
+      this.tokens(tok.props.filter((t) => t.type !== 'block-scalar-header') as SourceToken[]);
+      // The content lines: the last non-empty one ends the scalar's content.
+      const body = tok.source.replace(/\n[ \t\n]*$/, '');
+      if (body.trim() !== '') this.content(this.lineOf(blockBodyStart(tok) + body.length));
+      this.blockTail(tok);
+    } else {
+      const src = tok.source;
+      if (tok.type === 'scalar') {
+        style = '';
+        value = src.includes('\n') ? this.resolve(tok) : src;
+      } else if (tok.type === 'single-quoted-scalar') {
+        style = 'single';
+        value = src.includes('\n') || src.includes("''") ? this.resolve(tok) : src.slice(1, -1);
+      } else {
+        style = 'double';
+        value = src.includes('\n') || src.includes('\\') ? this.resolve(tok) : src.slice(1, -1);
+      }
+      this.content(this.lineOf(tok.offset + src.length));
+      this.targetLine(node);
+      this.tokens(tok.end);
+    }
+    node.value = value;
+    node.style = style;
+    this.applyProps(node, props);
+    if (!node.tagged) {
+      if (style !== '') node.tag = '!!str';
+      else if (value === '<<') node.tag = '!!merge';
+      else node.tag = resolvePlainTag(value);
+    }
+    this.registerAnchor(node, weight);
+    if (pseudo) this.settle(pseudo, node);
+    return node;
+  }
+
+  /** Blank lines at the end of a block scalar's source count as blank lines of the stream. */
+  private blockTail(tok: CST.BlockScalar): void {
+    const start = blockBodyStart(tok);
+    const src = tok.source;
+    let end = src.length;
+    if (src.endsWith('\n')) end--;
+    let i = src.lastIndexOf('\n', end - 1);
+    const blanks: number[] = [];
+    while (i !== -1 && src.slice(i + 1, end).trim() === '' && end > 0) {
+      blanks.push(this.lineOf(start + i + 1));
+      end = i;
+      i = src.lastIndexOf('\n', end - 1);
+    }
+    for (let k = blanks.length - 1; k >= 0; k--) {
+      if (blanks[k]! > this.lastContentLine) this.pushRun({ blank: true, line: blanks[k]!, col: 0, text: '' });
+    }
+    if (src.length) this.lastTokenLine = this.lineOf(start + src.length - 1);
+  }
+
+  private resolve(tok: CST.FlowScalar | CST.BlockScalar): string {
+    const r = CST.resolveAsScalar(tok, true, (offset, _code, message) => this.fail(offset, goMessage(message)));
+    return r.value;
+  }
+
+  private blockMap(tok: CST.BlockMap, depth: number, owner: Entry | null, ownerLevel: Level | null, props: Props | null): YNode {
+    const weight = this.expansions;
+    const node = this.place(newNode('mapping', { tag: '!!map' }), tok.offset);
+    this.applyProps(node, props);
+    if (owner && owner.kind === 'key' && this.lineOf(tok.offset) === owner.line) {
+      this.fail(tok.offset, 'mapping values are not allowed in this context');
+    }
+    const level: Level = { kind: 'map', node, indent: 0, isLevel: true, parent: ownerLevel, owner, last: null, count: 0 };
+    let first = true;
+    for (const item of tok.items) {
+      let keyProps: Props | null = null;
+      let indOffset = -1;
+      for (const t of item.start) {
+        if (indOffset === -1 && (t.type === 'explicit-key-ind' || t.type === 'anchor' || t.type === 'tag')) indOffset = t.offset;
+      }
+      this.tokens(item.start);
+      keyProps = this.takeProps();
+      if (!item.key && !item.sep && !item.value) continue;
+      const keyTok = item.key ?? null;
+      const keyOffset = indOffset !== -1 ? indOffset : keyTok ? keyTok.offset : item.sep![0]!.offset;
+      if (first) {
+        const line = this.lineOf(keyOffset);
+        level.indent = this.colOf(keyOffset, line);
+        first = false;
+      }
+      let key: YNode;
+      if (keyTok) {
+        if (!item.explicitKey && 'source' in keyTok && keyTok.type !== 'block-scalar' && keyTok.source.includes('\n')) {
+          this.fail(keyTok.offset, "could not find expected ':'");
+        }
+        this.props = keyProps;
+        key = this.value(keyTok, depth + 1, null, level, true);
+      } else {
+        key = this.place(newNode('scalar', { tag: '!!null' }), keyOffset);
+        this.applyProps(key, keyProps);
+      }
+      const e = this.entry('key', keyOffset, level, key);
+      node.content.push(key);
+      const sep = item.sep ?? [];
+      for (const t of sep) {
+        this.tokens([t]);
+        if (t.type === 'map-value-ind') {
+          const line = this.lineOf(t.offset);
+          this.lineTarget = { line, set: (c) => (key.lineComment ||= c) };
+        } else if ((t.type === 'anchor' || t.type === 'tag') && this.lineTarget) {
+          const line = this.lineOf(t.offset);
+          this.lineTarget = { line, set: (c) => (e.firstKeyLine ||= c) };
+        }
+      }
+      let value: YNode;
+      if (item.value) {
+        value = this.value(item.value, depth + 1, e, level);
+        e.hasValue = true;
+      } else {
+        value = this.emptyValue(item.sep?.length ? item.sep[item.sep.length - 1]!.offset : keyOffset);
+      }
+      if (e.item === null) this.settle(e, value);
+      node.content.push(value);
+    }
+    this.registerAnchor(node, weight);
+    return node;
+  }
+
+  private emptyValue(offset: number): YNode {
+    const weight = this.expansions;
+    const node = this.place(newNode('scalar', { tag: '!!null' }), offset);
+    const props = this.takeProps();
+    this.applyProps(node, props);
+    this.registerAnchor(node, weight);
+    return node;
+  }
+
+  private blockSeq(tok: CST.BlockSequence, depth: number, owner: Entry | null, ownerLevel: Level | null, props: Props | null): YNode {
+    const weight = this.expansions;
+    const node = this.place(newNode('sequence', { tag: '!!seq' }), tok.offset);
+    this.applyProps(node, props);
+    const indent = this.colOf(tok.offset, this.lineOf(tok.offset));
+    const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
+    const level: Level = { kind: 'seq', node, indent, isLevel: !compact, parent: ownerLevel, owner, last: null, count: 0 };
+    for (const item of tok.items) {
+      let e: Entry | null = null;
+      for (const t of item.start) {
+        if (t.type === 'seq-item-ind') {
+          this.tokens([t]);
+          e = this.entry('dash', t.offset, level, null);
+          const ent = e;
+          this.lineTarget = { line: this.lineOf(t.offset), set: (c) => (ent.firstKeyHead = joinComment(c, ent.firstKeyHead)) };
+        } else {
+          this.tokens([t]);
+          if ((t.type === 'anchor' || t.type === 'tag') && e) {
+            const ent = e;
+            this.lineTarget = { line: this.lineOf(t.offset), set: (c) => (ent.firstKeyLine ||= c) };
+          }
+        }
+      }
+      if (!e) continue;
+      let value: YNode;
+      if (item.value) {
+        value = this.value(item.value, depth + 1, e, level);
+        e.hasValue = true;
+      } else value = this.emptyValue(e.line ? this.lineStarts[e.line - 1]! + e.col : tok.offset);
+      if (e.item === null) this.settle(e, value);
+      node.content.push(value);
+    }
+    this.registerAnchor(node, weight);
+    return node;
+  }
+
+  private flow(tok: CST.FlowCollection, depth: number, props: Props | null, pseudo: Entry | null): YNode {
+    const weight = this.expansions;
+    const isMap = tok.start.type === 'flow-map-start';
+    const node = this.place(newNode(isMap ? 'mapping' : 'sequence', { tag: isMap ? '!!map' : '!!seq', style: 'flow' }), tok.offset);
+    this.applyProps(node, props);
+    this.flowDepth++;
+    this.flowHead = '';
+    this.tokens([tok.start]);
+    this.lineTarget = { line: this.lastContentLine, set: (c) => (this.flowHead = joinComment(this.flowHead, c)) };
+    let prev: YNode | null = null;
+    for (const item of tok.items) {
+      for (const t of item.start) {
+        this.tokens([t]);
+        if (t.type === 'comma' && prev) {
+          const target: YNode = prev;
+          this.lineTarget = { line: this.lineOf(t.offset), set: (c) => (target.lineComment ||= c) };
+        }
+      }
+      const head = this.flowHead;
+      this.flowHead = '';
+      const hasPair = item.key !== undefined || item.sep !== undefined;
+      if (!hasPair && !item.value) {
+        this.takeProps();
+        continue;
+      }
+      if (!hasPair) {
+        const v = this.value(item.value!, depth + 1, null, null);
+        if (head) v.headComment = joinComment(head, v.headComment);
+        node.content.push(v);
+        prev = v;
+        continue;
+      }
+      const keyProps = this.takeProps();
+      let key: YNode;
+      if (item.key) {
+        this.props = keyProps;
+        key = this.value(item.key, depth + 1, null, null, true);
+      } else {
+        key = this.place(newNode('scalar', { tag: '!!null' }), item.sep![0]!.offset);
+        this.applyProps(key, keyProps);
+      }
+      if (head) key.headComment = joinComment(head, key.headComment);
+      this.tokens(item.sep);
+      const value = item.value ? this.value(item.value, depth + 1, null, null) : this.emptyValue(key.line ? tok.offset : tok.offset);
+      if (isMap) node.content.push(key, value);
+      else {
+        const pair = newNode('mapping', { tag: '!!map', style: 'flow', content: [key, value], line: key.line, column: key.column });
+        node.content.push(pair);
+      }
+      prev = value;
+    }
+    let closed = false;
+    for (const t of tok.end) {
+      this.tokens([t]);
+      if (!closed && (t.type === 'flow-map-end' || t.type === 'flow-seq-end')) {
+        closed = true;
+        this.flowDepth--;
+        this.flowHead = '';
+        this.targetLine(node);
+      }
+    }
+    if (!closed) {
+      this.flowDepth--;
+      this.fail(tok.offset, isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'");
+    }
+    this.registerAnchor(node, weight);
+    if (pseudo) this.settle(pseudo, node);
+    return node;
+  }
+}
+
+/** Offset of a block scalar's first content line: after the newline that ends its header line. */
+function blockBodyStart(tok: CST.BlockScalar): number {
+  let start = tok.offset;
+  for (const t of tok.props) if ('source' in t) start = Math.max(start, t.offset + t.source.length);
+  return start;
+}
+
+/** `!!x` and `!<tag:yaml.org,2002:x>` → `!!x`; `!<!x>` → `!x`; the non-specific `!` → ''. */
+function shortTag(source: string): string {
+  if (source === '!') return '';
+  if (source.startsWith('!<') && source.endsWith('>')) {
+    const v = decodeURIComponentSafe(source.slice(2, -1));
+    if (v.startsWith(YAML_TAG_PREFIX)) return `!!${v.slice(YAML_TAG_PREFIX.length)}`;
+    return v.startsWith('!') ? v : `!<${v}>`;
+  }
+  return source.includes('%') ? decodeURIComponentSafe(source) : source;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A go-yaml-like wording for the `yaml` package's parse errors. */
+function goMessage(message: string): string {
+  if (/tab/i.test(message)) return 'found character that cannot start any token';
+  if (/flow (map|sequence)|Expected a .* ([\]}])/i.test(message)) {
+    return message.includes('}') || /map/i.test(message) ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
+  }
+  if (/implicit key|single line/i.test(message)) return "could not find expected ':'";
+  if (/indent/i.test(message)) return 'did not find expected key';
+  if (/quote|Missing closing/i.test(message)) return 'found unexpected end of stream';
+  if (/escape/i.test(message)) return 'found unknown escape character while parsing a quoted scalar';
+  return 'did not find expected node content';
+}

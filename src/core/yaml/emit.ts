@@ -1,0 +1,452 @@
+/**
+ * The go-yaml v3 output rules with kyaml's settings (spec yaml-format.md §6.4): indent 2, no line
+ * width, unicode, `\n`, compact or wide sequences per document. Writes YNode trees; never uses the
+ * `yaml` package's stringifier. Output is built from string parts joined once.
+ */
+import type { YNode } from './node.ts';
+import type { SeqIndent } from './read.ts';
+import { resolvePlainTag } from './resolve.ts';
+import { analyzeScalar, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
+
+export type { SeqIndent } from './read.ts';
+
+/** Documents joined by `---\n`, no leading `---`, exactly one final newline (except keep-chomped block scalars). */
+export function emitYamlFile(docs: readonly YNode[], seqIndent: SeqIndent | readonly SeqIndent[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < docs.length; i++) {
+    const style = typeof seqIndent === 'string' ? seqIndent : (seqIndent[i] ?? 'compact');
+    if (i > 0) parts.push('---\n');
+    parts.push(emitYamlDocument(docs[i]!, style));
+  }
+  return parts.join('');
+}
+
+export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent): string {
+  const e = new Emitter(seqIndent === 'compact');
+  e.document(doc);
+  return e.finish();
+}
+
+const SPACES = ' '.repeat(64);
+function spaces(n: number): string {
+  return n <= 64 ? SPACES.slice(0, n) : ' '.repeat(n);
+}
+
+type ScalarContext = 'value' | 'key' | 'flow' | 'explicit-key';
+
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) n += c >= 0x800 && !(c >= 0xd800 && c <= 0xdfff) ? 2 : 1;
+  }
+  return n;
+}
+
+function isBlockCollection(n: YNode): boolean {
+  return (n.kind === 'mapping' || n.kind === 'sequence') && n.style !== 'flow' && n.content.length > 0;
+}
+
+class Emitter {
+  private readonly out: string[] = [];
+  private atLineStart = true;
+  /** Column of the last foot comment written; the next line at that column starts with a blank line. */
+  private footCol = -1;
+  private readonly compact: boolean;
+
+  constructor(compact: boolean) {
+    this.compact = compact;
+  }
+
+  finish(): string {
+    if (!this.atLineStart) this.out.push('\n');
+    return this.out.join('');
+  }
+
+  private w(s: string): void {
+    this.out.push(s);
+    this.atLineStart = false;
+  }
+
+  /** Starts a new line at `indent`. */
+  private line(indent: number): void {
+    if (!this.atLineStart) this.out.push('\n');
+    if (this.footCol === indent) this.out.push('\n');
+    this.footCol = -1;
+    if (indent) this.out.push(spaces(indent));
+    this.atLineStart = false;
+  }
+
+  /** Own-line comment text at `indent`; empty lines inside stand for blank lines. */
+  private comment(text: string, indent: number, inlineFirst = false): void {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (l === '') {
+        if (!this.atLineStart) this.out.push('\n');
+        this.out.push('\n');
+        this.atLineStart = true;
+        this.footCol = -1;
+        continue;
+      }
+      if (i === 0 && inlineFirst) this.w(l[0] === '#' ? l : `# ${l}`);
+      else {
+        this.line(indent);
+        this.w(l[0] === '#' ? l : `# ${l}`);
+      }
+    }
+  }
+
+  private foot(text: string, indent: number): void {
+    if (!text) return;
+    this.comment(text, indent);
+    this.footCol = indent;
+  }
+
+  private lineComment(text: string): void {
+    if (text) this.w(text[0] === '#' ? ` ${text}` : ` # ${text}`);
+  }
+
+  document(doc: YNode): void {
+    if (doc.headComment) {
+      this.comment(doc.headComment, 0);
+      this.out.push('\n\n');
+      this.atLineStart = true;
+    }
+    const root = doc.content[0];
+    if (root) this.root(root);
+    if (doc.lineComment) this.lineComment(doc.lineComment);
+    if (doc.footComment) {
+      this.footCol = 0;
+      this.comment(doc.footComment, 0);
+    }
+  }
+
+  private root(n: YNode): void {
+    if (n.headComment) this.comment(n.headComment, 0);
+    const props = this.props(n);
+    if (isBlockCollection(n)) {
+      if (props) {
+        this.line(0);
+        this.w(props);
+        this.lineComment(n.lineComment);
+      }
+      if (n.kind === 'mapping') this.mapping(n, 0, false);
+      else this.sequence(n, 0, false);
+    } else {
+      this.line(0);
+      this.inlineValue(n, 0, 'value', props, '');
+    }
+    this.foot(n.footComment, 0);
+  }
+
+  // ---- tags and anchors ------------------------------------------------------------------
+
+  /** The tag to write, and whether a plain string must be double-quoted instead. */
+  private tagOf(n: YNode): { tag: string; force: boolean } {
+    const tag = n.tag;
+    if (!tag) return { tag: '', force: false };
+    if (n.tagged) return { tag, force: false };
+    switch (n.kind) {
+      case 'scalar':
+        if (tag === '!!str' && n.style !== '') return { tag: '', force: false };
+        {
+          const r = resolvePlainTag(n.value);
+          if (r === tag) return { tag: '', force: false };
+          if (tag === '!!str') return { tag: '', force: true };
+          return { tag, force: false };
+        }
+      case 'mapping':
+        return { tag: tag === '!!map' ? '' : tag, force: false };
+      case 'sequence':
+        return { tag: tag === '!!seq' ? '' : tag, force: false };
+      default:
+        return { tag: '', force: false };
+    }
+  }
+
+  private props(n: YNode): string {
+    if (n.kind === 'alias') return '';
+    const { tag } = this.tagOf(n);
+    if (n.anchor) return tag ? `&${n.anchor} ${tag}` : `&${n.anchor}`;
+    return tag;
+  }
+
+  // ---- scalars ---------------------------------------------------------------------------
+
+  private scalarStyle(n: YNode, ctx: ScalarContext): YNode['style'] {
+    const v = n.value;
+    let style = n.style;
+    if (style === '') {
+      if (v.includes('\n')) style = 'literal';
+      else if (this.tagOf(n).force) style = 'double';
+    }
+    const a = analyzeScalar(v);
+    const simpleKey = ctx === 'key';
+    const flow = ctx === 'flow';
+    if (simpleKey && a.multiline) return 'double';
+    if (style === '') {
+      if ((flow && !a.flowPlain) || (!flow && !a.blockPlain) || (a.empty && (flow || simpleKey))) style = 'single';
+      else return '';
+    }
+    if (style === 'single') return a.single ? 'single' : 'double';
+    if (style === 'literal' || style === 'folded') {
+      return !a.block || flow || simpleKey ? 'double' : style;
+    }
+    return 'double';
+  }
+
+  /** A scalar or alias written on the current line (block scalars continue on the next lines). */
+  private scalarText(n: YNode, ctx: ScalarContext, indent: number, contentIndent: number, lineComment: string): string {
+    if (n.kind === 'alias') return `*${n.value}`;
+    const style = this.scalarStyle(n, ctx);
+    switch (style) {
+      case '':
+        return n.value;
+      case 'single':
+        return writeSingleQuoted(n.value, spaces(indent));
+      case 'double':
+        return writeDoubleQuoted(n.value);
+      case 'literal':
+      case 'folded':
+        return blockScalar(n.value, style, contentIndent, lineComment);
+      default:
+        return writeDoubleQuoted(n.value);
+    }
+  }
+
+  /**
+   * Writes a non-block-collection value after `prefix` (a key's `:` or a dash) on the current line:
+   * props, then the scalar, alias or flow collection, then the line comment.
+   */
+  private inlineValue(n: YNode, indent: number, ctx: ScalarContext, props: string, heldComment: string): void {
+    const comment = n.lineComment || heldComment;
+    if (n.kind === 'mapping' || n.kind === 'sequence') {
+      this.w(props ? `${props} ` : '');
+      this.flow(n, indent + 2, comment);
+      return;
+    }
+    const isBlock = n.kind === 'scalar' && (n.style === 'literal' || n.style === 'folded' || n.value.includes('\n'));
+    const text = this.scalarText(n, ctx, indent, indent + 2, comment);
+    const sep = props && text ? `${props} ${text}` : props || text;
+    if (sep) this.w(sep);
+    if (isBlock && (text[0] === '|' || text[0] === '>')) {
+      this.atLineStart = text.endsWith('\n');
+      return;
+    }
+    this.lineComment(comment);
+  }
+
+  // ---- block collections -----------------------------------------------------------------
+
+  private isSimpleKey(k: YNode): boolean {
+    if (k.kind === 'alias') return true;
+    if (k.kind === 'mapping' || k.kind === 'sequence') return k.content.length === 0;
+    if (/[\n\r\u0085\u2028\u2029]/.test(k.value)) return false;
+    const { tag } = this.tagOf(k);
+    return utf8Length(k.anchor) + utf8Length(tag) + utf8Length(k.value) <= 128;
+  }
+
+  private mapping(m: YNode, indent: number, inline: boolean): void {
+    const c = m.content;
+    for (let i = 0; i + 1 < c.length; i += 2) {
+      const k = c[i]!;
+      const v = c[i + 1]!;
+      if (i === 0 && inline) {
+        if (k.headComment) {
+          this.comment(k.headComment, indent, true);
+          this.line(indent);
+        }
+      } else {
+        if (k.headComment) this.comment(k.headComment, indent);
+        this.line(indent);
+      }
+      this.pair(k, v, indent);
+      this.foot(k.footComment || (v.kind !== 'mapping' && v.kind !== 'sequence' ? v.footComment : ''), indent);
+    }
+  }
+
+  private key(k: YNode, indent: number): void {
+    const props = this.props(k);
+    if (k.kind === 'mapping' || k.kind === 'sequence') {
+      this.w(props ? `${props} ` : '');
+      this.flow(k, indent + 2, '');
+      return;
+    }
+    const text = this.scalarText(k, 'key', indent, indent + 2, '');
+    this.w(props && text ? `${props} ${text}` : props || text);
+    if (k.kind === 'alias') this.w(' ');
+  }
+
+  private pair(k: YNode, v: YNode, indent: number): void {
+    if (this.isSimpleKey(k)) {
+      this.key(k, indent);
+      this.w(':');
+    } else {
+      this.w('?');
+      if (isBlockCollection(k)) {
+        if (k.kind === 'mapping') this.mapping(k, indent + 2, false);
+        else this.sequence(k, indent + 2, false);
+      } else {
+        this.w(' ');
+        this.inlineValue(k, indent, 'explicit-key', this.props(k), '');
+      }
+      this.line(indent);
+      this.w(':');
+    }
+    this.value(v, indent, k.lineComment);
+  }
+
+  /** The value of a block mapping pair, after `key:`. */
+  private value(v: YNode, indent: number, keyComment: string): void {
+    const props = this.props(v);
+    if (isBlockCollection(v)) {
+      if (props) this.w(` ${props}`);
+      this.lineComment(keyComment || v.lineComment);
+      if (v.kind === 'mapping') {
+        if (v.headComment) this.comment(v.headComment, indent + 2);
+        this.mapping(v, indent + 2, false);
+      } else {
+        const seqIndent = this.compact ? indent : indent + 2;
+        if (v.headComment) this.comment(v.headComment, seqIndent);
+        this.sequence(v, seqIndent, false);
+      }
+      if (v.footComment) this.foot(v.footComment, indent);
+      return;
+    }
+    if (v.headComment) {
+      this.comment(v.headComment, indent + 2);
+      this.line(indent + 2);
+    } else if (!(v.kind === 'scalar' && v.value === '' && !props && this.scalarStyle(v, 'value') === '')) {
+      this.w(' ');
+    }
+    this.inlineValue(v, indent, 'value', props, keyComment);
+  }
+
+  private sequence(s: YNode, indent: number, inline: boolean): void {
+    const c = s.content;
+    for (let i = 0; i < c.length; i++) {
+      const item = c[i]!;
+      if (i === 0 && inline) {
+        if (item.headComment) {
+          this.comment(item.headComment, indent, true);
+          this.line(indent);
+        }
+      } else {
+        if (item.headComment) this.comment(item.headComment, indent);
+        this.line(indent);
+      }
+      this.w('-');
+      this.item(item, indent);
+      this.foot(item.footComment, indent);
+    }
+  }
+
+  private item(n: YNode, indent: number): void {
+    const props = this.props(n);
+    if (isBlockCollection(n)) {
+      if (props) {
+        this.w(` ${props}`);
+        this.lineComment(n.lineComment);
+        if (n.kind === 'mapping') this.mapping(n, indent + 2, false);
+        else this.sequence(n, indent + 2, false);
+        return;
+      }
+      this.w(' ');
+      if (n.kind === 'mapping') this.mapping(n, indent + 2, true);
+      else this.sequence(n, indent + 2, true);
+      return;
+    }
+    if (!(n.kind === 'scalar' && n.value === '' && !props && this.scalarStyle(n, 'value') === '')) this.w(' ');
+    this.inlineValue(n, indent, 'value', props, '');
+  }
+
+  // ---- flow collections ------------------------------------------------------------------
+
+  /**
+   * A flow collection on the current line. Comments inside force line breaks, continued at
+   * `indent` (§5.7): a head comment starts a new line before its entry, a line comment ends the
+   * line after the entry's comma.
+   */
+  private flow(n: YNode, indent: number, comment: string): void {
+    const isMap = n.kind === 'mapping';
+    const c = n.content;
+    this.w(isMap ? '{' : '[');
+    const step = isMap ? 2 : 1;
+    let pendingComment = '';
+    for (let i = 0; i < c.length; i += step) {
+      const entry = c[i]!;
+      const value = isMap ? c[i + 1]! : entry;
+      if (i > 0) this.w(',');
+      const head = entry.headComment;
+      if (pendingComment) {
+        this.lineComment(pendingComment);
+        pendingComment = '';
+        if (head) this.comment(head, indent);
+        this.line(indent);
+      } else if (head) {
+        this.comment(head, indent);
+        this.line(indent);
+      } else if (i > 0) this.w(' ');
+      if (isMap) {
+        this.flowNode(entry, indent, true);
+        this.w(': ');
+        this.flowNode(value, indent, false);
+      } else this.flowNode(entry, indent, false);
+      pendingComment = value.lineComment;
+    }
+    if (pendingComment) {
+      this.lineComment(pendingComment);
+      this.line(indent);
+    }
+    this.w(isMap ? '}' : ']');
+    this.lineComment(comment);
+  }
+
+  private flowNode(n: YNode, indent: number, isKey: boolean): void {
+    const props = this.props(n);
+    if (n.kind === 'mapping' || n.kind === 'sequence') {
+      if (props) this.w(`${props} `);
+      this.flow(n, indent + 2, '');
+      return;
+    }
+    const text = this.scalarText(n, isKey ? 'key' : 'flow', indent, indent, '');
+    this.w(props && text ? `${props} ${text}` : props || text);
+  }
+}
+
+/** A literal or folded scalar: header (with the line comment), then the content lines. */
+function blockScalar(value: string, style: 'literal' | 'folded', contentIndent: number, lineComment: string): string {
+  const parts: string[] = [style === 'literal' ? '|' : '>'];
+  const first = value.charCodeAt(0);
+  if (first === 0x20 || first === 0x0a) parts.push('2');
+  const last = value.charCodeAt(value.length - 1);
+  if (last !== 0x0a) parts.push('-');
+  else if (value.length === 1 || value.charCodeAt(value.length - 2) === 0x0a) parts.push('+');
+  if (lineComment) parts.push(lineComment[0] === '#' ? ` ${lineComment}` : ` # ${lineComment}`);
+  parts.push('\n');
+  const ind = spaces(contentIndent);
+  const lines = value.split('\n');
+  const lastIdx = lines.length - 1;
+  if (style === 'literal') {
+    for (let i = 0; i < lastIdx; i++) {
+      const l = lines[i]!;
+      parts.push(l === '' ? '\n' : `${ind}${l}\n`);
+    }
+    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
+  } else {
+    const firstNotBlank = first !== 0x20 && first !== 0x09 && first !== 0x0a;
+    for (let i = 0; i < lastIdx; i++) {
+      const l = lines[i]!;
+      if (l === '') {
+        parts.push('\n');
+        continue;
+      }
+      const leadingSpace = l[0] === ' ' || l[0] === '\t';
+      parts.push(`${ind}${l}\n`);
+      if (!leadingSpace && firstNotBlank) parts.push('\n');
+    }
+    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
+  }
+  return parts.join('');
+}

@@ -1,0 +1,6 @@
+/** The YAML layer: kpt-exact reading and writing of package files (spec yaml-format.md). */
+export { parseYamlFile } from './parse.ts';
+export type { ParsedFile, ParseOptions, SeqIndent } from './parse.ts';
+export { emitYamlDocument, emitYamlFile } from './emit.ts';
+export { resolvePlainTag } from './resolve.ts';
+export { emitJsonFile } from './json.ts';

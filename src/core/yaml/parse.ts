@@ -1,0 +1,50 @@
+/**
+ * Reading a package file as kyaml does (spec yaml-format.md §1.1, §3.2, §6.2): normalise line
+ * breaks, split into document pieces, decode each piece as one go-yaml-style document, drop empty,
+ * comment-only and null documents, and detect each document's sequence style.
+ */
+import { KrmfnError } from '../errors.ts';
+import { withLimits, type Limits } from '../limits.ts';
+import { buildPiece } from './build.ts';
+import type { YNode } from './node.ts';
+import { detectSeqIndent, normalizeNewlines, splitPieces, type SeqIndent } from './read.ts';
+
+export type { SeqIndent } from './read.ts';
+
+/** Parallel arrays: `docs[i]` (kind 'document') was written with `seqIndent[i]`. */
+export interface ParsedFile {
+  docs: YNode[];
+  seqIndent: SeqIndent[];
+}
+
+export interface ParseOptions {
+  /** File name for error positions. */
+  file?: string;
+  limits?: Partial<Limits>;
+}
+
+/**
+ * kyaml's reading rules (§1.1): BOM, CRLF→LF, lone CR, split on `\n---.*\n`, drop empty/comment-only/null
+ * docs, seqindent detection per piece (§3.2), tag resolution (§4.5). Throws KrmfnError with code
+ * 'yaml-syntax' (file, 1-based line, column, a go-yaml-like message), 'yaml-alias-limit', 'yaml-depth-limit', 'yaml-size-limit'.
+ */
+export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile {
+  const limits = withLimits(opts.limits);
+  if (text.length > limits.maxInputBytes) {
+    throw new KrmfnError({
+      code: 'yaml-size-limit',
+      message: `YAML input of ${text.length} characters exceeds the limit of ${limits.maxInputBytes} bytes`,
+      ...(opts.file ? { file: opts.file } : {}),
+    });
+  }
+  const normal = normalizeNewlines(text);
+  const out: ParsedFile = { docs: [], seqIndent: [] };
+  for (const piece of splitPieces(normal, opts.file)) {
+    if (piece.text.trim() === '') continue;
+    const doc = buildPiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
+    if (!doc) continue;
+    out.docs.push(doc);
+    out.seqIndent.push(detectSeqIndent(piece.text));
+  }
+  return out;
+}

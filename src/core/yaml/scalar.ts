@@ -1,0 +1,182 @@
+/**
+ * Scalar presentation as go-yaml v3 writes it (spec yaml-format.md §4.1–4.4): which styles a value
+ * allows, the style finally used, and the quoted writers. Block scalars are written by emit.ts.
+ */
+
+export interface ScalarAnalysis {
+  empty: boolean;
+  multiline: boolean;
+  blockPlain: boolean;
+  flowPlain: boolean;
+  single: boolean;
+  block: boolean;
+}
+
+const FLOW_INDICATORS = ',?[]{}';
+
+function isBreak(c: number): boolean {
+  return c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
+}
+
+/** go-yaml's printable set, by UTF-16 unit: astral characters (surrogates) are not printable. */
+export function isPrintable(c: number): boolean {
+  return (
+    c === 0x0a ||
+    (c >= 0x20 && c <= 0x7e) ||
+    c === 0x85 ||
+    (c >= 0xa0 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd && c !== 0xfeff)
+  );
+}
+
+const SIMPLE_PLAIN =
+  /^[A-Za-z0-9_/.=+()$^~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][A-Za-z0-9_/.=+()$^~ \-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
+
+/** The permission table of §4.2 for a value. */
+export function analyzeScalar(value: string): ScalarAnalysis {
+  if (value === '') return { empty: true, multiline: false, blockPlain: true, flowPlain: false, single: true, block: false };
+  // Fast path: letters, digits and harmless punctuation, no trailing space.
+  if (SIMPLE_PLAIN.test(value) && value.charCodeAt(value.length - 1) !== 0x20 && !value.startsWith('---') && !value.startsWith('...')) {
+    return { empty: false, multiline: false, blockPlain: true, flowPlain: true, single: true, block: true };
+  }
+  let blockIndicators = false;
+  let flowIndicators = false;
+  let lineBreaks = false;
+  let special = false;
+  let tab = false;
+  let leadingSpace = false;
+  let leadingBreak = false;
+  let trailingSpace = false;
+  let trailingBreak = false;
+  let breakSpace = false;
+  let spaceBreak = false;
+  let prevSpace = false;
+  let prevBreak = false;
+
+  if (value.startsWith('---') || value.startsWith('...')) {
+    blockIndicators = true;
+    flowIndicators = true;
+  }
+  let precededByWhitespace = true;
+  const n = value.length;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    const next = i + 1 < n ? value.charCodeAt(i + 1) : -1;
+    const followedByWhitespace = next === -1 || next === 0x20 || next === 0x09 || isBreak(next);
+    if (i === 0) {
+      switch (c) {
+        case 0x23: case 0x2c: case 0x5b: case 0x5d: case 0x7b: case 0x7d: case 0x26: case 0x2a:
+        case 0x21: case 0x7c: case 0x3e: case 0x27: case 0x22: case 0x25: case 0x40: case 0x60:
+          flowIndicators = true;
+          blockIndicators = true;
+          break;
+        case 0x3f: case 0x3a:
+          flowIndicators = true;
+          if (followedByWhitespace) blockIndicators = true;
+          break;
+        case 0x2d:
+          if (followedByWhitespace) {
+            flowIndicators = true;
+            blockIndicators = true;
+          }
+          break;
+      }
+    } else {
+      if (FLOW_INDICATORS.includes(value[i]!)) flowIndicators = true;
+      if (c === 0x3a) {
+        flowIndicators = true;
+        if (followedByWhitespace) blockIndicators = true;
+      }
+      if (c === 0x23 && precededByWhitespace) {
+        flowIndicators = true;
+        blockIndicators = true;
+      }
+    }
+    if (c === 0x09) tab = true;
+    if (!isPrintable(c) || c === 0xfeff) special = true;
+    if (isBreak(c)) lineBreaks = true;
+    if (c === 0x20) {
+      if (i === 0) leadingSpace = true;
+      if (i === n - 1) trailingSpace = true;
+      if (prevBreak) breakSpace = true;
+      prevSpace = true;
+      prevBreak = false;
+    } else if (isBreak(c)) {
+      if (i === 0) leadingBreak = true;
+      if (i === n - 1) trailingBreak = true;
+      if (prevSpace) spaceBreak = true;
+      prevSpace = false;
+      prevBreak = true;
+    } else {
+      prevSpace = false;
+      prevBreak = false;
+    }
+    precededByWhitespace = c === 0x20 || c === 0x09 || isBreak(c);
+  }
+  const a: ScalarAnalysis = { empty: false, multiline: lineBreaks, blockPlain: true, flowPlain: true, single: true, block: true };
+  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.flowPlain = a.blockPlain = false;
+  if (trailingSpace) a.block = false;
+  if (breakSpace) a.flowPlain = a.blockPlain = a.single = false;
+  if (spaceBreak || tab || special) a.flowPlain = a.blockPlain = a.single = false;
+  if (spaceBreak || special) a.block = false;
+  if (lineBreaks) a.flowPlain = a.blockPlain = false;
+  if (flowIndicators) a.flowPlain = false;
+  if (blockIndicators) a.blockPlain = false;
+  return a;
+}
+
+const SHORT_ESCAPES: Record<number, string> = {
+  0x00: '\\0', 0x07: '\\a', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0b: '\\v', 0x0c: '\\f', 0x0d: '\\r',
+  0x1b: '\\e', 0x22: '\\"', 0x5c: '\\\\', 0x85: '\\N', 0x2028: '\\L', 0x2029: '\\P',
+};
+
+function hexEscape(cp: number): string {
+  const h = cp.toString(16).toUpperCase();
+  if (cp <= 0xff) return `\\x${h.padStart(2, '0')}`;
+  if (cp <= 0xffff) return `\\u${h.padStart(4, '0')}`;
+  return `\\U${h.padStart(8, '0')}`;
+}
+
+const NEEDS_ESCAPE = /["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
+
+/** go-yaml's double-quoted writer (§4.3), without line folding (infinite width). */
+export function writeDoubleQuoted(value: string): string {
+  const escapeAll = value.charCodeAt(0) === 0xfeff;
+  if (!escapeAll && !NEEDS_ESCAPE.test(value)) return `"${value}"`;
+  const out: string[] = ['"'];
+  let runStart = 0;
+  for (let i = 0; i < value.length; i++) {
+    let cp = value.charCodeAt(i);
+    let width = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < value.length) {
+      const lo = value.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+        width = 2;
+      }
+    }
+    const escape = escapeAll || cp === 0x22 || cp === 0x5c || isBreak(cp) || width === 2 || !isPrintable(cp);
+    if (escape) {
+      if (i > runStart) out.push(value.slice(runStart, i));
+      out.push(SHORT_ESCAPES[cp] ?? hexEscape(cp));
+      runStart = i + width;
+    }
+    i += width - 1;
+  }
+  if (runStart < value.length) out.push(value.slice(runStart));
+  out.push('"');
+  return out.join('');
+}
+
+/**
+ * go-yaml's single-quoted writer: `'` doubled; a line break is written as an extra empty line and
+ * the following text starts at `indent`.
+ */
+export function writeSingleQuoted(value: string, indent: string): string {
+  if (!/[\n']/.test(value)) return `'${value}'`;
+  let s = value.replace(/'/g, "''");
+  if (s.includes('\n')) {
+    s = s.replace(/\n+/g, (m) => '\n' + m + indent);
+  }
+  return `'${s}'`;
+}
