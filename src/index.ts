@@ -82,4 +82,5 @@ export { DEFAULT_LIMITS, withLimits, type Limits } from './core/limits.ts';
 export { decodeKptfile, resolveImageName, isValidImageReference, type Kptfile } from './core/kptfile.ts';
 export { serializeResourceList, parseFunctionOutput, parseResourceListInput } from './core/resource-list.ts';
 export { emitResultsFile } from './core/results-file.ts';
+export { parseYamlFile, emitYamlFile, emitYamlDocument } from './core/yaml/index.ts';
 export { createBuiltinRuntime };
