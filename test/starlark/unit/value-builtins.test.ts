@@ -1,10 +1,11 @@
-// Runs value-builtins.cases: every universe builtin, method and library module member through the
+// Runs value-builtins.cases: every universe builtin, method and library module member (json, math, time) through the
 // real evaluator (evalExpr), comparing the repr of the result or the error message.
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { evalExpr } from '../../../src/starlark/index.ts';
 import { JSON_MODULE } from '../../../src/starlark/lib/json.ts';
 import { MATH_MODULE } from '../../../src/starlark/lib/math.ts';
+import { createTimeModule } from '../../../src/starlark/lib/time.ts';
 import { STRUCT_BUILTINS } from '../../../src/starlark/lib/universe.ts';
 import { repr } from '../../../src/starlark/value/ops.ts';
 import { toHostString } from '../../../src/starlark/value/string.ts';
@@ -30,7 +31,8 @@ function load(): Map<string, Case[]> {
   return groups;
 }
 
-const predeclared = { json: JSON_MODULE, math: MATH_MODULE, ...STRUCT_BUILTINS };
+// The injected clock is fixed, so time.now() is deterministic.
+const predeclared = { json: JSON_MODULE, math: MATH_MODULE, time: createTimeModule({ now: () => 1_700_000_000_000 }), ...STRUCT_BUILTINS };
 
 for (const [group, cases] of load()) {
   describe(group, () => {
