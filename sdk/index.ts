@@ -85,4 +85,12 @@ export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/co
 export type { ResourceList } from '../src/core/function.ts';
 export { newObject } from './objects.ts';
 export { fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.ts';
+export {
+  parseResourceList,
+  processResourceList,
+  stringifyResourceList,
+  type ProcessOptions,
+  type ProcessOutcome,
+} from './process.ts';
+export { functionDefinition, helpText } from './definition.ts';
 export { reencodeAsKustomize, snapshotKeyOrder, type KeySnapshot } from './restyle.ts';
