@@ -173,7 +173,11 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
         { stderr: out.stderr, exitCode: 1 },
       );
     }
-    return { stdout: enc.encode(out.output), stderr: out.stderr, exitCode: 0 };
+    const stdout = enc.encode(out.output);
+    if (stdout.byteLength > maxOutputBytes) {
+      throw Object.assign(new LimitExceededError('output', `function output exceeded the limit of ${maxOutputBytes} bytes`, name), { stderr: out.stderr, exitCode: 1 });
+    }
+    return { stdout, stderr: out.stderr, exitCode: 0 };
   }
 }
 

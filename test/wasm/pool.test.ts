@@ -96,3 +96,30 @@ describe('Node WASM worker pool prewarm', () => {
     await executor.close();
   });
 });
+
+describe('Node WASM worker pool recycling', () => {
+  it('retires a worker whose guest grew its memory past recycleAboveBytes', async () => {
+    const executor = createNodeWasmExecutor({ maxWorkers: 1, recycleAboveBytes: 8 * MiB });
+    const echo = await prep('echo');
+    await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 });
+    expect(executor.pool?.size.idle).toBe(1);
+    const hog = await executor.runWasi(wasiJob(await prep('hog', 16 * MiB)), { timeoutMs: 10_000 });
+    expect(hog.exitCode).toBe(3);
+    expect(executor.pool?.size.idle).toBe(0);
+    expect((await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 })).exitCode).toBe(0);
+    expect(executor.pool?.spawned).toBe(2);
+    await executor.close();
+  });
+
+  it('keeps at most maxGoWorkers warm Go programs', async () => {
+    const executor = createNodeWasmExecutor({ maxGoWorkers: 1 });
+    const input = JSON.stringify(configMapList(1));
+    for (const name of ['gojs-setns-go119', 'gojs-setns-go123', 'gojs-setns-go119']) {
+      const out = await executor.callGoJs({ module: await prep(name, 256 * MiB), input, maxOutputBytes: MiB }, { timeoutMs: 10_000 });
+      expect(out.ok).toBe(true);
+      expect(executor.pool?.size.goJs).toBe(1);
+    }
+    expect(executor.pool?.spawned).toBe(3);
+    await executor.close();
+  });
+});

@@ -13,7 +13,7 @@ import { failureFromThrown, WasmHostError, type WasmFailure } from '../errors.ts
 import type { PreparedModule } from '../module-cache.ts';
 import { WASM_PAGE_BYTES } from '../memory-cap.ts';
 import { nearCap, memoryFailure } from '../run-wasi.ts';
-import { CollectorFd, outputBudget, type OutputBudget } from '../sink.ts';
+import { CollectorFd, outputBudget } from '../sink.ts';
 import { traceImports, type TraceSink } from '../strace.ts';
 import { curatedGlobal } from './globals.ts';
 import { ValueTable } from './values.ts';
@@ -37,7 +37,7 @@ interface PendingEvent {
 }
 
 export interface GoJsOptions {
-  /** Bytes the program may write to fd 1/2 over its lifetime (default 16 MiB). */
+  /** Bytes the program may write to fd 1/2 during one call (default 16 MiB). */
   maxOutputBytes?: number;
   /** argv, default `["js"]`. */
   args?: readonly string[];
@@ -62,7 +62,8 @@ export class GoJsInstance {
   private readonly global: Record<string, unknown>;
   private readonly glue: { _pendingEvent: PendingEvent | null; _makeFuncWrapper(id: number): unknown };
   private readonly values: ValueTable;
-  private readonly budget: OutputBudget;
+  private readonly maxOutputBytes: number;
+  /** Collects fd 1/2 writes of the current call; replaced at the start of every call. */
   private out: CollectorFd;
   private readonly timers = new Map<number, ReturnType<typeof setTimeout>>();
   private nextTimer = 1;
@@ -77,8 +78,8 @@ export class GoJsInstance {
     if (prepared.abi.abi !== 'gojs') throw new WasmHostError('abi', 'GoJsInstance needs a Go js/wasm module');
     this.prepared = prepared;
     this.opts = opts;
-    this.budget = outputBudget(opts.maxOutputBytes ?? 16 * 1048576);
-    this.out = new CollectorFd(this.budget);
+    this.maxOutputBytes = opts.maxOutputBytes ?? 16 * 1048576;
+    this.out = new CollectorFd(outputBudget(this.maxOutputBytes));
     this.global = curatedGlobal((bytes) => this.out.append(bytes));
     const self = this;
     this.glue = {
@@ -146,15 +147,15 @@ export class GoJsInstance {
   }
 
   private guard(body: () => string): GoJsCallOutcome {
-    const mark = this.out.byteLength;
+    this.out = new CollectorFd(outputBudget(this.maxOutputBytes));
     try {
       const output = body();
-      return { output, stderr: this.stderrSince(mark) };
+      return { output, stderr: this.stderr() };
     } catch (e) {
       let failure = failureFromThrown(e);
       const memBytes = this.exports?.mem.buffer.byteLength ?? 0;
       const capBytes = this.prepared.capPages * WASM_PAGE_BYTES;
-      const stderr = this.stderrSince(mark);
+      const stderr = this.stderr();
       if ((failure.kind === 'trap' || failure.kind === 'abi') && (nearCap(memBytes, capBytes) || /out of memory/.test(stderr))) {
         failure = memoryFailure(capBytes, failure);
       }
@@ -177,9 +178,8 @@ export class GoJsInstance {
     this.values.clear();
   }
 
-  private stderrSince(mark: number): string {
-    const all = this.out.bytes();
-    return this.decoder.decode(all.subarray(mark));
+  private stderr(): string {
+    return this.decoder.decode(this.out.bytes());
   }
 
   private resume(): void {

@@ -46,6 +46,13 @@ export interface WorkerPoolOptions {
   maxWorkers?: number;
   /** Keep workers between calls (default true). */
   reuse?: boolean;
+  /**
+   * A WASI worker whose guest grew its memory beyond this is retired after the call rather than
+   * kept warm, so a one-off 500 MiB guest does not stay resident (default 128 MiB).
+   */
+  recycleAboveBytes?: number;
+  /** Warm Go js programs kept at once; the least recently used is stopped beyond it (default 4). */
+  maxGoWorkers?: number;
 }
 
 interface Slot {
@@ -58,6 +65,8 @@ export class WorkerPool implements WasmExecutor {
   private readonly spawnWorker: () => WorkerLike;
   private readonly maxWorkers: number;
   private readonly reuse: boolean;
+  private readonly recycleAboveBytes: number;
+  private readonly maxGoWorkers: number;
   private readonly idle: Slot[] = [];
   private busy = 0;
   private readonly waiters: Array<() => void> = [];
@@ -71,6 +80,8 @@ export class WorkerPool implements WasmExecutor {
     this.spawnWorker = opts.spawn;
     this.maxWorkers = Math.max(1, opts.maxWorkers ?? 2);
     this.reuse = opts.reuse ?? true;
+    this.recycleAboveBytes = opts.recycleAboveBytes ?? 128 * 1048576;
+    this.maxGoWorkers = Math.max(1, opts.maxGoWorkers ?? 4);
   }
 
   async runWasi(job: WasiJob, opts: CallOptions): Promise<WasiOutcome> {
@@ -79,6 +90,7 @@ export class WorkerPool implements WasmExecutor {
     const stdin = job.stdin.slice();
     const req: WorkerRequest = { op: 'wasi', id: this.nextId++, ...job, stdin };
     const r = await this.call(slot, req, [stdin.buffer], opts);
+    if (r.op === 'wasi' && r.outcome.memoryBytes > this.recycleAboveBytes) this.kill(slot);
     this.release(slot);
     if (r.op === 'wasi') return r.outcome;
     return failedWasi('failure' in r ? r.failure : unexpected(r.op));
@@ -90,6 +102,11 @@ export class WorkerPool implements WasmExecutor {
     let entry = this.goWorkers.get(key);
     if (!entry || entry.slot.dead) {
       entry = { slot: this.newSlot(), queue: Promise.resolve() };
+      this.goWorkers.set(key, entry);
+      this.evictGoWorkers(key);
+    } else {
+      // Most recently used last.
+      this.goWorkers.delete(key);
       this.goWorkers.set(key, entry);
     }
     const { slot } = entry;
@@ -105,6 +122,17 @@ export class WorkerPool implements WasmExecutor {
     });
     entry.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** Stops the least recently used Go js workers beyond `maxGoWorkers` (never `keep`). */
+  private evictGoWorkers(keep: string): void {
+    for (const [key, entry] of this.goWorkers) {
+      if (this.goWorkers.size <= this.maxGoWorkers) break;
+      if (key === keep) continue;
+      this.goWorkers.delete(key);
+      // Let a call in flight finish first.
+      void entry.queue.then(() => this.kill(entry.slot));
+    }
   }
 
   /** Starts one idle WASI worker if none is idle and the pool has room. */

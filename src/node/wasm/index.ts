@@ -10,12 +10,14 @@ import { createNodeWasmExecutor, type NodeWasmExecutorOptions } from './pool.ts'
 export type NodeWasmRuntimeOptions = Partial<WasmRuntimeOptions> & NodeWasmExecutorOptions;
 
 export function createNodeWasmRuntime(opts: NodeWasmRuntimeOptions = {}): WasmRuntime {
-  const { maxWorkers, reuse, ...rest } = opts;
-  return createWasmRuntime({
-    loader: createNodeWasmLoader(),
-    executor: createNodeWasmExecutor({ ...(maxWorkers !== undefined ? { maxWorkers } : {}), ...(reuse !== undefined ? { reuse } : {}) }),
-    ...rest,
-  });
+  const { maxWorkers, reuse, recycleAboveBytes, maxGoWorkers, workerScript, ...rest } = opts;
+  const pool: NodeWasmExecutorOptions = {};
+  if (maxWorkers !== undefined) pool.maxWorkers = maxWorkers;
+  if (reuse !== undefined) pool.reuse = reuse;
+  if (recycleAboveBytes !== undefined) pool.recycleAboveBytes = recycleAboveBytes;
+  if (maxGoWorkers !== undefined) pool.maxGoWorkers = maxGoWorkers;
+  if (workerScript !== undefined) pool.workerScript = workerScript;
+  return createWasmRuntime({ loader: createNodeWasmLoader(), executor: createNodeWasmExecutor(pool), ...rest });
 }
 
 export { createNodeWasmExecutor, nodeWorkerLike, type NodeWasmExecutor, type NodeWasmExecutorOptions } from './pool.ts';

@@ -15,6 +15,9 @@ export interface NodeWasmExecutorOptions {
   maxWorkers?: number;
   /** Keep workers warm between calls (default true). */
   reuse?: boolean;
+  /** See WorkerPoolOptions. */
+  recycleAboveBytes?: number;
+  maxGoWorkers?: number;
   /** The worker script (default: dist/wasm-worker.js beside this module, or bundled from sources). */
   workerScript?: URL;
 }
@@ -49,6 +52,8 @@ export function createNodeWasmExecutor(opts: NodeWasmExecutorOptions = {}): Node
         spawn: () => nodeWorkerLike(script),
         ...(opts.maxWorkers !== undefined ? { maxWorkers: opts.maxWorkers } : {}),
         ...(opts.reuse !== undefined ? { reuse: opts.reuse } : {}),
+        ...(opts.recycleAboveBytes !== undefined ? { recycleAboveBytes: opts.recycleAboveBytes } : {}),
+        ...(opts.maxGoWorkers !== undefined ? { maxGoWorkers: opts.maxGoWorkers } : {}),
       });
       return pool;
     });
