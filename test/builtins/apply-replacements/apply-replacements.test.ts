@@ -39,7 +39,7 @@ describe('apply-replacements', () => {
       cfg(`- source: {kind: ConfigMap, name: cfg, fieldPath: data.image}
   targets:
   - select: {kind: Deployment}
-    fieldPaths: [spec.template.spec.containers.[name=app].image]
+    fieldPaths: ['spec.template.spec.containers.[name=app].image']
 - source: {kind: ConfigMap, name: cfg, fieldPath: data.ns}
   targets:
   - select: {kind: Deployment}
@@ -68,10 +68,10 @@ describe('apply-replacements', () => {
       cfg(`- source: {kind: ConfigMap, name: cfg, fieldPath: data.image, options: {delimiter: ':', index: 1}}
   targets:
   - select: {kind: Deployment}
-    fieldPaths: [spec.template.spec.containers.[name=sidecar].image]
+    fieldPaths: ['spec.template.spec.containers.[name=sidecar].image']
     options: {delimiter: ':', index: 1}
   - select: {kind: Deployment}
-    fieldPaths: [spec.template.spec.containers.[name=app].image]
+    fieldPaths: ['spec.template.spec.containers.[name=app].image']
     options: {delimiter: ':', index: -1}
 `),
     );
