@@ -22,6 +22,7 @@ export function callValue(th: ThreadImpl, fn: Value, args: Value[], kwargs: Kwar
 /** Calls a non-Starlark callable (builtin, bound method, host object). */
 export function callOther(th: ThreadImpl, fn: Value, args: Value[], kwargs: Kwargs): Value {
   if (!isCallable(fn)) return fail(`invalid call of non-function (${typeName(fn)})`);
+  if (--th.tick <= 0) th.poll();
   try {
     return fn.callInternal(th, args, kwargs);
   } catch (e) {
