@@ -359,15 +359,26 @@ const type = fn('type', (_t, args, kwargs) => {
 
 const zip = fn('zip', (_t, args, kwargs) => {
   if (kwargs !== null && kwargs.length > 0) failIn('zip', 'unexpected keyword arguments');
-  const cols = args.map((a, i) => {
+  args.forEach((a, i) => {
     if (!isIterableValue(a)) failIn('zip', `argument #${i + 1} is not iterable: ${typeName(a)}`);
-    return prefixed('zip', () => toArray(a));
   });
-  if (cols.length === 0) return new List([]);
-  const n = Math.min(...cols.map((c) => c.length));
+  if (args.length === 0) return new List([]);
+  // Lockstep iteration: stops at the shortest argument, so infinite iterables work.
+  const its = args.map((a) => prefixed('zip', () => iterate(a)));
   const out: Value[] = [];
-  for (let i = 0; i < n; i++) out.push(new Tuple(cols.map((c) => c[i]!)));
-  return new List(out);
+  try {
+    for (;;) {
+      const row: Value[] = [];
+      for (const it of its) {
+        const v = it.next();
+        if (v === undefined) return new List(out);
+        row.push(v);
+      }
+      out.push(new Tuple(row));
+    }
+  } finally {
+    for (const it of its) it.done();
+  }
 });
 
 /** The frozen universe: name → value, exactly spec §8's list. */

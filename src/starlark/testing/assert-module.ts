@@ -66,13 +66,17 @@ export function createAssertModule(report: AssertReporter): AssertModule {
     report(toHost(msg), thread.callStack());
     return None;
   };
-  /** Runs `f()`: its error message (binary), or null when it succeeded. Limit errors propagate. */
+  /**
+   * Runs `f()`: its error message (binary), or null when it succeeded. Sticky budget errors
+   * (steps, deadline, allocation, output, cancellation) propagate; a stack overflow is an ordinary
+   * error, as in starlark-go.
+   */
   const catchError = (thread: Thread, f: Value): string | null => {
     try {
       thread.call(f, [], null);
       return null;
     } catch (e) {
-      if (isStarlarkEvalError(e) && !isStarlarkLimitError(e)) return e.message;
+      if (isStarlarkEvalError(e) && (!isStarlarkLimitError(e) || e.limit === 'depth')) return e.message;
       throw e;
     }
   };

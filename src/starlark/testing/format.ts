@@ -3,6 +3,7 @@
  * as `<file>:<line>: <message>` (assertions add the stack), print output only for failing chunks,
  * known failures with their reason, and a summary line `N passed, M failed`.
  */
+import type { FrameInfo } from '../value/contract.ts';
 import type { ChunkOutcome, FileOutcome } from './run-file.ts';
 
 export interface Tally {
@@ -36,9 +37,7 @@ export function formatChunk(c: ChunkOutcome): string {
     const indent = c.status === 'known-failure' ? '    ' : '';
     for (const f of c.failures) {
       lines.push(`${indent}${f.file}:${f.line}: ${f.message}`);
-      if (f.stack && f.stack.length > 0) {
-        for (const fr of f.stack) lines.push(`${indent}    ${fr.file}:${fr.line}:${fr.col}: in ${fr.name}`);
-      }
+      if (f.stack && f.stack.length > 0) for (const l of stackLines(f.stack)) lines.push(`${indent}    ${l}`);
     }
     if (c.status === 'fail' && c.output.length > 0) {
       lines.push(`  output of ${c.file}:${c.chunk.startLine}:`);
@@ -46,6 +45,13 @@ export function formatChunk(c: ChunkOutcome): string {
     }
   }
   return lines.join('\n');
+}
+
+/** Stack frames, outermost first; long stacks (runaway recursion) keep 10 frames at each end. */
+function stackLines(stack: readonly FrameInfo[]): string[] {
+  const line = (fr: FrameInfo): string => `${fr.file}:${fr.line}:${fr.col}: in ${fr.name}`;
+  if (stack.length <= 25) return stack.map(line);
+  return [...stack.slice(0, 10).map(line), `... ${stack.length - 20} frames omitted ...`, ...stack.slice(-10).map(line)];
 }
 
 export function formatSummary(t: Tally): string {

@@ -16,3 +16,4 @@ export { runTestFile, chunkKey, chunkTitle, dialectOf } from './run-file.ts';
 export type { ChunkFailure, ChunkOutcome, ChunkStatus, FileOutcome, TestHost } from './run-file.ts';
 export { formatReport, formatChunk, formatSummary, tally } from './format.ts';
 export type { Tally } from './format.ts';
+export { HARNESS_MODULES } from './modules.ts';

@@ -21,6 +21,7 @@ import { createAssertModule } from './assert-module.ts';
 import { harnessFixtures } from './fixtures.ts';
 import { toHost } from './host-text.ts';
 import { basename, dirname, joinPath } from './paths.ts';
+import { HARNESS_MODULES } from './modules.ts';
 
 export interface ChunkFailure {
   file: string;
@@ -57,7 +58,7 @@ export interface TestHost {
    * null when it does not exist. Without it only the harness modules can be loaded.
    */
   readFile?: (path: string) => string | null;
-  /** Library modules by load name, e.g. `{ "json.star": { json } }`; added to assert.star. */
+  /** Library modules by load name (default `HARNESS_MODULES`: json.star, math.star); assert.star is always there. */
   modules?: Readonly<Record<string, Readonly<Record<string, Value>>>>;
   /** Known failures: key `chunkKey(file, title)` → reason. */
   knownFailures?: ReadonlyMap<string, string>;
@@ -125,7 +126,7 @@ function runChunk(
     failures.push({ file, line: lineInFile(stack, file), message: `Error: ${message}`, stack });
   });
   const harness: Record<string, Record<string, Value>> = { 'assert.star': { assert, freeze } };
-  for (const [name, members] of Object.entries(host.modules ?? {})) harness[name] = { ...members };
+  for (const [name, members] of Object.entries(host.modules ?? HARNESS_MODULES)) harness[name] = { ...members };
 
   // Relative files loaded by the chunk, executed once each (cycle-checked).
   const loaded = new Map<string, Record<string, Value> | null>();

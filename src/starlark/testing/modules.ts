@@ -1,0 +1,13 @@
+/**
+ * The library modules the harness `load()` table offers besides `assert.star` (starlark.md §12.6):
+ * `json.star` → `json`, `math.star` → `math`. (`time.star` is added when the library ships one;
+ * `proto.star` is Go-only.)
+ */
+import type { Value } from '../value/contract.ts';
+import { JSON_MODULE } from '../lib/json.ts';
+import { MATH_MODULE } from '../lib/math.ts';
+
+export const HARNESS_MODULES: Readonly<Record<string, Readonly<Record<string, Value>>>> = Object.freeze({
+  'json.star': Object.freeze({ json: JSON_MODULE }),
+  'math.star': Object.freeze({ math: MATH_MODULE }),
+});
