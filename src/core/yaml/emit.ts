@@ -6,7 +6,7 @@
 import type { YNode } from './node.ts';
 import type { SeqIndent } from './read.ts';
 import { resolvePlainTag } from './resolve.ts';
-import { analyzeScalar, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
+import { analyzeScalar, blockScalar, spaces, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
 
 export type { SeqIndent } from './read.ts';
 
@@ -27,10 +27,6 @@ export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent): string {
   return e.finish();
 }
 
-const SPACES = ' '.repeat(64);
-function spaces(n: number): string {
-  return n <= 64 ? SPACES.slice(0, n) : ' '.repeat(n);
-}
 
 type ScalarContext = 'value' | 'key' | 'flow' | 'explicit-key';
 
@@ -137,7 +133,11 @@ class Emitter {
       this.line(0);
       this.inlineValue(n, 0, 'value', props, '');
     }
-    this.foot(n.footComment, 0);
+    // The root node's foot is written like a document foot: after a blank line.
+    if (n.footComment) {
+      this.footCol = 0;
+      this.foot(n.footComment, 0);
+    }
   }
 
   // ---- tags and anchors ------------------------------------------------------------------
@@ -413,40 +413,4 @@ class Emitter {
     const text = this.scalarText(n, isKey ? 'key' : 'flow', indent, indent, '');
     this.w(props && text ? `${props} ${text}` : props || text);
   }
-}
-
-/** A literal or folded scalar: header (with the line comment), then the content lines. */
-function blockScalar(value: string, style: 'literal' | 'folded', contentIndent: number, lineComment: string): string {
-  const parts: string[] = [style === 'literal' ? '|' : '>'];
-  const first = value.charCodeAt(0);
-  if (first === 0x20 || first === 0x0a) parts.push('2');
-  const last = value.charCodeAt(value.length - 1);
-  if (last !== 0x0a) parts.push('-');
-  else if (value.length === 1 || value.charCodeAt(value.length - 2) === 0x0a) parts.push('+');
-  if (lineComment) parts.push(lineComment[0] === '#' ? ` ${lineComment}` : ` # ${lineComment}`);
-  parts.push('\n');
-  const ind = spaces(contentIndent);
-  const lines = value.split('\n');
-  const lastIdx = lines.length - 1;
-  if (style === 'literal') {
-    for (let i = 0; i < lastIdx; i++) {
-      const l = lines[i]!;
-      parts.push(l === '' ? '\n' : `${ind}${l}\n`);
-    }
-    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
-  } else {
-    const firstNotBlank = first !== 0x20 && first !== 0x09 && first !== 0x0a;
-    for (let i = 0; i < lastIdx; i++) {
-      const l = lines[i]!;
-      if (l === '') {
-        parts.push('\n');
-        continue;
-      }
-      const leadingSpace = l[0] === ' ' || l[0] === '\t';
-      parts.push(`${ind}${l}\n`);
-      if (!leadingSpace && firstNotBlank) parts.push('\n');
-    }
-    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
-  }
-  return parts.join('');
 }

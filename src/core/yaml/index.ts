@@ -4,3 +4,4 @@ export type { ParsedFile, ParseOptions, SeqIndent } from './parse.ts';
 export { emitYamlDocument, emitYamlFile } from './emit.ts';
 export { resolvePlainTag } from './resolve.ts';
 export { emitJsonFile } from './json.ts';
+export { copyComments, normalizeAfterFunction, syncOrder } from './comments.ts';

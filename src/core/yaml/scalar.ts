@@ -1,7 +1,8 @@
 /**
  * Scalar presentation as go-yaml v3 writes it (spec yaml-format.md §4.1–4.4): which styles a value
- * allows, the style finally used, and the quoted writers. Block scalars are written by emit.ts.
+ * allows, the style finally used, and the quoted and block writers.
  */
+import { CST } from 'yaml';
 
 export interface ScalarAnalysis {
   empty: boolean;
@@ -179,4 +180,66 @@ export function writeSingleQuoted(value: string, indent: string): string {
     s = s.replace(/\n+/g, (m) => '\n' + m + indent);
   }
   return `'${s}'`;
+}
+
+/** A literal or folded scalar: header (with the line comment), then the content lines. */
+export function blockScalar(value: string, style: 'literal' | 'folded', contentIndent: number, lineComment: string): string {
+  const parts: string[] = [style === 'literal' ? '|' : '>'];
+  const first = value.charCodeAt(0);
+  if (first === 0x20 || first === 0x0a) parts.push('2');
+  const last = value.charCodeAt(value.length - 1);
+  if (last !== 0x0a) parts.push('-');
+  else if (value.length === 1 || value.charCodeAt(value.length - 2) === 0x0a) parts.push('+');
+  if (lineComment) parts.push(lineComment[0] === '#' ? ` ${lineComment}` : ` # ${lineComment}`);
+  parts.push('\n');
+  const ind = spaces(contentIndent);
+  const lines = value.split('\n');
+  const lastIdx = lines.length - 1;
+  if (style === 'literal') {
+    for (let i = 0; i < lastIdx; i++) {
+      const l = lines[i]!;
+      parts.push(l === '' ? '\n' : `${ind}${l}\n`);
+    }
+    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
+  } else {
+    const firstNotBlank = first !== 0x20 && first !== 0x09 && first !== 0x0a;
+    for (let i = 0; i < lastIdx; i++) {
+      const l = lines[i]!;
+      if (l === '') {
+        parts.push('\n');
+        continue;
+      }
+      const leadingSpace = l[0] === ' ' || l[0] === '\t';
+      parts.push(`${ind}${l}\n`);
+      if (!leadingSpace && firstNotBlank) parts.push('\n');
+    }
+    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
+  }
+  return parts.join('');
+}
+
+const SPACES = ' '.repeat(64);
+export function spaces(n: number): string {
+  return n <= 64 ? SPACES.slice(0, n) : ' '.repeat(n);
+}
+
+/**
+ * The value go-yaml reads back from its own folded output of `value` (its writer adds blank
+ * lines, §4.4). A value that does not allow block style is written double-quoted and unchanged.
+ */
+export function reflowFolded(value: string): string {
+  if (!analyzeScalar(value).block) return value;
+  const text = blockScalar(value, 'folded', 2, '');
+  const nl = text.indexOf('\n');
+  const token: CST.BlockScalar = {
+    type: 'block-scalar',
+    offset: 0,
+    indent: 0,
+    props: [
+      { type: 'block-scalar-header', offset: 0, indent: 0, source: text.slice(0, nl) },
+      { type: 'newline', offset: nl, indent: 0, source: '\n' },
+    ],
+    source: text.slice(nl + 1),
+  };
+  return CST.resolveAsScalar(token).value;
 }

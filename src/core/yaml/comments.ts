@@ -1,0 +1,200 @@
+/**
+ * kyaml's comment and key-order restoration around a function call (spec yaml-format.md §7,
+ * kpt-compat.md §4.6), and a direct emulation of the whole ResourceList round trip for a resource
+ * a function returned unchanged.
+ *
+ * `from` is the resource as it was before the call (a document node, or its root mapping); `to` is
+ * the function's output item (a mapping, or a document). Neither call allocates nodes.
+ */
+import type { YNode } from './node.ts';
+import { reflowFolded } from './scalar.ts';
+
+function rootOf(n: YNode): YNode | undefined {
+  return n.kind === 'document' ? n.content[0] : n;
+}
+
+function fill(from: YNode, to: YNode): void {
+  if (!to.headComment && from.headComment) to.headComment = from.headComment;
+  if (!to.lineComment && from.lineComment) to.lineComment = from.lineComment;
+  if (!to.footComment && from.footComment) to.footComment = from.footComment;
+}
+
+/**
+ * kyaml CopyComments: fill empty head/line/foot slots of `to` from `from`, by path. Mapping fields
+ * match by key (keys and values both), list items by index when both have the same scalar value
+ * (mappings always match). At the root, the document's head and foot comments of `from` go onto
+ * `to`'s root mapping; the root mapping's own comments are not copied. Every folded scalar visited
+ * in `to` becomes double-quoted.
+ */
+export function copyComments(from: YNode, to: YNode): void {
+  const toRoot = rootOf(to);
+  if (!toRoot) return;
+  const fromRoot = rootOf(from);
+  if (from.kind === 'document') {
+    if (!toRoot.headComment && from.headComment) toRoot.headComment = from.headComment;
+    if (!toRoot.lineComment && from.lineComment) toRoot.lineComment = from.lineComment;
+    if (!toRoot.footComment && from.footComment) toRoot.footComment = from.footComment;
+  } else if (fromRoot) fill(fromRoot, toRoot);
+  copyWalk(fromRoot, toRoot, 0);
+}
+
+function copyWalk(from: YNode | undefined, to: YNode, depth: number): void {
+  if (depth > 10_000) return;
+  if (to.kind === 'scalar') {
+    if (to.style === 'folded') to.style = 'double';
+    return;
+  }
+  if (to.kind === 'mapping') {
+    const tc = to.content;
+    const fc = from && from.kind === 'mapping' ? from.content : null;
+    for (let i = 0; i + 1 < tc.length; i += 2) {
+      const k = tc[i]!;
+      const v = tc[i + 1]!;
+      const j = fc ? indexOfKey(fc, k) : -1;
+      if (j !== -1) {
+        fill(fc![j]!, k);
+        fill(fc![j + 1]!, v);
+      }
+      if (k.style === 'folded') k.style = 'double';
+      copyWalk(j !== -1 ? fc![j + 1] : undefined, v, depth + 1);
+    }
+    return;
+  }
+  if (to.kind === 'sequence') {
+    if (!from || from.kind !== 'sequence') {
+      for (const item of to.content) if (item.kind === 'mapping' || item.kind === 'sequence') copyWalk(undefined, item, depth + 1);
+      return;
+    }
+    const n = Math.min(to.content.length, from.content.length);
+    for (let i = 0; i < n; i++) {
+      const t = to.content[i]!;
+      const f = from.content[i]!;
+      if (t.value !== f.value) continue;
+      fill(f, t);
+      copyWalk(f, t, depth + 1);
+    }
+  }
+}
+
+function indexOfKey(content: readonly YNode[], key: YNode): number {
+  if (key.kind !== 'scalar') return -1;
+  for (let i = 0; i + 1 < content.length; i += 2) {
+    const k = content[i]!;
+    if (k.kind === 'scalar' && k.value === key.value) return i;
+  }
+  return -1;
+}
+
+/**
+ * kyaml SyncOrder: re-sync mapping key order of `to` to `from`, recursively (keys unknown to
+ * `from` follow in their own order). For every sequence reachable through mappings (not directly
+ * nested in another sequence), an item whose first child is a scalar takes that child's head
+ * comment: copied if the item has none, appended and moved otherwise.
+ */
+export function syncOrder(from: YNode, to: YNode): void {
+  const f = rootOf(from);
+  const t = rootOf(to);
+  if (f && t) syncWalk(f, t, false, 0);
+}
+
+function syncWalk(from: YNode, to: YNode, inSequence: boolean, depth: number): void {
+  if (depth > 10_000) return;
+  if (to.kind === 'mapping' && from.kind === 'mapping') {
+    reorder(from.content, to.content);
+    const tc = to.content;
+    for (let i = 0; i + 1 < tc.length; i += 2) {
+      const j = indexOfKey(from.content, tc[i]!);
+      if (j !== -1) syncWalk(from.content[j + 1]!, tc[i + 1]!, false, depth + 1);
+    }
+    return;
+  }
+  if (to.kind === 'sequence' && from.kind === 'sequence') {
+    if (!inSequence) liftItemHeads(to);
+    const n = Math.min(to.content.length, from.content.length);
+    for (let i = 0; i < n; i++) syncWalk(from.content[i]!, to.content[i]!, true, depth + 1);
+  }
+}
+
+function liftItemHeads(seq: YNode): void {
+  for (const item of seq.content) {
+    const first = item.content[0];
+    if (!first || first.kind !== 'scalar' || !first.headComment || (item.kind !== 'mapping' && item.kind !== 'sequence')) continue;
+    if (!item.headComment) item.headComment = first.headComment;
+    else {
+      item.headComment = `${item.headComment}\n${first.headComment}`;
+      first.headComment = '';
+    }
+  }
+}
+
+/** Stable reorder of `to`'s pairs: keys known to `from` in `from`'s order, then the rest. */
+function reorder(from: readonly YNode[], to: YNode[]): void {
+  const n = to.length >> 1;
+  if (n < 2) return;
+  const rank = (k: YNode): number => {
+    const j = indexOfKey(from, k);
+    return j === -1 ? Number.MAX_SAFE_INTEGER : j;
+  };
+  let sorted = true;
+  let prev = -1;
+  for (let i = 0; i < to.length; i += 2) {
+    const r = rank(to[i]!);
+    if (r < prev) {
+      sorted = false;
+      break;
+    }
+    prev = r;
+  }
+  if (sorted) return;
+  const pairs: { k: YNode; v: YNode; r: number; i: number }[] = [];
+  for (let i = 0; i + 1 < to.length; i += 2) pairs.push({ k: to[i]!, v: to[i + 1]!, r: rank(to[i]!), i });
+  pairs.sort((a, b) => a.r - b.r || a.i - b.i);
+  let w = 0;
+  for (const p of pairs) {
+    to[w++] = p.k;
+    to[w++] = p.v;
+  }
+}
+
+/**
+ * Applies to a resource document, in place, exactly the changes kpt's ResourceList round trip
+ * (§7) makes to a resource a function received and returned unchanged: the document's head and
+ * foot comments move onto the root mapping, every folded scalar becomes double-quoted (with the
+ * value go-yaml reads back from its own folded output), and sequence items take their first key's
+ * head comment. O(nodes); nothing is allocated when nothing changes.
+ */
+export function normalizeAfterFunction(doc: YNode): void {
+  const root = rootOf(doc);
+  if (!root) return;
+  if (doc.kind === 'document') {
+    if (doc.headComment) {
+      if (!root.headComment) root.headComment = doc.headComment;
+      doc.headComment = '';
+    }
+    if (doc.footComment) {
+      if (!root.footComment) root.footComment = doc.footComment;
+      doc.footComment = '';
+    }
+  }
+  normalizeWalk(root, false, 0);
+}
+
+function normalizeWalk(n: YNode, inSequence: boolean, depth: number): void {
+  if (depth > 10_000) return;
+  if (n.kind === 'scalar') {
+    if (n.style === 'folded') {
+      n.value = reflowFolded(n.value);
+      n.style = 'double';
+    }
+    return;
+  }
+  if (n.kind === 'mapping') {
+    const c = n.content;
+    for (let i = 0; i < c.length; i++) normalizeWalk(c[i]!, false, depth + 1);
+    return;
+  }
+  if (n.kind === 'sequence') {
+    if (!inSequence) liftItemHeads(n);
+    for (const item of n.content) normalizeWalk(item, true, depth + 1);
+  }
+}
