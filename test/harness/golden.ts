@@ -123,7 +123,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
     await fsp.cp(path.join(caseDir, 'pkg'), pkg, { recursive: true, verbatimSymlinks: true });
     const inputTree = await readTree(pkg);
     const expectedResults = await readOptional(path.join(expectedDir, 'results.yaml'));
-    const argv = [config.command ?? 'render'];
+    const argv: string[] = [config.command ?? 'render'];
     if (!config.noPkgArg) argv.push(pkg);
     argv.push(...(config.args ?? []).map((a) => a.replace('<tmp>', tmp)));
     const update = process.env.KRMFN_UPDATE_GOLDEN === '1';

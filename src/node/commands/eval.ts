@@ -9,6 +9,7 @@ import type { Selector } from '../../core/function.ts';
 import { isValidImageReference, resolveImageName } from '../../core/kptfile.ts';
 import { bool, list, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { createExecRuntime } from '../exec-runtime.ts';
+import { createNodeWasmRuntime } from '../wasm/index.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
 import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, textOptions } from './render.ts';
@@ -157,7 +158,9 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const resultsDir = str(p, 'results-dir');
   const fnConfig = str(p, 'fn-config');
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  const engine = createEngine({ extraRuntimes: [createExecRuntime({ env })] });
+  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
+  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
+  const engine = createEngine({ extraRuntimes: [...(wasm ? [wasm] : []), createExecRuntime({ env })] });
   const outputArg = str(p, 'output');
   const outcome = await engine.eval({
     fs: new NodeFs(),
@@ -178,6 +181,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   });
+  await wasm?.close();
   await printer.flush();
   return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'));
 }

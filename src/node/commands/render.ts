@@ -9,6 +9,7 @@ import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { createExecRuntime } from '../exec-runtime.ts';
+import { createNodeWasmRuntime } from '../wasm/index.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO, type Command } from '../io.ts';
 import { formatEvent, formatFailure, type TextOptions } from '../render-output.ts';
@@ -156,7 +157,9 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const printer = eventPrinter(io, text, 'render');
   const resultsDir = str(p, 'results-dir');
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  const engine = createEngine({ extraRuntimes: [createExecRuntime({ env })] });
+  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
+  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime({ claimAllExec: true }) : undefined;
+  const engine = createEngine({ extraRuntimes: [...(wasm ? [wasm] : []), createExecRuntime({ env })] });
   const outcome = await engine.render({
     fs: new NodeFs(),
     root,
@@ -171,6 +174,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   });
+  await wasm?.close();
   await printer.flush();
   return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
 }
