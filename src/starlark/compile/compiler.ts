@@ -160,6 +160,7 @@ export class Compiler {
       numKwonly: scope.numKwonly,
       hasVarargs: scope.hasVarargs,
       hasKwargs: scope.hasKwargs,
+      fastArity: scope.hasVarargs || scope.hasKwargs || scope.numKwonly > 0 ? -1 : scope.numParams,
       cellSlots,
       body: compiled,
       recursion: this.opts.recursion,

@@ -23,9 +23,13 @@ export function callValue(th: ThreadImpl, fn: Value, args: Value[], kwargs: Kwar
 export function callOther(th: ThreadImpl, fn: Value, args: Value[], kwargs: Kwargs): Value {
   if (!isCallable(fn)) return fail(`invalid call of non-function (${typeName(fn)})`);
   if (--th.tick <= 0) th.poll();
+  const frames = th.frames;
+  frames.push(fn);
   try {
     return fn.callInternal(th, args, kwargs);
   } catch (e) {
-    throw traced(th, e, fn.name);
+    throw traced(th, e);
+  } finally {
+    frames.pop();
   }
 }

@@ -13,6 +13,7 @@ import { Cell, Frame } from './frame.ts';
 import type { Slot } from './frame.ts';
 import type { ThreadImpl } from './thread.ts';
 import { toEvalError } from './thread.ts';
+import { binaryToHost } from '../syntax/utf8.ts';
 
 /** A compiled statement: 0 = fall through, 1 = break, 2 = continue, 3 = return (value in `fr.ret`). */
 export type Stmt = (fr: Frame) => number;
@@ -29,6 +30,9 @@ export interface FuncCode {
   readonly numKwonly: number;
   readonly hasVarargs: boolean;
   readonly hasKwargs: boolean;
+  /** `numParams` when every parameter is positional (no *args, **kwargs, keyword-only), else -1:
+   * a call with exactly that many positional arguments binds them directly. */
+  readonly fastArity: number;
   /** Local slots that hold cells (captured by nested functions). */
   readonly cellSlots: readonly number[];
   readonly body: Stmt;
@@ -138,7 +142,7 @@ export function callFunction(th: ThreadImpl, fn: StarlarkFunction, args: Value[]
   const code = fn.code;
   if (--th.tick <= 0) th.poll();
   let locals: Slot[];
-  if (kwargs === null && args.length === code.numParams && !code.hasVarargs && !code.hasKwargs) {
+  if (kwargs === null && args.length === code.fastArity) {
     // Fast path: exactly the positional parameters.
     locals = args.length === code.nlocals ? args : args.concat(new Array(code.nlocals - args.length));
   } else {
@@ -175,13 +179,16 @@ export function enter(th: ThreadImpl, fn: StarlarkFunction, locals: Slot[]): Val
 }
 
 
-/** Converts `e` to a Starlark error and, the first time, attaches the current call stack. */
-export function traced(th: ThreadImpl, e: unknown, builtin?: string): Error {
+/**
+ * Converts `e` to a Starlark error and, the first time, attaches the current call stack and
+ * decodes the message (value-layer messages are binary strings) for the host.
+ */
+export function traced(th: ThreadImpl, e: unknown): Error {
   const err = toEvalError(e);
   if (!err.traced) {
     err.traced = true;
+    err.message = binaryToHost(err.message);
     err.backtrace = th.callStack();
-    if (builtin !== undefined) err.backtrace.push({ name: builtin, file: '<builtin>', line: 0, col: 0 });
   }
   return err;
 }

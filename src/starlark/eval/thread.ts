@@ -7,9 +7,8 @@
  */
 import { StarlarkEvalError, StarlarkLimitError } from '../errors.ts';
 import type { LimitKind } from '../errors.ts';
-import type { FrameInfo, Kwargs, Thread, Value } from '../value/contract.ts';
-import { decodeCol, decodeLine } from './frame.ts';
-import type { Frame } from './frame.ts';
+import type { Callable, FrameInfo, Kwargs, Thread, Value } from '../value/contract.ts';
+import { Frame, decodeCol, decodeLine } from './frame.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
 import { callValue } from './call.ts';
 
@@ -44,8 +43,8 @@ export class ThreadImpl implements Thread {
   readonly local = new Map<string, unknown>();
   /** Countdown to the next poll. */
   tick: number;
-  /** Active Starlark frames, outermost first. */
-  readonly frames: Frame[] = [];
+  /** Active frames, outermost first: Starlark frames, and the callables of builtin calls. */
+  readonly frames: (Frame | Callable)[] = [];
   depth = 0;
   readonly maxDepth: number;
   private chunk: number;
@@ -123,7 +122,7 @@ export class ThreadImpl implements Thread {
    */
   cancel(reason: string, kind: LimitKind = 'cancelled'): void {
     if (this.cancelled === null) {
-      this.cancelled = new StarlarkLimitError(kind, 'Starlark computation cancelled: ' + reason);
+      this.cancelled = new StarlarkLimitError(kind, 'Starlark computation cancelled: ' + hostToBinary(reason));
     }
     this.stepsBase += this.chunk - this.tick;
     this.chunk = 0;
@@ -170,7 +169,11 @@ export class ThreadImpl implements Thread {
   callStack(): FrameInfo[] {
     const out: FrameInfo[] = [];
     for (const f of this.frames) {
-      out.push({ name: binaryToHost(f.name), file: f.file, line: decodeLine(f.pos), col: decodeCol(f.pos) });
+      if (f instanceof Frame) {
+        out.push({ name: binaryToHost(f.name), file: f.file, line: decodeLine(f.pos), col: decodeCol(f.pos) });
+      } else {
+        out.push({ name: binaryToHost(f.name), file: '<builtin>', line: 0, col: 0 });
+      }
     }
     return out;
   }
@@ -193,7 +196,7 @@ export function toEvalError(e: unknown): StarlarkEvalError {
       return new StarlarkLimitError('depth', 'Starlark stack overflow');
     }
     if (e instanceof Error) {
-      const err = new StarlarkEvalError(binaryToHost(e.message));
+      const err = new StarlarkEvalError(e.message);
       if (code !== 'STARLARK_EVAL') (err as { cause?: unknown }).cause = e;
       return err;
     }
