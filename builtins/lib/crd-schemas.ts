@@ -29,7 +29,10 @@ export function crdSchemas(items: readonly KubeObject[], strict: boolean): Map<s
       const own = isObj(v['schema']) ? v['schema']['openAPIV3Schema'] : undefined;
       const schema = own ?? common;
       if (!isObj(schema)) continue;
-      out.set(`${group}/${v['name']}/${kind}`, toJsonSchema(schema, strict));
+      const js = toJsonSchema(schema, strict);
+      // Every object carries apiVersion, kind and metadata, whether or not the CRD lists them.
+      if (strict && isObj(js) && isObj(js['properties'])) js['properties'] = { apiVersion: {}, kind: {}, metadata: {}, ...js['properties'] };
+      out.set(`${group}/${v['name']}/${kind}`, js);
     }
   }
   return out;
