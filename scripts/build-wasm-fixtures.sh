@@ -23,7 +23,7 @@ $CC -Wl,--max-memory=16777216 src/hog.c -o hog16m.wasm
 $CC -Wl,--import-memory src/hog.c -o hog-import.wasm
 wat2wasm src/spin.wat -o spin.wasm
 
-export GOTOOLCHAIN=local GOPROXY=off GOFLAGS=-trimpath CGO_ENABLED=0
+export GOTOOLCHAIN=local GOPROXY=off GOFLAGS="-trimpath -buildvcs=false" CGO_ENABLED=0
 ( cd src/gojs-setns
   GOOS=js GOARCH=wasm /usr/lib/go-1.19/bin/go build -ldflags='-s -w' -o ../../gojs-setns-go119.wasm .
   GOOS=js GOARCH=wasm /usr/lib/go-1.23/bin/go build -ldflags='-s -w' -o ../../gojs-setns-go123.wasm . )

@@ -10,8 +10,9 @@
  */
 import { File, OpenFile, WASI, type Fd } from '@bjorn3/browser_wasi_shim';
 import { failureFromThrown, WasmHostError, type WasmFailure } from './errors.ts';
-import { WASM_PAGE_BYTES } from './memory-cap.ts';
-import type { PreparedModule } from './module-cache.ts';
+import { classifyModule } from './classify.ts';
+import { MAX_WASM_PAGES, WASM_PAGE_BYTES } from './memory-cap.ts';
+import { prepareModule, type PreparedModule } from './module-cache.ts';
 import { preopenTree, type ReadOnlyTree } from './readonly-tree.ts';
 import { CollectorFd, outputBudget } from './sink.ts';
 import { traceImports, type TraceSink } from './strace.ts';
@@ -19,11 +20,17 @@ import { traceImports, type TraceSink } from './strace.ts';
 export interface WasiLimits {
   /** Bytes stdout and stderr may hold together (default 256 MiB). */
   maxOutputBytes?: number;
+  /** Linear-memory cap applied when `module` is given as bytes (default 512 MiB). */
+  maxMemoryBytes?: number;
 }
 
 export interface RunWasiOptions {
-  /** A module prepared (memory-capped and compiled) by `prepareModule` or a `ModuleCache`. */
-  module: PreparedModule;
+  /**
+   * The module: prepared (memory-capped and compiled) by `prepareModule` or a `ModuleCache`, or raw
+   * bytes, which are capped with `limits.maxMemoryBytes` and compiled here (uncached). A bare
+   * `WebAssembly.Module` is run as given: its memory is only as bounded as it declares.
+   */
+  module: PreparedModule | Uint8Array | WebAssembly.Module;
   /** argv, default `["fn"]`. Keep it ASCII (the shim under-sizes non-ASCII arguments). */
   args?: readonly string[];
   /** Environment as `KEY=VALUE` pairs; empty by default. */
@@ -51,9 +58,18 @@ export interface WasiOutcome {
 }
 
 const DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;
+const DEFAULT_MAX_MEMORY = 512 * 1024 * 1024;
+
+async function asPrepared(m: RunWasiOptions['module'], maxMemoryBytes: number): Promise<PreparedModule> {
+  if (m instanceof Uint8Array) return prepareModule(m, { maxMemoryBytes });
+  if (m instanceof WebAssembly.Module) {
+    return { module: m, digest: '', abi: classifyModule(m), capPages: MAX_WASM_PAGES, key: '' };
+  }
+  return m;
+}
 
 export async function runWasi(opts: RunWasiOptions): Promise<WasiOutcome> {
-  const prepared = opts.module;
+  const prepared = await asPrepared(opts.module, opts.limits?.maxMemoryBytes ?? DEFAULT_MAX_MEMORY);
   const abi = prepared.abi;
   if (abi.abi !== 'wasi') throw new WasmHostError('abi', 'runWasi needs a WASI command module; this is a Go js/wasm module');
   const budget = outputBudget(opts.limits?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);

@@ -28,6 +28,8 @@ describe('Node WASM worker pool', () => {
     const before = executor.pool!.spawned;
     const out = await executor.runWasi(wasiJob(spin), { timeoutMs: 150 });
     expect(out.failure).toEqual({ kind: 'timeout', message: 'function timed out after 150 ms' });
+    // What the guest wrote to stderr before it hung is kept.
+    expect(dec(out.stderr)).toBe('spin: spinning\n');
     const again = await executor.runWasi(wasiJob(await prep('echo'), list), { timeoutMs: 10_000 });
     expect(again.exitCode).toBe(0);
     expect(executor.pool!.spawned).toBe(before + 1);
@@ -66,8 +68,9 @@ describe('Node WASM worker pool', () => {
     expect((await executor.callGoJs(job({ namespace: 'a' }), { timeoutMs: 10_000 })).ok).toBe(true);
     expect((await executor.callGoJs(job({ namespace: 'b' }), { timeoutMs: 10_000 })).ok).toBe(true);
     expect(executor.pool!.spawned).toBe(spawned + 1);
-    const spin = await executor.callGoJs(job({ spin: 'true' }), { timeoutMs: 300 });
+    const spin = await executor.callGoJs(job({ spin: 'true', print: 'about to spin' }), { timeoutMs: 300 });
     expect(spin.failure).toEqual({ kind: 'timeout', message: 'function timed out after 300 ms' });
+    expect(spin.stderr).toBe('about to spin\n');
     const after = await executor.callGoJs(job({ namespace: 'c' }), { timeoutMs: 10_000 });
     expect(JSON.parse(after.output).items[0].metadata.namespace).toBe('c');
     expect(executor.pool!.spawned).toBe(spawned + 2);

@@ -43,6 +43,8 @@ export interface GoJsOptions {
   args?: readonly string[];
   env?: Readonly<Record<string, string>>;
   trace?: TraceSink;
+  /** Sees every chunk the program writes to fd 1/2, as it writes it. */
+  onOutput?: (chunk: Uint8Array) => void;
 }
 
 export interface GoJsCallOutcome {
@@ -79,7 +81,7 @@ export class GoJsInstance {
     this.prepared = prepared;
     this.opts = opts;
     this.maxOutputBytes = opts.maxOutputBytes ?? 16 * 1048576;
-    this.out = new CollectorFd(outputBudget(this.maxOutputBytes));
+    this.out = new CollectorFd(outputBudget(this.maxOutputBytes), opts.onOutput);
     this.global = curatedGlobal((bytes) => this.out.append(bytes));
     const self = this;
     this.glue = {
@@ -147,7 +149,7 @@ export class GoJsInstance {
   }
 
   private guard(body: () => string): GoJsCallOutcome {
-    this.out = new CollectorFd(outputBudget(this.maxOutputBytes));
+    this.out = new CollectorFd(outputBudget(this.maxOutputBytes), this.opts.onOutput);
     try {
       const output = body();
       return { output, stderr: this.stderr() };

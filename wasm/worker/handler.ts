@@ -7,24 +7,43 @@ import { failureFromThrown } from '../errors.ts';
 import { callProcessResourceList, type ProcessOutcome } from '../gojs/call.ts';
 import { GoJsInstance } from '../gojs/instance.ts';
 import { runWasi } from '../run-wasi.ts';
-import type { GoJsJob, WorkerRequest, WorkerResponse } from './protocol.ts';
+import { STREAMED_STDERR_BYTES, type GoJsJob, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 
 export interface Reply {
   response: WorkerResponse;
   transfer: ArrayBuffer[];
 }
 
-export function createJobHandler(): {
+/**
+ * `notify` receives the `stderr` events of a request (see protocol.ts); without it nothing is
+ * streamed.
+ */
+export function createJobHandler(notify?: (event: WorkerResponse) => void): {
   handle(req: WorkerRequest): Promise<Reply>;
-  runGoJs(job: GoJsJob): Promise<ProcessOutcome>;
+  runGoJs(job: GoJsJob, onOutput?: (chunk: Uint8Array) => void): Promise<ProcessOutcome>;
   close(): void;
 } {
   const instances = new Map<string, GoJsInstance>();
+  /** The current call's output observer (Go instances outlive calls; the observer does not). */
+  let goOutput: ((chunk: Uint8Array) => void) | undefined;
 
-  async function runGoJs(job: GoJsJob): Promise<ProcessOutcome> {
+  async function runGoJs(job: GoJsJob, onOutput?: (chunk: Uint8Array) => void): Promise<ProcessOutcome> {
+    goOutput = onOutput;
+    try {
+      return await runGoJsCall(job);
+    } finally {
+      goOutput = undefined;
+    }
+  }
+
+  async function runGoJsCall(job: GoJsJob): Promise<ProcessOutcome> {
     let inst = instances.get(job.module.key);
     if (!inst || inst.isDead) {
-      inst = new GoJsInstance(job.module, { maxOutputBytes: job.maxOutputBytes, ...(job.env ? { env: job.env } : {}) });
+      inst = new GoJsInstance(job.module, {
+        maxOutputBytes: job.maxOutputBytes,
+        onOutput: (chunk) => goOutput?.(chunk),
+        ...(job.env ? { env: job.env } : {}),
+      });
       const started = await inst.start();
       if (started.failure) return { ok: false, output: '', errors: '', stderr: started.stderr, failure: started.failure };
       instances.set(job.module.key, inst);
@@ -37,12 +56,26 @@ export function createJobHandler(): {
     return outcome;
   }
 
+  /** Streams the first STREAMED_STDERR_BYTES of a request's stderr through `notify`. */
+  function streamer(id: number): ((chunk: Uint8Array) => void) | undefined {
+    if (!notify) return undefined;
+    let left = STREAMED_STDERR_BYTES;
+    return (chunk) => {
+      if (left <= 0) return;
+      const part = chunk.byteLength > left ? chunk.slice(0, left) : chunk.slice();
+      left -= part.byteLength;
+      notify({ id, op: 'stderr', chunk: part });
+    };
+  }
+
   async function handle(req: WorkerRequest): Promise<Reply> {
     try {
+      const onStderr = streamer(req.id);
       if (req.op === 'wasi') {
         const outcome = await runWasi({
           module: req.module,
           stdin: req.stdin,
+          ...(onStderr ? { onStderr } : {}),
           ...(req.args ? { args: req.args } : {}),
           ...(req.env ? { env: req.env } : {}),
           ...(req.fs ? { fs: req.fs } : {}),
@@ -50,7 +83,7 @@ export function createJobHandler(): {
         });
         return { response: { id: req.id, op: 'wasi', outcome }, transfer: transferable(outcome.stdout, outcome.stderr) };
       }
-      const outcome = await runGoJs(req);
+      const outcome = await runGoJs(req, onStderr);
       return { response: { id: req.id, op: 'gojs', outcome }, transfer: [] };
     } catch (e) {
       return { response: { id: req.id, op: 'error', failure: failureFromThrown(e) }, transfer: [] };

@@ -55,9 +55,14 @@ export interface WorkerPoolOptions {
   maxGoWorkers?: number;
 }
 
+/** What a call ends with: the worker's reply, or the worker stopped (with the stderr streamed). */
+type Settled = Exclude<WorkerResponse, { op: 'stderr' }> | { op: 'dead'; failure: WasmFailure; stderr: Uint8Array };
+
 interface Slot {
   worker: WorkerLike;
-  pending: Map<number, (r: WorkerResponse | { op: 'dead'; failure: WasmFailure }) => void>;
+  pending: Map<number, (r: Settled) => void>;
+  /** stderr chunks streamed for each pending request. */
+  streamed: Map<number, Uint8Array[]>;
   dead: boolean;
 }
 
@@ -93,6 +98,7 @@ export class WorkerPool implements WasmExecutor {
     if (r.op === 'wasi' && r.outcome.memoryBytes > this.recycleAboveBytes) this.kill(slot);
     this.release(slot);
     if (r.op === 'wasi') return r.outcome;
+    if (r.op === 'dead') return failedWasi(r.failure, r.stderr);
     return failedWasi('failure' in r ? r.failure : unexpected(r.op));
   }
 
@@ -115,7 +121,12 @@ export class WorkerPool implements WasmExecutor {
       slot.worker.ref?.();
       const r = await this.call(slot, { op: 'gojs', id: this.nextId++, ...job }, [], opts);
       if (!slot.dead) slot.worker.unref?.();
-      const outcome = r.op === 'gojs' ? r.outcome : failedGoJs('failure' in r ? r.failure : unexpected(r.op));
+      const outcome =
+        r.op === 'gojs'
+          ? r.outcome
+          : r.op === 'dead'
+            ? failedGoJs(r.failure, new TextDecoder().decode(r.stderr))
+            : failedGoJs('failure' in r ? r.failure : unexpected(r.op));
       if (outcome.failure || !this.reuse) this.kill(slot);
       if (slot.dead && this.goWorkers.get(key)?.slot === slot) this.goWorkers.delete(key);
       return outcome;
@@ -159,10 +170,15 @@ export class WorkerPool implements WasmExecutor {
     if (this.closed) throw new Error('WorkerPool is closed');
     const worker = this.spawnWorker();
     this.spawned++;
-    const slot: Slot = { worker, pending: new Map(), dead: false };
+    const slot: Slot = { worker, pending: new Map(), streamed: new Map(), dead: false };
     worker.listen(
       (data) => {
         const r = data as WorkerResponse;
+        if (r.op === 'stderr') {
+          slot.streamed.get(r.id)?.push(r.chunk);
+          return;
+        }
+        slot.streamed.delete(r.id);
         const done = slot.pending.get(r.id);
         if (done) {
           slot.pending.delete(r.id);
@@ -213,17 +229,18 @@ export class WorkerPool implements WasmExecutor {
     if (slot.dead) return;
     slot.dead = true;
     slot.worker.terminate();
-    for (const done of slot.pending.values()) done({ op: 'dead', failure });
+    for (const [id, done] of slot.pending) done({ op: 'dead', failure, stderr: concat(slot.streamed.get(id) ?? []) });
     slot.pending.clear();
+    slot.streamed.clear();
     const i = this.idle.indexOf(slot);
     if (i >= 0) this.idle.splice(i, 1);
   }
 
   /** Posts one request and waits for its reply, the deadline or the abort, whichever is first. */
-  private call(slot: Slot, req: WorkerRequest, transfer: Transferable[], opts: CallOptions): Promise<WorkerResponse | { op: 'dead'; failure: WasmFailure }> {
+  private call(slot: Slot, req: WorkerRequest, transfer: Transferable[], opts: CallOptions): Promise<Settled> {
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (r: WorkerResponse | { op: 'dead'; failure: WasmFailure }): void => {
+      const finish = (r: Settled): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -231,14 +248,17 @@ export class WorkerPool implements WasmExecutor {
         resolve(r);
       };
       const stop = (failure: WasmFailure): void => {
+        const stderr = concat(slot.streamed.get(req.id) ?? []);
         slot.pending.delete(req.id);
+        slot.streamed.delete(req.id);
         this.kill(slot, failure);
-        finish({ op: 'dead', failure });
+        finish({ op: 'dead', failure, stderr });
       };
       const onAbort = (): void => stop(cancelledFailure());
       const timer = setTimeout(() => stop(timeoutFailure(opts.timeoutMs)), Math.max(0, opts.timeoutMs));
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       slot.pending.set(req.id, finish);
+      slot.streamed.set(req.id, []);
       try {
         slot.worker.postMessage(req, transfer);
       } catch (e) {
@@ -250,4 +270,17 @@ export class WorkerPool implements WasmExecutor {
 
 function unexpected(op: string): WasmFailure {
   return { kind: 'worker', message: `unexpected reply ${JSON.stringify(op)} from the WASM worker` };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let n = 0;
+  for (const p of parts) n += p.byteLength;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }

@@ -28,10 +28,18 @@ export interface GoJsJob {
 
 export type WorkerRequest = ({ op: 'wasi' } & WasiJob & { id: number }) | ({ op: 'gojs' } & GoJsJob & { id: number });
 
+/**
+ * The worker's messages: one final reply per request, preceded by `stderr` events streaming the
+ * first `STREAMED_STDERR_BYTES` of the guest's stderr as it writes it, so a call terminated at its
+ * deadline still reports what the guest said before it hung.
+ */
 export type WorkerResponse =
+  | { id: number; op: 'stderr'; chunk: Uint8Array }
   | { id: number; op: 'wasi'; outcome: WasiOutcome }
   | { id: number; op: 'gojs'; outcome: ProcessOutcome }
   | { id: number; op: 'error'; failure: WasmFailure };
+
+export const STREAMED_STDERR_BYTES = 64 * 1024;
 
 /** Deadline and cancellation of one call. */
 export interface CallOptions {
@@ -58,10 +66,10 @@ export function cancelledFailure(): WasmFailure {
   return { kind: 'cancelled', message: 'function cancelled' };
 }
 
-export function failedWasi(failure: WasmFailure): WasiOutcome {
-  return { exitCode: 1, stdout: new Uint8Array(0), stderr: new Uint8Array(0), failure, memoryBytes: 0 };
+export function failedWasi(failure: WasmFailure, stderr: Uint8Array = new Uint8Array(0)): WasiOutcome {
+  return { exitCode: 1, stdout: new Uint8Array(0), stderr, failure, memoryBytes: 0 };
 }
 
-export function failedGoJs(failure: WasmFailure): ProcessOutcome {
-  return { ok: false, output: '', errors: '', stderr: '', failure };
+export function failedGoJs(failure: WasmFailure, stderr = ''): ProcessOutcome {
+  return { ok: false, output: '', errors: '', stderr, failure };
 }

@@ -11,7 +11,7 @@ declare const self: {
   postMessage(message: unknown, transfer: Transferable[]): void;
 };
 
-const handler = createJobHandler();
+const handler = createJobHandler((event) => self.postMessage(event, []));
 self.onmessage = (e: MessageEvent<WorkerRequest>): void => {
   void handler.handle(e.data).then(({ response, transfer }) => self.postMessage(response, transfer));
 };

@@ -8,7 +8,7 @@ import type { WorkerRequest } from '../../../wasm/worker/protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('wasm worker-entry must run in a worker thread');
-const handler = createJobHandler();
+const handler = createJobHandler((event) => port.postMessage(event));
 port.on('message', (req: WorkerRequest) => {
   void handler.handle(req).then(({ response, transfer }) => port.postMessage(response, transfer));
 });
