@@ -20,6 +20,12 @@ function pathOf(o: KubeObject): string {
   return o.getAnnotation('internal.config.kubernetes.io/path') ?? o.getAnnotation('config.kubernetes.io/path') ?? '';
 }
 
+/** In a render, paths are relative to each item's own package (named by package-path). */
+function samePackage(a: KubeObject, b: KubeObject): boolean {
+  const key = 'internal.config.kubernetes.io/package-path';
+  return (a.getAnnotation(key) ?? '') === (b.getAnnotation(key) ?? '');
+}
+
 const warn = (message: string): Report => ok([{ message, severity: 'warning' }]);
 
 /** The setters the root Kptfile's apply-setters mutator configures, or a warning report. */
@@ -43,7 +49,7 @@ export function findSetters(items: readonly KubeObject[]): Map<string, string> |
   if (configPath) {
     const dir = pathOf(kf).includes('/') ? pathOf(kf).slice(0, pathOf(kf).lastIndexOf('/') + 1) : '';
     const want = (dir + configPath).replace(/^\.\//, '');
-    const file = items.find((o) => pathOf(o) === want);
+    const file = items.find((o) => pathOf(o) === want && samePackage(o, kf));
     if (!file) return warn(`file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`);
     return new Map(dataMap(file));
   }

@@ -19,6 +19,12 @@ function pathOf(o: KubeObject): string {
   return o.getAnnotation('internal.config.kubernetes.io/path') ?? o.getAnnotation('config.kubernetes.io/path') ?? '';
 }
 
+/** In a render, paths are relative to each item's own package (named by package-path). */
+function samePackage(a: KubeObject, b: KubeObject): boolean {
+  const key = 'internal.config.kubernetes.io/package-path';
+  return (a.getAnnotation(key) ?? '') === (b.getAnnotation(key) ?? '');
+}
+
 function dirOf(path: string): string {
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
@@ -62,7 +68,7 @@ export function setProjectId(items: readonly KubeObject[], projectId: string): R
       else if (cur.kind === 'scalar' && cur.value === '') Object.assign(cur, strNode(projectId));
     } else if (configPath) {
       const want = joinPath(dirOf(pathOf(kf)), configPath);
-      const file = items.find((o) => pathOf(o) === want);
+      const file = items.find((o) => pathOf(o) === want && samePackage(o, kf));
       if (!file) return fail(`file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`);
       if (!file.getString(['data', 'project-id'])) file.set(['data', 'project-id'], projectId);
     } else {
