@@ -4,7 +4,7 @@ import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { List, Tuple } from '../value/list.ts';
 import { Dict } from '../value/hashtable.ts';
-import { failIn, prefixed } from '../value/errors.ts';
+import { failIn, prefixed, rethrowIn } from '../value/errors.ts';
 import { positional } from './args.ts';
 import { updateDict } from './dict-update.ts';
 import type { MethodTable } from './methods.ts';
@@ -22,8 +22,13 @@ const table: Record<string, DictImpl> = {
     return None;
   },
   get: (d, args, kwargs, name) => {
-    positional(name, args, kwargs, 1, 2);
-    const v = prefixed(name, () => d.lookup(args[0]!));
+    if (kwargs !== null || args.length < 1 || args.length > 2) positional(name, args, kwargs, 1, 2);
+    let v: Value | undefined;
+    try {
+      v = d.lookup(args[0]!);
+    } catch (e) {
+      rethrowIn(name, e);
+    }
     return v !== undefined ? v : args.length > 1 ? args[1]! : None;
   },
   items: (d, args, kwargs, name) => {
@@ -51,12 +56,14 @@ const table: Record<string, DictImpl> = {
   setdefault: (d, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 2);
     const dflt = args.length > 1 ? args[1]! : None;
-    return prefixed(name, () => {
+    try {
       const v = d.lookup(args[0]!);
       if (v !== undefined) return v;
       d.insert(args[0]!, dflt);
-      return dflt;
-    });
+    } catch (e) {
+      rethrowIn(name, e);
+    }
+    return dflt;
   },
   update: (d, args, kwargs, name) => {
     if (args.length > 1) failIn(name, `got ${args.length} arguments, want at most 1`);

@@ -9,7 +9,7 @@ import { Float, formatFloat } from '../value/float.ts';
 import { List, Tuple } from '../value/list.ts';
 import { Dict } from '../value/hashtable.ts';
 import { Struct, Module } from '../value/struct.ts';
-import { fail, failIn, isEvalError } from '../value/errors.ts';
+import { fail, failIn, isEvalError, rethrowIn } from '../value/errors.ts';
 import { isIterableValue, toArray } from '../value/ops.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { decodeRuneAt, encodeRune } from '../value/string.ts';
@@ -321,27 +321,26 @@ export function jsonIndent(s: string, prefix: string, indent: string): string {
   return out;
 }
 
-const encode = new Builtin('json.encode', (_t, args, kwargs) => {
+const encode = new Builtin('json.encode', (thread, args, kwargs) => {
   positional('json.encode', args, kwargs, 1, 1);
   try {
-    return jsonEncode(args[0]!);
+    const r = jsonEncode(args[0]!);
+    thread.alloc(r.length);
+    return r;
   } catch (e) {
-    if (isEvalError(e) && !e.traced) failIn('json.encode', e.message);
-    throw e;
+    rethrowIn('json.encode', e);
   }
 });
 
-const decode = new Builtin('json.decode', (_t, args, kwargs) => {
+const decode = new Builtin('json.decode', (thread, args, kwargs) => {
   const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
   const s = wantString('json.decode', labels[0]!, values[0]!);
+  thread.alloc(2 * s.length);
   try {
     return jsonDecode(s);
   } catch (e) {
-    if (isEvalError(e) && !e.traced) {
-      if (values[1] !== undefined) return values[1];
-      failIn('json.decode', e.message);
-    }
-    throw e;
+    if (values[1] !== undefined && isEvalError(e) && !e.traced && e.code === 'starlark-runtime') return values[1];
+    rethrowIn('json.decode', e);
   }
 });
 
@@ -363,8 +362,7 @@ const indent = new Builtin('json.indent', (_t, args, kwargs) => {
   try {
     return jsonIndent(s, o.prefix, o.indent);
   } catch (e) {
-    if (isEvalError(e) && !e.traced) failIn('json.indent', e.message);
-    throw e;
+    rethrowIn('json.indent', e);
   }
 });
 
@@ -374,8 +372,7 @@ const encodeIndent = new Builtin('json.encode_indent', (_t, args, kwargs) => {
   try {
     return jsonIndent(jsonEncode(args[0]!), o.prefix, o.indent);
   } catch (e) {
-    if (isEvalError(e) && !e.traced) failIn('json.encode_indent', e.message);
-    throw e;
+    rethrowIn('json.encode_indent', e);
   }
 });
 

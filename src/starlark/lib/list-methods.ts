@@ -20,7 +20,7 @@ const mutable = (l: List, name: string, verb: string): void => {
 
 const table: Record<string, ListImpl> = {
   append: (l, args, kwargs, name) => {
-    positional(name, args, kwargs, 1, 1);
+    if (kwargs !== null || args.length !== 1) positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'append to');
     l.elems.push(args[0]!);
     return None;

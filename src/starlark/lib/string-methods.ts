@@ -8,7 +8,7 @@ import { Builtin } from '../value/builtin.ts';
 import type { BuiltinImpl } from '../value/builtin.ts';
 import { List, Tuple } from '../value/list.ts';
 import { Bytes } from '../value/bytes.ts';
-import { StringView } from '../value/views.ts';
+import { ByteView, RuneView, bytesView } from '../value/views.ts';
 import { failIn } from '../value/errors.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { strFormat } from '../value/format.ts';
@@ -255,7 +255,13 @@ function istitle(s: string): boolean {
   return cased;
 }
 
-function replace(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
+function replace(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): Value {
+  const r = replaceImpl(s, args, kwargs, name);
+  if (r.length > 64) thread.alloc(r.length);
+  return r;
+}
+
+function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string): string {
   positional(name, args, kwargs, 2, 3);
   const old = wantString(name, 1, args[0]!);
   const neu = wantString(name, 2, args[1]!);
@@ -290,7 +296,7 @@ function replace(s: string, args: Value[], kwargs: Kwargs, name: string): Value 
   return out + s.slice(i);
 }
 
-function join(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
+function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): Value {
   positional(name, args, kwargs, 1, 1);
   const x = args[0]!;
   const parts: string[] = [];
@@ -308,7 +314,9 @@ function join(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
       it.done();
     }
   }
-  return parts.join(s);
+  const r = parts.join(s);
+  if (r.length > 64) thread.alloc(r.length);
+  return r;
 }
 
 function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
@@ -339,8 +347,8 @@ const table: Record<string, StrImpl> = {
     const size = decodeRuneAt(s, 0) & 7;
     return upper(s.slice(0, size)) + lower(s.slice(size));
   }),
-  codepoint_ords: noArgs((s) => new StringView('string.codepoint_ords', s)),
-  codepoints: noArgs((s) => new StringView('string.codepoints', s)),
+  codepoint_ords: noArgs((s) => new RuneView('string.codepoint_ords', s)),
+  codepoints: noArgs((s) => new RuneView('string.codepoints', s)),
   count: (s, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 3);
     const sub = wantString(name, 1, args[0]!);
@@ -348,11 +356,15 @@ const table: Record<string, StrImpl> = {
     if (a > b) return 0;
     return countOccurrences(s.slice(a, b), sub);
   },
-  elem_ords: noArgs((s) => new StringView('string.elem_ords', s)),
-  elems: noArgs((s) => new StringView('string.elems', s)),
+  elem_ords: noArgs((s) => new ByteView('string.elem_ords', s)),
+  elems: noArgs((s) => new ByteView('string.elems', s)),
   endswith: (s, a, k, n) => affix(s, a, k, n, true),
   find: (s, a, k, n) => find(s, a, k, n, false, false),
-  format: (s, args, kwargs) => strFormat(s, args, kwargs),
+  format: (s, args, kwargs, _name, thread) => {
+    const r = strFormat(s, args, kwargs);
+    if (r.length > 64) thread.alloc(r.length);
+    return r;
+  },
   index: (s, a, k, n) => find(s, a, k, n, false, true),
   isalnum: noArgs((s) => allRunes(s, (c) => ALNUM.test(ch(c)))),
   isalpha: noArgs((s) => allRunes(s, (c) => LETTER.test(ch(c)))),
@@ -385,9 +397,15 @@ const table: Record<string, StrImpl> = {
   rfind: (s, a, k, n) => find(s, a, k, n, true, false),
   rindex: (s, a, k, n) => find(s, a, k, n, true, true),
   rpartition: (s, a, k, n) => partition(s, a, k, n, true),
-  rsplit: (s, a, k, n) => split(s, a, k, n, true),
+  rsplit: (s, a, k, n, t) => {
+    t.alloc(s.length);
+    return split(s, a, k, n, true);
+  },
   rstrip: (s, a, k, n) => strip(s, a, k, n, false, true),
-  split: (s, a, k, n) => split(s, a, k, n, false),
+  split: (s, a, k, n, t) => {
+    t.alloc(s.length);
+    return split(s, a, k, n, false);
+  },
   splitlines,
   startswith: (s, a, k, n) => affix(s, a, k, n, false),
   strip: (s, a, k, n) => strip(s, a, k, n, true, true),
@@ -402,7 +420,7 @@ export const stringMethods: MethodTable = Object.freeze(
 export const bytesMethods: MethodTable = Object.freeze({
   elems: new Builtin('elems', (_t, args, kwargs, self) => {
     positional('elems', args, kwargs, 0, 0);
-    return new StringView('bytes.elems', (self.recv as Bytes).data);
+    return bytesView(self.recv as Bytes);
   }),
 });
 

@@ -4,7 +4,7 @@
  * reversed set sorted str tuple type zip`). `UNIVERSE` is frozen; the dialect's `set` gate is the
  * resolver's business.
  */
-import type { Kwargs, Value } from '../value/contract.ts';
+import type { Kwargs, Thread, Value } from '../value/contract.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import type { BuiltinImpl } from '../value/builtin.ts';
@@ -28,9 +28,12 @@ import { structBuiltin, moduleBuiltin } from './struct.ts';
 
 const fn = (name: string, impl: BuiltinImpl): Builtin => new Builtin(name, impl);
 
-function elems(name: string, x: Value, label: string | number = 1): Value[] {
+/** Elements of iterable argument `x`, counted against the allocation budget (8 bytes each). */
+function elems(thread: Thread, name: string, x: Value, label: string | number = 1): Value[] {
   if (!isIterableValue(x)) wrongType(name, label, x, 'iterable');
-  return prefixed(name, () => toArray(x));
+  const items = prefixed(name, () => toArray(x));
+  thread.alloc(8 * items.length);
+  return items;
 }
 
 const abs = fn('abs', (_t, args, kwargs) => {
@@ -90,10 +93,11 @@ const chr = fn('chr', (_t, args, kwargs) => {
   return encodeRune(Number(x));
 });
 
-const dict = fn('dict', (_t, args, kwargs) => {
+const dict = fn('dict', (thread, args, kwargs) => {
   if (args.length > 1) failIn('dict', `got ${args.length} arguments, want at most 1`);
   const d = new Dict();
   prefixed('dict', () => updateDict(d, args[0], kwargs));
+  thread.alloc(32 * d.size);
   return d;
 });
 
@@ -102,7 +106,7 @@ const dir = fn('dir', (_t, args, kwargs) => {
   return new List(attrNames(args[0]!));
 });
 
-const enumerate = fn('enumerate', (_t, args, kwargs) => {
+const enumerate = fn('enumerate', (thread, args, kwargs) => {
   positional('enumerate', args, kwargs, 1, 2);
   let start: Int = 0;
   if (args.length > 1) {
@@ -110,7 +114,7 @@ const enumerate = fn('enumerate', (_t, args, kwargs) => {
     if (typeof s !== 'number' && typeof s !== 'bigint') wrongType('enumerate', 2, s, 'int');
     start = s;
   }
-  const items = elems('enumerate', args[0]!);
+  const items = elems(thread, 'enumerate', args[0]!);
   return new List(items.map((v, i) => new Tuple([typeof start === 'number' ? start + i : normBig(start + BigInt(i)), v])));
 });
 
@@ -237,9 +241,9 @@ const lenBuiltin = fn('len', (_t, args, kwargs) => {
   return n;
 });
 
-const list = fn('list', (_t, args, kwargs) => {
+const list = fn('list', (thread, args, kwargs) => {
   positional('list', args, kwargs, 0, 1);
-  return new List(args.length === 0 ? [] : elems('list', args[0]!));
+  return new List(args.length === 0 ? [] : elems(thread, 'list', args[0]!));
 });
 
 function minMax(name: string, sign: number): Builtin {
@@ -252,7 +256,7 @@ function minMax(name: string, sign: number): Builtin {
       }
     }
     if (args.length === 0) failIn(name, `${name} requires at least one positional argument`);
-    const items = args.length === 1 ? elems(name, args[0]!) : args;
+    const items = args.length === 1 ? elems(thread, name, args[0]!) : args;
     if (items.length === 0) failIn(name, 'argument is an empty sequence');
     let best = items[0]!;
     let bestKey = key === None ? best : thread.call(key, [best], null);
@@ -312,21 +316,21 @@ const reprBuiltin = fn('repr', (_t, args, kwargs) => {
   return repr(args[0]!);
 });
 
-const reversed = fn('reversed', (_t, args, kwargs) => {
+const reversed = fn('reversed', (thread, args, kwargs) => {
   positional('reversed', args, kwargs, 1, 1);
-  return new List(elems('reversed', args[0]!).reverse());
+  return new List(elems(thread, 'reversed', args[0]!).reverse());
 });
 
-const set = fn('set', (_t, args, kwargs) => {
+const set = fn('set', (thread, args, kwargs) => {
   positional('set', args, kwargs, 0, 1);
   const s = new StarlarkSet();
-  if (args.length > 0) for (const v of elems('set', args[0]!)) prefixed('set', () => s.add(v));
+  if (args.length > 0) for (const v of elems(thread, 'set', args[0]!)) prefixed('set', () => s.add(v));
   return s;
 });
 
 const sorted = fn('sorted', (thread, args, kwargs) => {
   const { values, labels } = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
-  const items = elems('sorted', values[0]!, labels[0]!);
+  const items = elems(thread, 'sorted', values[0]!, labels[0]!);
   const key = values[1] ?? None;
   const rev = values[2] === undefined ? false : wantBool('sorted', labels[2]!, values[2]);
   const keys = key === None ? items : items.map((v) => thread.call(key, [v], null));
@@ -345,11 +349,11 @@ const strBuiltin = fn('str', (_t, args, kwargs) => {
   return str(args[0]!);
 });
 
-const tuple = fn('tuple', (_t, args, kwargs) => {
+const tuple = fn('tuple', (thread, args, kwargs) => {
   positional('tuple', args, kwargs, 0, 1);
   if (args.length === 0) return EMPTY_TUPLE;
   if (args[0] instanceof Tuple) return args[0];
-  return new Tuple(elems('tuple', args[0]!));
+  return new Tuple(elems(thread, 'tuple', args[0]!));
 });
 
 const type = fn('type', (_t, args, kwargs) => {

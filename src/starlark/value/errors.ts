@@ -29,9 +29,14 @@ export function prefixed<T>(name: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (isStarlarkEvalError(e) && !e.traced && !(e instanceof StarlarkLimitError) && e.code === 'starlark-runtime') {
-      throw new StarlarkEvalError(`${name}: ${e.message}`);
-    }
-    throw e;
+    return rethrowIn(name, e);
   }
+}
+
+/** The catch half of `prefixed`, for hot paths that inline their own try/catch (no closure). */
+export function rethrowIn(name: string, e: unknown): never {
+  if (isStarlarkEvalError(e) && !e.traced && !(e instanceof StarlarkLimitError) && e.code === 'starlark-runtime') {
+    throw new StarlarkEvalError(`${name}: ${e.message}`);
+  }
+  throw e;
 }

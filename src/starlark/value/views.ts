@@ -1,14 +1,16 @@
 /**
- * Iterable views returned by `s.elems()`, `s.elem_ords()`, `s.codepoints()`, `s.codepoint_ords()`
- * and `b.elems()`: unhashable, printed as the call that made them (`"abc".elems()`).
+ * Views returned by `s.elems()`, `s.elem_ords()`, `s.codepoints()`, `s.codepoint_ords()` and
+ * `b.elems()`: iterable, unhashable, printed as the call that made them (`"abc".elems()`). The
+ * byte views are also indexable with a length; the code point views are iterable only.
  */
 import type { Value } from './contract.ts';
 import type { StarlarkIterator } from './capabilities.ts';
-import { decodeRuneAt, quote, runeCount } from './string.ts';
+import { Bytes } from './bytes.ts';
+import { decodeRuneAt, quote } from './string.ts';
 
 export type ViewKind = 'string.elems' | 'string.elem_ords' | 'string.codepoints' | 'string.codepoint_ords' | 'bytes.elems';
 
-export class StringView {
+abstract class ViewBase {
   readonly unhashable = true;
   readonly starlarkType: ViewKind;
   readonly s: string;
@@ -16,29 +18,44 @@ export class StringView {
     this.starlarkType = kind;
     this.s = s;
   }
-  iterate(): StarlarkIterator {
-    switch (this.starlarkType) {
-      case 'string.elems':
-        return new ByteIter(this.s, false);
-      case 'string.elem_ords':
-      case 'bytes.elems':
-        return new ByteIter(this.s, true);
-      case 'string.codepoints':
-        return new RuneIter(this.s, false);
-      case 'string.codepoint_ords':
-        return new RuneIter(this.s, true);
-    }
-  }
-  len(): number {
-    return this.starlarkType === 'string.codepoints' || this.starlarkType === 'string.codepoint_ords'
-      ? runeCount(this.s)
-      : this.s.length;
-  }
   repr(out: string[]): void {
     const isBytes = this.starlarkType === 'bytes.elems';
     out.push(quote(this.s, isBytes), '.', this.starlarkType.slice(isBytes ? 6 : 7), '()');
   }
+  abstract iterate(): StarlarkIterator;
 }
+
+/** `s.elems()` (1-byte strings), `s.elem_ords()` and `b.elems()` (ints 0..255). */
+export class ByteView extends ViewBase {
+  private readonly ords: boolean;
+  constructor(kind: 'string.elems' | 'string.elem_ords' | 'bytes.elems', s: string) {
+    super(kind, s);
+    this.ords = kind !== 'string.elems';
+  }
+  iterate(): StarlarkIterator {
+    return new ByteIter(this.s, this.ords);
+  }
+  len(): number {
+    return this.s.length;
+  }
+  index(i: number): Value {
+    return this.ords ? this.s.charCodeAt(i) : this.s[i]!;
+  }
+}
+
+/** `s.codepoints()` (1-code-point strings) and `s.codepoint_ords()` (ints; invalid bytes → U+FFFD). */
+export class RuneView extends ViewBase {
+  private readonly ords: boolean;
+  constructor(kind: 'string.codepoints' | 'string.codepoint_ords', s: string) {
+    super(kind, s);
+    this.ords = kind === 'string.codepoint_ords';
+  }
+  iterate(): StarlarkIterator {
+    return new RuneIter(this.s, this.ords);
+  }
+}
+
+export const bytesView = (b: Bytes): ByteView => new ByteView('bytes.elems', b.data);
 
 class ByteIter implements StarlarkIterator {
   private i = 0;
