@@ -134,10 +134,17 @@ async function readCaseItems(fs: GoldenFs, dir: string, rel = ''): Promise<KubeO
       parsed.docs.forEach((d, i) => {
         const o = new KubeObject(d);
         if (o.root.kind === 'mapping') {
-          o.setAnnotation('config.kubernetes.io/index', String(i));
-          o.setAnnotation('config.kubernetes.io/path', path);
-          o.setAnnotation('internal.config.kubernetes.io/index', String(i));
-          o.setAnnotation('internal.config.kubernetes.io/path', path);
+          // What kpt's reader adds, single-quoted as kpt writes them.
+          for (const [k, v] of [
+            ['config.kubernetes.io/index', String(i)],
+            ['config.kubernetes.io/path', path],
+            ['internal.config.kubernetes.io/index', String(i)],
+            ['internal.config.kubernetes.io/path', path],
+          ] as const) {
+            o.setAnnotation(k, v);
+            const n = o.getNode(['metadata', 'annotations', k]);
+            if (n) n.style = 'single';
+          }
         }
         out.push(o);
       });

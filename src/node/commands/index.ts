@@ -3,7 +3,12 @@
  * is listed here once (keep the list sorted by name).
  */
 import type { Command } from '../io.ts';
+import { buildCommand } from './build.ts';
 import { evalCommand } from './eval.ts';
+import { functionsCommand } from './functions.ts';
+import { initCommand } from './init.ts';
 import { renderCommand } from './render.ts';
+import { starlarkCommand } from './starlark.ts';
+import { testCommand } from './test.ts';
 
-export const COMMANDS: readonly Command[] = Object.freeze([evalCommand, renderCommand]);
+export const COMMANDS: readonly Command[] = Object.freeze([buildCommand, evalCommand, functionsCommand, initCommand, renderCommand, starlarkCommand, testCommand]);

@@ -1,0 +1,185 @@
+/**
+ * `krmfn build [entry] [--target exec|module] [--out file]`: bundles an SDK function and the SDK
+ * itself with esbuild into one ESM file that runs with plain `node`, no install:
+ * - `exec` (default): `#!/usr/bin/env node`, calls `runCli` on the entry's default export, so the
+ *   file works as kpt's `exec:` and as a container entrypoint; written executable (0755);
+ * - `module`: default-exports the function descriptor (for the engine, Workers, tests).
+ * `krmfn/sdk`, `krmfn/sdk/node` and `krmfn/sdk/testing` are bound to this krmfn's own copy (its
+ * sources when present, else its dist/), so the bundle never depends on what is installed where.
+ * Output is reproducible (no timestamps, no absolute paths in the code). esbuild is loaded
+ * lazily: only this command needs it.
+ */
+import { existsSync, promises as fsp, readFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { write, type CliIO, type Command } from '../io.ts';
+
+export type BuildTarget = 'exec' | 'module';
+
+export interface BuildRequest {
+  /** Absolute path of the function's entry module (default-exporting the descriptor). */
+  entry: string;
+  /** Absolute output path. */
+  out: string;
+  target: BuildTarget;
+  minify?: boolean;
+}
+
+const HELP = `Bundle a KRM function written with krmfn/sdk into one JS file runnable by node.
+
+Usage:
+  krmfn build [ENTRY] [--target exec|module] [--out FILE] [--minify]
+
+Args:
+  ENTRY   the module default-exporting the function (default: src/fn.ts)
+
+Flags:
+      --target T   exec (default): an executable for kpt's exec: and containers
+                   module: an ES module default-exporting the function descriptor
+  -o, --out FILE   output file (default: dist/fn.mjs, or dist/fn.module.mjs for --target module)
+      --minify     minify the bundle
+  -h, --help       show this help
+`;
+
+/** The krmfn package root (the directory whose package.json is named "krmfn"). */
+export function krmfnRoot(): string {
+  let dir = nodePath.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = nodePath.join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        const name = (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name;
+        if (name === 'krmfn') return dir;
+      } catch {
+        // keep walking up
+      }
+    }
+    const up = nodePath.dirname(dir);
+    if (up === dir) throw new Error('cannot locate the krmfn package root');
+    dir = up;
+  }
+}
+
+/** Where krmfn's SDK entries are: its sources when present (development), else its build output. */
+export function sdkAliases(root = krmfnRoot()): Record<string, string> {
+  const src = {
+    'krmfn/sdk': nodePath.join(root, 'sdk/index.ts'),
+    'krmfn/sdk/node': nodePath.join(root, 'src/node/sdk.ts'),
+    'krmfn/sdk/testing': nodePath.join(root, 'sdk/testing.ts'),
+  };
+  if (Object.values(src).every((p) => existsSync(p))) return src;
+  return {
+    'krmfn/sdk': nodePath.join(root, 'dist/sdk.js'),
+    'krmfn/sdk/node': nodePath.join(root, 'dist/sdk-node.js'),
+    'krmfn/sdk/testing': nodePath.join(root, 'dist/sdk-testing.js'),
+  };
+}
+
+type Esbuild = typeof import('esbuild');
+
+async function loadEsbuild(): Promise<Esbuild> {
+  const name = 'esbuild';
+  try {
+    return (await import(/* @vite-ignore */ name)) as Esbuild;
+  } catch {
+    throw new Error('krmfn build needs esbuild: install it next to krmfn (npm install --save-dev esbuild@0.28.2)');
+  }
+}
+
+function wrapperSource(entry: string, target: BuildTarget): string {
+  const spec = JSON.stringify(entry.split(nodePath.sep).join('/'));
+  if (target === 'module') return `export { default } from ${spec};\n`;
+  return [
+    `import * as mod from ${spec};`,
+    `import { runCli } from 'krmfn/sdk/node';`,
+    `const fn = mod.default ?? mod.fn;`,
+    `process.exitCode = await runCli(fn, process.argv.slice(2), { env: process.env });`,
+    '',
+  ].join('\n');
+}
+
+/** Bundles one function; returns the output size in bytes. */
+export async function buildFunction(req: BuildRequest): Promise<number> {
+  const esbuild = await loadEsbuild();
+  const aliases = sdkAliases();
+  const result = await esbuild.build({
+    stdin: { contents: wrapperSource(req.entry, req.target), resolveDir: nodePath.dirname(req.entry), sourcefile: 'krmfn-entry.mjs', loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile: req.out,
+    write: false,
+    minify: req.minify ?? false,
+    legalComments: 'none',
+    logLevel: 'silent',
+    alias: aliases,
+    banner: {
+      js: [
+        ...(req.target === 'exec' ? ['#!/usr/bin/env node'] : []),
+        "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
+      ].join('\n'),
+    },
+  });
+  const file = result.outputFiles[0];
+  if (!file) throw new Error('esbuild produced no output');
+  // Absolute source paths appear only in comments; strip the machine-specific root for reproducible output.
+  const text = file.text.split(nodePath.dirname(req.entry) + nodePath.sep).join('').split(krmfnRoot() + nodePath.sep).join('krmfn/');
+  await fsp.mkdir(nodePath.dirname(req.out), { recursive: true });
+  await fsp.writeFile(req.out, text, { mode: req.target === 'exec' ? 0o755 : 0o644 });
+  if (req.target === 'exec') await fsp.chmod(req.out, 0o755);
+  return Buffer.byteLength(text);
+}
+
+export const buildCommand: Command = {
+  name: 'build',
+  summary: 'Bundle a function written with krmfn/sdk into one runnable JS file',
+  async run(args: string[], io: CliIO): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: {
+          target: { type: 'string' },
+          out: { type: 'string', short: 'o' },
+          minify: { type: 'boolean' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      });
+    } catch (e) {
+      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
+      return 1;
+    }
+    const v = parsed.values;
+    if (v.help) {
+      await write(io.stdout, HELP);
+      return 0;
+    }
+    const target = (v.target ?? 'exec') as BuildTarget;
+    if (target !== 'exec' && target !== 'module') {
+      await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec or module)\n`);
+      return 1;
+    }
+    if (parsed.positionals.length > 1) {
+      await write(io.stderr, `error: expected at most one ENTRY, got ${parsed.positionals.length}\n`);
+      return 1;
+    }
+    const entry = nodePath.resolve(io.cwd, parsed.positionals[0] ?? 'src/fn.ts');
+    const out = nodePath.resolve(io.cwd, v.out ?? (target === 'module' ? 'dist/fn.module.mjs' : 'dist/fn.mjs'));
+    if (!existsSync(entry)) {
+      await write(io.stderr, `error: entry ${entry} does not exist\n`);
+      return 1;
+    }
+    try {
+      const bytes = await buildFunction({ entry, out, target, minify: v.minify ?? false });
+      await write(io.stderr, `built ${nodePath.relative(io.cwd, out) || out} (${target}, ${(bytes / 1024).toFixed(1)} KiB)\n`);
+      return 0;
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      await write(io.stderr, `error: ${msg}\n`);
+      return 1;
+    }
+  },
+};

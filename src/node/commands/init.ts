@@ -1,0 +1,83 @@
+/**
+ * `krmfn init NAME [--kind mutator|validator|generator] [--dir DIR]`: scaffolds a function project
+ * from embedded templates (no network): package.json with test/build scripts, a strict tsconfig,
+ * src/fn.ts using the chosen define*, src/config.ts with the config type and JSON Schema, a
+ * golden case under testdata/, a node:test file, a README. Refuses to write into a non-empty
+ * directory.
+ */
+import { existsSync, promises as fsp } from 'node:fs';
+import * as nodePath from 'node:path';
+import { parseArgs } from 'node:util';
+import { write, type CliIO, type Command } from '../io.ts';
+import { projectFiles, type TemplateKind } from '../templates/function-project.ts';
+
+const HELP = `Create a new KRM function project written with krmfn/sdk.
+
+Usage:
+  krmfn init NAME [--kind mutator|validator|generator] [--dir DIR]
+
+Args:
+  NAME   the function name (lowercase letters, digits and dashes), e.g. set-owner
+
+Flags:
+      --kind K    mutator (default), validator or generator
+      --dir DIR   where to create the project (default: ./NAME)
+  -h, --help      show this help
+
+Then: cd NAME && npm install && npm test && npm run build
+`;
+
+const NAME_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'Scaffold a new function project (source, schema, golden test, build)',
+  async run(args: string[], io: CliIO): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: { kind: { type: 'string' }, dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      });
+    } catch (e) {
+      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
+      return 1;
+    }
+    if (parsed.values.help) {
+      await write(io.stdout, HELP);
+      return 0;
+    }
+    const name = parsed.positionals[0];
+    if (!name || parsed.positionals.length > 1) {
+      await write(io.stderr, `error: expected exactly one NAME\n\n${HELP}`);
+      return 1;
+    }
+    if (!NAME_RE.test(name)) {
+      await write(io.stderr, `error: invalid name ${JSON.stringify(name)}: use lowercase letters, digits and dashes\n`);
+      return 1;
+    }
+    const kind = (parsed.values.kind ?? 'mutator') as TemplateKind;
+    if (kind !== 'mutator' && kind !== 'validator' && kind !== 'generator') {
+      await write(io.stderr, `error: unknown --kind ${JSON.stringify(parsed.values.kind)} (expected mutator, validator or generator)\n`);
+      return 1;
+    }
+    const dir = nodePath.resolve(io.cwd, parsed.values.dir ?? name);
+    if (existsSync(dir) && (await fsp.readdir(dir)).length > 0) {
+      await write(io.stderr, `error: ${dir} exists and is not empty\n`);
+      return 1;
+    }
+    const files = projectFiles(name, kind);
+    for (const [rel, text] of Object.entries(files)) {
+      const p = nodePath.join(dir, rel);
+      await fsp.mkdir(nodePath.dirname(p), { recursive: true });
+      await fsp.writeFile(p, text);
+    }
+    const shown = nodePath.relative(io.cwd, dir) || '.';
+    await write(
+      io.stderr,
+      `created ${kind} ${name} in ${shown} (${Object.keys(files).length} files)\n\n  cd ${shown}\n  npm install\n  npm test\n  npm run build   # dist/fn.mjs, usable as kpt exec:\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * `krmfn test [DIR] [--entry FILE] [--update]`: runs a function project's golden cases with no
+ * test framework: bundles the entry (default src/fn.ts) with `krmfn build --target module` into a
+ * temp file, imports it and runs `goldenTests` over DIR/testdata. Prints one line per case and
+ * the diff of each failure; exit code 1 when any case fails. `--update` (or
+ * `WRITE_GOLDEN_OUTPUT=1`) rewrites `_expected.yaml` from the actual output.
+ */
+import { existsSync, promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isKrmFunction, type KrmFunction } from '../../../sdk/define.ts';
+import { goldenTests } from '../../../sdk/testing.ts';
+import { nodeFixtures } from '../sdk.ts';
+import { write, type CliIO, type Command } from '../io.ts';
+import { buildFunction } from './build.ts';
+
+const HELP = `Run a function project's golden cases (testdata/<case>/) without a test framework.
+
+Usage:
+  krmfn test [DIR] [--entry FILE] [--update]
+
+Flags:
+      --entry FILE   the function module (default: DIR/src/fn.ts)
+      --update       rewrite each case's _expected.yaml (also WRITE_GOLDEN_OUTPUT=1)
+  -h, --help         show this help
+`;
+
+export const testCommand: Command = {
+  name: 'test',
+  summary: "Run a function project's golden cases (no test framework)",
+  async run(args: string[], io: CliIO): Promise<number> {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        allowPositionals: true,
+        options: { entry: { type: 'string' }, update: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      });
+    } catch (e) {
+      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
+      return 1;
+    }
+    if (parsed.values.help) {
+      await write(io.stdout, HELP);
+      return 0;
+    }
+    const root = nodePath.resolve(io.cwd, parsed.positionals[0] ?? '.');
+    const entry = nodePath.resolve(root, parsed.values.entry ?? 'src/fn.ts');
+    const testdata = nodePath.join(root, 'testdata');
+    if (!existsSync(entry)) {
+      await write(io.stderr, `error: entry ${entry} does not exist\n`);
+      return 1;
+    }
+    if (!existsSync(testdata)) {
+      await write(io.stderr, `error: no testdata/ directory in ${root}\n`);
+      return 1;
+    }
+    const tmp = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'krmfn-test-'));
+    try {
+      const out = nodePath.join(tmp, 'fn.module.mjs');
+      await buildFunction({ entry, out, target: 'module' });
+      const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
+      if (!isKrmFunction(mod.default)) {
+        await write(io.stderr, `error: ${entry} must default-export a function made with defineMutator/defineValidator/defineGenerator\n`);
+        return 1;
+      }
+      const fn = mod.default as KrmFunction;
+      const fixtures = nodeFixtures(testdata);
+      const update = parsed.values.update === true || io.env['WRITE_GOLDEN_OUTPUT'] === '1';
+      const cases = await goldenTests(fn, { dir: fixtures.dir, fs: fixtures.fs, update });
+      let failed = 0;
+      for (const c of cases) {
+        const r = await c.run();
+        if (r.ok) await write(io.stdout, `ok    ${c.name}${update ? ' (updated)' : ''}\n`);
+        else {
+          failed++;
+          await write(io.stdout, `FAIL  ${c.name}\n${r.diff}\n`);
+        }
+      }
+      await write(io.stdout, `\n${cases.length - failed} passed, ${failed} failed\n`);
+      return failed > 0 || cases.length === 0 ? 1 : 0;
+    } catch (e) {
+      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    } finally {
+      await fsp.rm(tmp, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, promises as fsp } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/node/cli.ts';
+
+async function krmfn(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const o: Buffer[] = [];
+  const e: Buffer[] = [];
+  out.on('data', (c: Buffer) => o.push(c));
+  err.on('data', (c: Buffer) => e.push(c));
+  const code = await main({ argv, stdin: Readable.from([]), stdout: out, stderr: err, env: { PATH: process.env.PATH, ...env }, cwd });
+  return { code, stdout: Buffer.concat(o).toString(), stderr: Buffer.concat(e).toString() };
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-cli-'));
+});
+afterAll(async () => {
+  await fsp.rm(tmp, { recursive: true, force: true });
+});
+
+describe('krmfn functions', () => {
+  it('lists built-ins with images, versions and config kinds', async () => {
+    const r = await krmfn(['functions'], tmp);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('set-namespace (mutator)');
+    expect(r.stdout).toContain('  images:   gcr.io/kpt-fn/set-namespace, ghcr.io/kptdev/krm-functions-catalog/set-namespace');
+    expect(r.stdout).toContain('  config:   ConfigMap, SetLabels, SetLabelConfig');
+  });
+  it('--json includes the schema', async () => {
+    const r = await krmfn(['functions', '--json'], tmp);
+    const list = JSON.parse(r.stdout) as { name: string; versions: string[]; schema?: unknown; docs: string }[];
+    const sn = list.find((d) => d.name === 'set-namespace')!;
+    expect(sn.versions).toContain('v0.4.1');
+    expect(sn.schema).toMatchObject({ type: 'object' });
+    expect(sn.docs).toBe('builtins/docs/set-namespace.md');
+    const names = list.map((d) => d.name);
+    expect(names).toEqual([...names].sort());
+  });
+});
+
+describe.each(['mutator', 'validator', 'generator'])('krmfn init --kind %s', (kind) => {
+  it('scaffolds a project that passes its own golden test, then builds a runnable exec file', async () => {
+    const name = `demo-${kind}`;
+    const init = await krmfn(['init', name, '--kind', kind], tmp);
+    expect(init.code, init.stderr).toBe(0);
+    const dir = path.join(tmp, name);
+    for (const f of ['package.json', 'tsconfig.json', 'src/fn.ts', 'src/config.ts', 'testdata/basic/_expected.yaml', 'test/golden.test.mjs', 'README.md']) {
+      expect(existsSync(path.join(dir, f)), f).toBe(true);
+    }
+    const test = await krmfn(['test'], dir);
+    expect(test.stdout + test.stderr).toContain('ok    basic');
+    expect(test.code).toBe(0);
+
+    const build = await krmfn(['build', '--out', 'dist/fn.mjs'], dir);
+    expect(build.code, build.stderr).toBe(0);
+    const help = execFileSync(path.join(dir, 'dist/fn.mjs'), ['--help'], { encoding: 'utf8' });
+    expect(help).toContain(`${name} (${kind})`);
+    expect(await krmfn(['init', name], tmp)).toMatchObject({ code: 1 });
+  });
+});
+
+describe('krmfn test', () => {
+  it('fails with a diff when the golden output differs, and --update rewrites it', async () => {
+    const dir = path.join(tmp, 'drift');
+    expect((await krmfn(['init', 'drift'], tmp)).code).toBe(0);
+    const fnPath = path.join(dir, 'src/fn.ts');
+    await fsp.writeFile(fnPath, (await fsp.readFile(fnPath, 'utf8')).replace("ctx.results.info(`set", "ctx.results.warning(`set"));
+    const failed = await krmfn(['test'], dir);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('FAIL  basic');
+    expect(failed.stdout).toContain('-  severity: info\n+  severity: warning');
+    expect((await krmfn(['test', '--update'], dir)).code).toBe(0);
+    expect((await krmfn(['test'], dir)).code).toBe(0);
+  });
+});
