@@ -55,6 +55,8 @@ export interface WasiOutcome {
   failure?: WasmFailure;
   /** Size of the guest's linear memory when it stopped. */
   memoryBytes: number;
+  /** strace-style lines, when a worker or executor recorded them (`WasiJob.trace`). */
+  trace?: string[];
 }
 
 const DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;

@@ -48,6 +48,8 @@ export interface WasmRuntimeOptions {
   cache?: ModuleCache;
   /** Treat every `exec:` as a WASM module when WASM is allowed (kpt render), not only `*.wasm`. */
   claimAllExec?: boolean;
+  /** Debugging: receives an strace-style line per WASI call of every WASI function run. */
+  trace?: (line: string) => void;
 }
 
 export interface WasmRuntime extends FunctionRuntime {
@@ -160,7 +162,8 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     const maxOutputBytes = ctx.limits.maxOutputBytes;
     const env = ctx.env;
     if (prepared.abi.abi === 'wasi') {
-      const out = await executor.runWasi({ module: prepared, stdin: input, args: ['fn', ...args], env, maxOutputBytes }, call);
+      const out = await executor.runWasi({ module: prepared, stdin: input, args: ['fn', ...args], env, maxOutputBytes, ...(opts.trace ? { trace: true } : {}) }, call);
+      if (opts.trace) for (const line of out.trace ?? []) opts.trace(`${name}: ${line}`);
       const stderr = dec.decode(out.stderr);
       if (out.failure) throw failureError(out.failure, name, stderr, out.exitCode);
       return { stdout: out.stdout, stderr, exitCode: out.exitCode };

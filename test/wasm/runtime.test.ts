@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, type Limits } from '../../src/core/limits.ts';
 import type { BytesRunner, FunctionSpec, ResolveContext, RunContext } from '../../src/core/function.ts';
-import { createNodeWasmRuntime } from '../../src/node/wasm/index.ts';
+import { createNodeWasmLoader, createNodeWasmRuntime } from '../../src/node/wasm/index.ts';
+import { createWasmRuntime } from '../../src/runtimes/wasm.ts';
 import { dec, enc, fixture, TESTDATA } from './fixtures.ts';
 import { layoutTar, wasmLayout, writeLayoutDir } from './oci.ts';
 
@@ -150,6 +151,32 @@ describe('createWasmRuntime: running WASI modules', () => {
     await expect(resolve({ exec: `echo.wasm@${bad}` })).rejects.toMatchObject({
       code: 'wasm-digest',
       message: `WASM module ${tmp}/echo.wasm has digest ${good}, but ${bad} was pinned`,
+    });
+  });
+});
+
+describe('createWasmRuntime: executors and debugging', () => {
+  it('runs in this thread with the default executor (no workers)', async () => {
+    const rt = createWasmRuntime({ loader: createNodeWasmLoader() });
+    const out = await (await resolve({ exec: 'echo.wasm' }, rt)).run(enc('in-thread'), runCtx());
+    expect(dec(out.stdout)).toBe('in-thread');
+    await rt.close();
+  });
+
+  it('traces every WASI call of a worker run when asked', async () => {
+    const lines: string[] = [];
+    const rt = createNodeWasmRuntime({ trace: (l) => lines.push(l) });
+    const out = await (await resolve({ exec: 'fail.wasm' }, rt)).run(enc(''), runCtx());
+    expect(out.exitCode).toBe(7);
+    expect(lines.some((l) => l.startsWith('fail.wasm: wasi.fd_write('))).toBe(true);
+    expect(lines.at(-1)).toBe('fail.wasm: wasi.proc_exit(7) threw Error: exit with exit code 7');
+    await rt.close();
+  });
+
+  it('keeps what a module wrote to stderr before it hung', async () => {
+    await expect((await resolve({ exec: 'spin.wasm' })).run(enc(''), runCtx({ timeoutMs: 150 }))).rejects.toMatchObject({
+      code: 'timeout',
+      stderr: 'spin: spinning\n',
     });
   });
 });

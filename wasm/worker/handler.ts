@@ -6,7 +6,7 @@
 import { failureFromThrown } from '../errors.ts';
 import { callProcessResourceList, type ProcessOutcome } from '../gojs/call.ts';
 import { GoJsInstance } from '../gojs/instance.ts';
-import { runWasi } from '../run-wasi.ts';
+import { runWasiJob } from './run-job.ts';
 import { STREAMED_STDERR_BYTES, type GoJsJob, type WorkerRequest, type WorkerResponse } from './protocol.ts';
 
 export interface Reply {
@@ -72,15 +72,7 @@ export function createJobHandler(notify?: (event: WorkerResponse) => void): {
     try {
       const onStderr = streamer(req.id);
       if (req.op === 'wasi') {
-        const outcome = await runWasi({
-          module: req.module,
-          stdin: req.stdin,
-          ...(onStderr ? { onStderr } : {}),
-          ...(req.args ? { args: req.args } : {}),
-          ...(req.env ? { env: req.env } : {}),
-          ...(req.fs ? { fs: req.fs } : {}),
-          limits: { maxOutputBytes: req.maxOutputBytes },
-        });
+        const outcome = await runWasiJob(req, onStderr);
         return { response: { id: req.id, op: 'wasi', outcome }, transfer: transferable(outcome.stdout, outcome.stderr) };
       }
       const outcome = await runGoJs(req, onStderr);

@@ -5,7 +5,8 @@
  * for trusted modules, tests and benchmarks; untrusted code belongs in a `WorkerPool`.
  */
 import type { ProcessOutcome } from '../gojs/call.ts';
-import { runWasi, type WasiOutcome } from '../run-wasi.ts';
+import type { WasiOutcome } from '../run-wasi.ts';
+import { runWasiJob } from './run-job.ts';
 import { createJobHandler } from './handler.ts';
 import { cancelledFailure, failedGoJs, failedWasi, timeoutFailure, type CallOptions, type GoJsJob, type WasiJob, type WasmExecutor } from './protocol.ts';
 
@@ -15,14 +16,7 @@ export function createInThreadExecutor(): WasmExecutor {
     async runWasi(job: WasiJob, opts: CallOptions): Promise<WasiOutcome> {
       if (opts.signal?.aborted) return failedWasi(cancelledFailure());
       const t0 = performance.now();
-      const out = await runWasi({
-        module: job.module,
-        stdin: job.stdin,
-        ...(job.args ? { args: job.args } : {}),
-        ...(job.env ? { env: job.env } : {}),
-        ...(job.fs ? { fs: job.fs } : {}),
-        limits: { maxOutputBytes: job.maxOutputBytes },
-      });
+      const out = await runWasiJob(job);
       if (performance.now() - t0 > opts.timeoutMs) return failedWasi(timeoutFailure(opts.timeoutMs));
       return out;
     },

@@ -16,6 +16,8 @@ export interface WasiJob {
   env?: Readonly<Record<string, string>>;
   maxOutputBytes: number;
   fs?: ReadOnlyTree;
+  /** Record an strace-style log of the WASI calls (returned in `WasiOutcome.trace`). */
+  trace?: boolean;
 }
 
 /** One `processResourceList` call on the worker's warm Go instance for `module.key`. */
@@ -40,6 +42,8 @@ export type WorkerResponse =
   | { id: number; op: 'error'; failure: WasmFailure };
 
 export const STREAMED_STDERR_BYTES = 64 * 1024;
+/** Trace lines kept per call (the rest are counted in a final line). */
+export const MAX_TRACE_LINES = 10_000;
 
 /** Deadline and cancellation of one call. */
 export interface CallOptions {
