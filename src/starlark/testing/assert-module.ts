@@ -13,7 +13,7 @@ import { compare, contains, equal, freeze, repr, str, truth } from '../value/ops
 import { failIn } from '../value/errors.ts';
 import { isStarlarkEvalError, isStarlarkLimitError } from '../errors.ts';
 import { compileRe2 } from './re2.ts';
-import { toHost } from './host-text.ts';
+import { binaryText, evalErrorText } from './host-text.ts';
 
 /** Receives one assertion failure: host-string message and the stack, outermost first. */
 export type AssertReporter = (message: string, stack: FrameInfo[]) => void;
@@ -62,12 +62,14 @@ export function floatsClose(x: number, y: number): boolean {
 }
 
 export function createAssertModule(report: AssertReporter): AssertModule {
-  const error = (thread: Thread, msg: string): Value => {
-    report(toHost(msg), thread.callStack());
+  /** Records a failure; `msg` is binary (built from Starlark values). */
+  const error = (thread: Thread, msg: string): Value => errorText(thread, binaryText(msg));
+  const errorText = (thread: Thread, text: string): Value => {
+    report(text, thread.callStack());
     return None;
   };
   /**
-   * Runs `f()`: its error message (binary), or null when it succeeded. Sticky budget errors
+   * Runs `f()`: its error message (host text), or null when it succeeded. Sticky budget errors
    * (steps, deadline, allocation, output, cancellation) propagate; a stack overflow is an ordinary
    * error, as in starlark-go.
    */
@@ -76,7 +78,7 @@ export function createAssertModule(report: AssertReporter): AssertModule {
       thread.call(f, [], null);
       return null;
     } catch (e) {
-      if (isStarlarkEvalError(e) && (!isStarlarkLimitError(e) || e.limit === 'depth')) return e.message;
+      if (isStarlarkEvalError(e) && (!isStarlarkLimitError(e) || e.limit === 'depth')) return evalErrorText(e);
       throw e;
     }
   };
@@ -115,9 +117,10 @@ export function createAssertModule(report: AssertReporter): AssertModule {
       if (typeof pattern !== 'string') failIn('assert.fails', `got ${typeof pattern}, want string pattern`);
       const msg = catchError(t, f);
       if (msg === null) return error(t, `evaluation succeeded unexpectedly (want error matching ${repr(pattern)})`);
-      const re = compileRe2(toHost(pattern));
+      const re = compileRe2(binaryText(pattern));
       if (!re.ok) failIn('assert.fails', re.error);
-      return re.regexp.test(toHost(msg)) ? None : error(t, `regular expression (${pattern}) did not match error (${msg})`);
+      if (re.regexp.test(msg)) return None;
+      return errorText(t, `regular expression (${binaryText(pattern)}) did not match error (${msg})`);
     }),
     fail: b('fail', (t, a, kw) => {
       const [msg] = args('assert.fail', a, kw, 1, 1);

@@ -50,8 +50,9 @@ export function formatChunk(c: ChunkOutcome): string {
 /** Stack frames, outermost first; long stacks (runaway recursion) keep 10 frames at each end. */
 function stackLines(stack: readonly FrameInfo[]): string[] {
   const line = (fr: FrameInfo): string => `${fr.file}:${fr.line}:${fr.col}: in ${fr.name}`;
-  if (stack.length <= 25) return stack.map(line);
-  return [...stack.slice(0, 10).map(line), `... ${stack.length - 20} frames omitted ...`, ...stack.slice(-10).map(line)];
+  const frames = stack.filter((fr) => fr.line > 0); // builtin frames (the assert function itself) say nothing
+  if (frames.length <= 25) return frames.map(line);
+  return [...frames.slice(0, 10).map(line), `... ${frames.length - 20} frames omitted ...`, ...frames.slice(-10).map(line)];
 }
 
 export function formatSummary(t: Tally): string {

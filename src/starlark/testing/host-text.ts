@@ -1,12 +1,14 @@
 /**
- * Error messages and reprs come out of the interpreter as binary strings (UTF-8 bytes, one char
- * each); expectations in test files are host strings. `toHost` decodes a binary string and leaves
- * strings that are already host text (any char above 0xFF) alone.
+ * Which strings are host text. Values (and so `repr` output and Starlark patterns) are binary
+ * strings (UTF-8 bytes, one char each); a dynamic error's message is binary until the evaluator
+ * traces it (`traced`), host text afterwards; static error messages are binary (they quote
+ * identifiers). Expectations in test files are host text.
  */
 import { toHostString } from '../value/string.ts';
+import type { StarlarkEvalError } from '../errors.ts';
 
-const WIDE = /[^\x00-\xff]/;
-
-export function toHost(s: string): string {
-  return WIDE.test(s) ? s : toHostString(s);
+export function evalErrorText(e: StarlarkEvalError): string {
+  return e.traced ? e.message : toHostString(e.message);
 }
+
+export { toHostString as binaryText };

@@ -19,7 +19,7 @@ import { parseExpectations } from './expectations.ts';
 import type { Expectation } from './expectations.ts';
 import { createAssertModule } from './assert-module.ts';
 import { harnessFixtures } from './fixtures.ts';
-import { toHost } from './host-text.ts';
+import { binaryText, evalErrorText } from './host-text.ts';
 import { basename, dirname, joinPath } from './paths.ts';
 import { HARNESS_MODULES } from './modules.ts';
 
@@ -182,15 +182,15 @@ function runChunk(
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {
       for (const item of e.errors as SyntaxErrorItem[]) {
-        if (item.file === file) gotError(item.line, toHost(item.message));
-        else failures.push({ file, line: 0, message: `static error in ${item.file}:${item.line}:${item.col}: ${toHost(item.message)}` });
+        if (item.file === file) gotError(item.line, binaryText(item.message));
+        else failures.push({ file, line: 0, message: `static error in ${item.file}:${item.line}:${item.col}: ${binaryText(item.message)}` });
       }
     } else if (isStarlarkEvalError(e)) {
       const line = lineInFile(e.backtrace, file);
       if (line === 0) {
-        failures.push({ file, line: chunk.startLine, message: `error outside the test file: ${toHost(e.message)}`, stack: e.backtrace });
+        failures.push({ file, line: chunk.startLine, message: `error outside the test file: ${evalErrorText(e)}`, stack: e.backtrace });
       } else {
-        gotError(line, toHost(e.message), e.backtrace);
+        gotError(line, evalErrorText(e), e.backtrace);
       }
     } else {
       // A host exception escaping the interpreter is a crash: always a failure.

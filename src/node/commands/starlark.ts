@@ -1,0 +1,305 @@
+/**
+ * `krmfn starlark`: the Starlark interpreter on the command line, like starlark-go's `starlark`
+ * command, plus the chunked test runner.
+ *
+ *   krmfn starlark [flags] FILE.star     run a file (also `krmfn starlark run FILE.star`)
+ *   krmfn starlark [flags]               read-eval-print loop on stdin
+ *   krmfn starlark test [flags] FILE...  run chunked test files (starlark.md §12.7)
+ *
+ * `print` goes to stdout; errors go to stderr (message and Starlark backtrace) with exit 1.
+ * Dialect flags follow starlark-go's legacy flags (one or two dashes): -set (default true),
+ * -globalreassign (also while and top-level control), -recursion. The json, math and time
+ * modules are predeclared for `run` and the REPL.
+ */
+import { readFileSync } from 'node:fs';
+import * as nodePath from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  evalExpr, execFile, legacyDialect, isStarlarkEvalError, isStarlarkSyntaxError, None, repr, toHostString,
+  JSON_MODULE, MATH_MODULE,
+} from '../../starlark/index.ts';
+import type { Dialect, StarlarkLimits, Value } from '../../starlark/index.ts';
+import { createTimeModule } from '../../starlark/lib/time.ts';
+import { runTestFile, formatChunk, formatSummary, tally, TestHarnessError } from '../../starlark/testing/index.ts';
+import type { FileOutcome } from '../../starlark/testing/index.ts';
+import { bool, parseFlags, parseDuration, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
+import { write, type CliIO, type Command } from '../io.ts';
+
+const DIALECT_FLAGS = ['set', 'globalreassign', 'recursion'] as const;
+
+const RUN_FLAGS: readonly FlagSpec[] = [
+  ...DIALECT_FLAGS.map((name) => ({ name, kind: 'bool' as const })),
+  { name: 'max-steps', kind: 'string' },
+  { name: 'timeout', kind: 'string' },
+  { name: 'help', short: 'h', kind: 'bool' },
+];
+
+const TEST_FLAGS: readonly FlagSpec[] = [
+  { name: 'run', kind: 'string' },
+  { name: 'known-failures', kind: 'string' },
+  { name: 'max-steps', kind: 'string' },
+  { name: 'timeout', kind: 'string' },
+  { name: 'help', short: 'h', kind: 'bool' },
+];
+
+const HELP = `Run Starlark programs and chunked Starlark test files.
+
+Usage:
+  krmfn starlark [flags] FILE.star        run a file (also: krmfn starlark run FILE.star)
+  krmfn starlark [flags]                  interactive read-eval-print loop
+  krmfn starlark test [flags] FILE...     run chunked test files
+
+Run flags (starlark-go spellings, one or two dashes):
+  -set[=false]          allow the set builtin (default true)
+  -globalreassign       allow re-binding globals, top-level if/for and while
+  -recursion            allow recursive functions
+  -max-steps N          stop after N interpreter steps
+  -timeout DURATION     stop after DURATION (e.g. 10s, 500ms)
+
+Test flags:
+  -run REGEXP           run only chunks whose title or text matches
+  -known-failures FILE  JSON object "<file>: <chunk title>" -> reason; listed chunks run but do not fail
+
+Exit status: 0 on success, 1 on a Starlark error or failing chunks, 2 on usage or harness errors.
+`;
+
+/** starlark-go's flags use one dash (`-recursion`); accept that next to `--recursion`. */
+function normaliseDashes(args: readonly string[], specs: readonly FlagSpec[]): string[] {
+  const long = new Set(specs.map((s) => s.name));
+  return args.map((a) => {
+    const m = /^-([a-z][a-z-]+)(=.*)?$/.exec(a);
+    return m && long.has(m[1]!) ? `-${a}` : a;
+  });
+}
+
+function limitsOf(p: ParsedArgs): StarlarkLimits {
+  const limits: StarlarkLimits = {};
+  const steps = str(p, 'max-steps');
+  if (steps !== undefined) {
+    if (!/^\d+$/.test(steps)) throw new UsageError(`invalid --max-steps ${JSON.stringify(steps)}`);
+    limits.maxSteps = Number(steps);
+  }
+  const timeout = str(p, 'timeout');
+  if (timeout !== undefined) {
+    const ms = parseDuration(timeout);
+    limits.now = Date.now;
+    limits.deadline = Date.now() + ms;
+  }
+  return limits;
+}
+
+/** The modules starlark-go's command predeclares. */
+function predeclaredModules(): Record<string, Value> {
+  return { json: JSON_MODULE, math: MATH_MODULE, time: createTimeModule({ now: Date.now }) };
+}
+
+/** Formats any Starlark failure as the CLI prints it (no trailing newline). */
+export function formatStarlarkError(e: unknown): string {
+  if (isStarlarkSyntaxError(e)) return toHostString(e.format()); // static messages quote binary identifiers
+  if (isStarlarkEvalError(e)) return e.format(); // traced: already host text
+  throw e;
+}
+
+/** A `load` for files on disk, relative to the loading file, each executed once. */
+function fileLoader(dialect: Dialect, limits: StarlarkLimits, print: (m: string) => void, predeclared: Record<string, Value>) {
+  const cache = new Map<string, Record<string, Value> | null>();
+  const make = (fromFile: string) => (module: string): Record<string, Value> => {
+    const path = nodePath.resolve(nodePath.dirname(fromFile), module);
+    const hit = cache.get(path);
+    if (hit === null) throw new Error('cycle in load graph');
+    if (hit !== undefined) return hit;
+    let source: string;
+    try {
+      source = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new Error((e as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file ${module}` : (e as Error).message);
+    }
+    cache.set(path, null);
+    const { globals } = execFile({ filename: module, source, predeclared, dialect, limits, print, load: make(path) });
+    cache.set(path, globals);
+    return globals;
+  };
+  return make;
+}
+
+async function runFile(file: string, p: ParsedArgs, io: CliIO): Promise<number> {
+  const dialect = legacyDialect({ set: bool(p, 'set', true), globalReassign: bool(p, 'globalreassign'), recursion: bool(p, 'recursion') });
+  const limits = limitsOf(p);
+  const path = nodePath.resolve(io.cwd, file);
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (e) {
+    await write(io.stderr, `error: cannot read ${file}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const out: string[] = [];
+  const print = (m: string): void => {
+    out.push(m + '\n');
+  };
+  const predeclared = predeclaredModules();
+  let code = 0;
+  try {
+    execFile({ filename: file, source, predeclared, dialect, limits, print, load: fileLoader(dialect, limits, print, predeclared)(path) });
+  } catch (e) {
+    await write(io.stdout, out.join(''));
+    out.length = 0;
+    await write(io.stderr, formatStarlarkError(e) + '\n');
+    code = 1;
+  }
+  if (out.length > 0) await write(io.stdout, out.join(''));
+  return code;
+}
+
+async function runTests(p: ParsedArgs, io: CliIO): Promise<number> {
+  if (p.positional.length === 0) throw new UsageError('starlark test: no test files given');
+  let select: RegExp | undefined;
+  const run = str(p, 'run');
+  if (run !== undefined) {
+    try {
+      select = new RegExp(run);
+    } catch (e) {
+      await write(io.stderr, `error: invalid --run regexp: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  let knownFailures: Map<string, string> | undefined;
+  const kf = str(p, 'known-failures');
+  if (kf !== undefined) {
+    try {
+      const raw = JSON.parse(readFileSync(nodePath.resolve(io.cwd, kf), 'utf8')) as Record<string, unknown>;
+      knownFailures = new Map(Object.entries(raw).filter(([k, v]) => k !== '//' && typeof v === 'string') as [string, string][]);
+    } catch (e) {
+      await write(io.stderr, `error: cannot read known failures ${kf}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  const limits = limitsOf(p);
+  const readFile = (path: string): string | null => {
+    try {
+      return readFileSync(nodePath.resolve(io.cwd, path), 'utf8');
+    } catch {
+      return null;
+    }
+  };
+  const outcomes: FileOutcome[] = [];
+  for (const file of p.positional) {
+    let text: string;
+    try {
+      text = readFileSync(nodePath.resolve(io.cwd, file), 'utf8');
+    } catch (e) {
+      await write(io.stderr, `error: cannot read ${file}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    let outcome: FileOutcome;
+    try {
+      outcome = runTestFile(file, text, {
+        readFile,
+        limits,
+        ...(select ? { select } : {}),
+        ...(knownFailures ? { knownFailures } : {}),
+      });
+    } catch (e) {
+      if (e instanceof TestHarnessError) {
+        await write(io.stderr, `error: ${e.message}\n`);
+        return 2;
+      }
+      throw e;
+    }
+    outcomes.push(outcome);
+    for (const c of outcome.chunks) if (c.status !== 'pass') await write(io.stdout, formatChunk(c) + '\n');
+  }
+  const t = tally(outcomes);
+  await write(io.stdout, formatSummary(t) + '\n');
+  return t.failed === 0 ? 0 : 1;
+}
+
+/** True when `text` is a complete input: brackets closed and, for a block, ended by a blank line. */
+function inputComplete(text: string): boolean {
+  let depth = 0;
+  for (const ch of text.replace(/#[^\n]*/g, '')) {
+    if ('([{'.includes(ch)) depth++;
+    else if (')]}'.includes(ch)) depth--;
+  }
+  if (depth > 0) return false;
+  const lines = text.split('\n');
+  const opensBlock = /:\s*$/.test(lines[0]!) || lines.length > 1;
+  return !opensBlock || lines[lines.length - 1]!.trim() === '';
+}
+
+async function repl(p: ParsedArgs, io: CliIO): Promise<number> {
+  const dialect: Dialect = { ...legacyDialect({ set: bool(p, 'set', true), globalReassign: true, recursion: bool(p, 'recursion') }) };
+  const limits = limitsOf(p);
+  const env: Record<string, Value> = predeclaredModules();
+  const tty = (io.stdin as { isTTY?: boolean }).isTTY === true;
+  const rl = createInterface({ input: io.stdin, terminal: false });
+  const print = (m: string): void => {
+    io.stdout.write(m + '\n');
+  };
+  const load = fileLoader(dialect, limits, print, predeclaredModules())(nodePath.join(io.cwd, '<stdin>'));
+  let buffer: string[] = [];
+  if (tty) io.stdout.write('>>> ');
+  for await (const line of rl) {
+    buffer.push(line);
+    const text = buffer.join('\n');
+    if (!inputComplete(text)) {
+      if (tty) io.stdout.write('... ');
+      continue;
+    }
+    buffer = [];
+    if (text.trim() !== '') {
+      const filename = "<stdin>";
+      try {
+        let isExpr = true;
+        let value: Value = None;
+        try {
+          value = evalExpr({ filename, source: text, predeclared: env, dialect, limits, print, load });
+        } catch (e) {
+          if (!isStarlarkSyntaxError(e)) throw e;
+          isExpr = false;
+        }
+        if (isExpr) {
+          if (value !== None) print(toHostString(repr(value)));
+        } else {
+          const { globals } = execFile({ filename, source: text, predeclared: env, dialect, limits, print, load });
+          Object.assign(env, globals);
+        }
+      } catch (e) {
+        io.stderr.write(formatStarlarkError(e) + '\n');
+      }
+    }
+    if (tty) io.stdout.write('>>> ');
+  }
+  if (tty) io.stdout.write('\n');
+  return 0;
+}
+
+export const starlarkCommand: Command = {
+  name: 'starlark',
+  summary: 'Run Starlark files, chunked Starlark tests, or a Starlark REPL',
+  async run(args: string[], io: CliIO): Promise<number> {
+    try {
+      if (args[0] === 'test') {
+        const p = parseFlags(normaliseDashes(args.slice(1), TEST_FLAGS), TEST_FLAGS);
+        if (bool(p, 'help')) return write(io.stdout, HELP).then(() => 0);
+        return await runTests(p, io);
+      }
+      const rest = args[0] === 'run' ? args.slice(1) : args;
+      const p = parseFlags(normaliseDashes(rest, RUN_FLAGS), RUN_FLAGS);
+      if (bool(p, 'help')) return write(io.stdout, HELP).then(() => 0);
+      if (p.positional.length > 1) throw new UsageError(`starlark: want at most one file, got ${p.positional.length}`);
+      const file = p.positional[0];
+      if (file === undefined) {
+        if (args[0] === 'run') throw new UsageError('starlark run: no file given');
+        return await repl(p, io);
+      }
+      return await runFile(file, p, io);
+    } catch (e) {
+      if (e instanceof UsageError) {
+        await write(io.stderr, `error: ${e.message}\n\n${HELP}`);
+        return 2;
+      }
+      throw e;
+    }
+  },
+};
