@@ -182,7 +182,7 @@ const hashBuiltin = fn('hash', (_t, args, kwargs) => {
 });
 
 /** `int(x, base)` string parsing with Starlark's rules. */
-function parseInt(s: string, base: number, baseGiven: boolean): Int {
+function parseInt(s: string, base: number): Int {
   const bad = (): never => failIn('int', `invalid literal with base ${base}: ${s}`);
   let body = s;
   let neg = false;
@@ -196,8 +196,7 @@ function parseInt(s: string, base: number, baseGiven: boolean): Int {
     const pb = p === 'x' ? 16 : p === 'o' ? 8 : p === 'b' ? 2 : 0;
     if (pb !== 0) {
       if (b === 0) b = pb;
-      if (b === pb) body = body.slice(2);
-      else if (baseGiven && b !== pb) return bad();
+      if (b === pb) body = body.slice(2); // otherwise the prefix letter is read as a digit (or fails)
     } else if (b === 0) {
       if (/^0+$/.test(body)) return 0;
       return bad(); // "0755" with base 0 is ambiguous
@@ -220,9 +219,9 @@ const intBuiltin = fn('int', (_t, args, kwargs) => {
     const base = wantInt('int', labels[1]!, baseV);
     if (base !== 0 && (base < 2 || base > 36)) failIn('int', 'base must be an integer >= 2 && <= 36');
     if (typeof x !== 'string') failIn('int', "can't convert non-string with explicit base");
-    return parseInt(x, base, true);
+    return parseInt(x, base);
   }
-  if (typeof x === 'string') return parseInt(x, 10, false);
+  if (typeof x === 'string') return parseInt(x, 10);
   if (typeof x === 'number' || typeof x === 'bigint') return x;
   if (typeof x === 'boolean') return x ? 1 : 0;
   if (x instanceof Float) {
@@ -255,7 +254,7 @@ function minMax(name: string, sign: number): Builtin {
         key = v;
       }
     }
-    if (args.length === 0) failIn(name, `${name} requires at least one positional argument`);
+    if (args.length === 0) fail(`${name} requires at least one positional argument`);
     const items = args.length === 1 ? elems(thread, name, args[0]!) : args;
     if (items.length === 0) failIn(name, 'argument is an empty sequence');
     let best = items[0]!;
