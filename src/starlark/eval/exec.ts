@@ -17,6 +17,7 @@ import { ThreadImpl } from './thread.ts';
 import { traced } from './function.ts';
 import type { ThreadLimits } from './thread.ts';
 import type { File } from '../syntax/ast.ts';
+import { StarlarkSyntaxError } from '../errors.ts';
 
 /** Dialect options; all off is the strict dialect (spec §10.2). */
 export interface Dialect {
@@ -86,8 +87,27 @@ function threadFor(opts: ExecOptions): ThreadImpl {
   return new ThreadImpl(o);
 }
 
+/**
+ * Runs a front-end stage, reporting a JS stack overflow (absurdly deep nesting, e.g. thousands of
+ * parentheses) as a syntax error instead of a host crash.
+ */
+function guarded<T>(filename: string, stage: () => T): T {
+  try {
+    return stage();
+  } catch (e) {
+    if (e instanceof RangeError && e.message.includes('call stack')) {
+      throw new StarlarkSyntaxError('starlark-syntax', [{ file: filename, line: 0, col: 0, message: 'program too deeply nested' }]);
+    }
+    throw e;
+  }
+}
+
 /** Parses and resolves only (static checks). Throws `StarlarkSyntaxError`. */
 export function checkFile(opts: Pick<ExecOptions, 'filename' | 'source' | 'predeclared' | 'dialect'>): File {
+  return guarded(opts.filename, () => checkFileUnguarded(opts));
+}
+
+function checkFileUnguarded(opts: Pick<ExecOptions, 'filename' | 'source' | 'predeclared' | 'dialect'>): File {
   const file = parseFile(opts.filename, opts.source);
   const pre = toMap(opts.predeclared);
   resolveFile(file, resolveOptions(opts.dialect ?? {}), {
@@ -103,17 +123,19 @@ export function checkFile(opts: Pick<ExecOptions, 'filename' | 'source' | 'prede
  */
 export function execFile(opts: ExecOptions): ExecResult {
   const dialect = opts.dialect ?? {};
-  const file = parseFile(opts.filename, opts.source);
   const pre = toMap(opts.predeclared);
-  const mod = resolveFile(file, resolveOptions(dialect), {
-    isPredeclared: (n) => pre.has(n),
-    isUniversal: (n) => UNIVERSE_MAP.has(n),
-  });
-  const compiled = compileModule(mod, {
-    file: opts.filename,
-    recursion: dialect.recursion === true,
-    predeclared: pre,
-    universe: UNIVERSE_MAP,
+  const compiled = guarded(opts.filename, () => {
+    const file = parseFile(opts.filename, opts.source);
+    const mod = resolveFile(file, resolveOptions(dialect), {
+      isPredeclared: (n) => pre.has(n),
+      isUniversal: (n) => UNIVERSE_MAP.has(n),
+    });
+    return compileModule(mod, {
+      file: opts.filename,
+      recursion: dialect.recursion === true,
+      predeclared: pre,
+      universe: UNIVERSE_MAP,
+    });
   });
   const th = threadFor(opts);
   const code = compiled.toplevel;
@@ -142,6 +164,10 @@ export function execFile(opts: ExecOptions): ExecResult {
 
 /** Evaluates one expression (REPL). Names resolve against `predeclared` and the universe. */
 export function evalExpr(opts: ExecOptions): Value {
+  return guarded(opts.filename, () => evalExprUnguarded(opts));
+}
+
+function evalExprUnguarded(opts: ExecOptions): Value {
   const x = parseExpr(opts.filename, opts.source);
   const file: File = { path: opts.filename, stmts: [{ k: 'return', pos: x.pos, x }] };
   const pre = toMap(opts.predeclared);

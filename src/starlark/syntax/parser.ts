@@ -26,7 +26,6 @@ const PREC: Partial<Record<TokenKind, number>> = {
   '-': 8, '+': 8,
   '*': 9, '%': 9, '/': 9, '//': 9,
 };
-const NLEVELS = 10;
 const NOT_LEVEL = 2;
 const CMP_LEVEL = 3;
 
@@ -341,30 +340,33 @@ class Parser {
     return { k: 'lambda', pos, fn };
   }
 
+  /**
+   * Precedence climbing in one function (operators of level >= `prec`). `not` is a prefix at its
+   * own level; comparisons do not associate with each other.
+   */
   private parseTestPrec(prec: number): Expr {
-    if (prec >= NLEVELS) return this.parsePrimaryWithSuffix();
-    if (this.tk() === 'not' && prec === NOT_LEVEL) {
+    let x: Expr;
+    if (this.tk() === 'not' && prec <= NOT_LEVEL) {
       const pos = this.next();
-      const x = this.parseTestPrec(prec);
-      return { k: 'unary', pos, op: 'not', x };
+      const operand = this.parseTestPrec(NOT_LEVEL);
+      x = { k: 'unary', pos, op: 'not', x: operand };
+    } else {
+      x = this.parsePrimaryWithSuffix();
     }
-    return this.parseBinop(prec);
-  }
-
-  private parseBinop(prec: number): Expr {
-    let x = this.parseTestPrec(prec + 1);
-    for (let first = true; ; first = false) {
+    let prevCmp = false;
+    for (;;) {
       if (this.tk() === 'not') {
         this.next();
         if (this.tk() !== 'in') this.failHere(`got ${describeToken(this.tk())}, want in`);
         this.k = 'not in';
       }
       const opprec = PREC[this.tk()] ?? -1;
-      if (opprec < prec) return x;
-      if (!first && opprec === CMP_LEVEL) {
+      if (opprec < prec || opprec === NOT_LEVEL) return x;
+      if (opprec === CMP_LEVEL && prevCmp) {
         const prevOp = x.k === 'binary' ? x.op : '?';
         this.failHere(`${prevOp} does not associate with ${this.tk()} (use parens)`);
       }
+      prevCmp = opprec === CMP_LEVEL;
       const op = this.tk();
       const pos = this.next();
       const y = this.parseTestPrec(opprec + 1);

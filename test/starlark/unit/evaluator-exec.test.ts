@@ -19,6 +19,7 @@ const programs: [string, string, string][] = [
   ['comparisons', 'print(1 < 2, 2 <= 2, 3 > 4, 4 >= 4, "a" < "b", "b" < "ab", 1 == 1.0, 1 != 2, None == None, [1] == [1], (1, 2) != (1, 3))', 'True True False True True False True True True True True'],
   ['byte-wise string order', 'print("é"[0] > "z", "é" > "z", "Z" < "a")', 'True True True'],
   ['and/or return operands', 'print(0 or "x", 1 and 2, [] and 3, None or 0, not 0, not [1])', 'x 2 [] 0 True False'],
+  ['precedence', 'print(not 1 == 2, not 1 and 0, 1 + 2 < 4, 1 | 2 ^ 3 & 4, 1 << 2 + 1, -2 * 3, 2 * 3 % 4, 1 < 2 or 3 < 2 and False, not 0 in [0])', 'True False True 3 8 -6 2 True False'],
   ['conditional expression', 'x = 5\nprint("big" if x > 3 else "small", 1 if False else 2 if True else 3)', 'big 2'],
   ['in / not in', 'print(1 in [1, 2], 3 not in (1, 2), "a" in {"a": 1}, "bc" in "abcd", 2 in range(3))', 'True True True True True'],
   ['string concat and repeat', 's = "ab"\ns += "c"\nprint(s + s, s * 2, len(s * 100))', 'abcabc abcabc 300'],
