@@ -13,7 +13,14 @@ import { cloneNode, documentNode, mapGet, mappingNode, sequenceNode, strNode, ty
 
 const KPTFILE = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: golden\n';
 
-export function throughResourceList(file: ParsedFile): YNode[] {
+/**
+ * `together`: all of the file's resources in one list, as kpt render sends them; `alone`: each
+ * resource in a list of its own (the context normalizeAfterFunction models).
+ */
+export function throughResourceList(file: ParsedFile, mode: 'together' | 'alone' = 'together'): YNode[] {
+  if (mode === 'alone') {
+    return file.docs.flatMap((d) => throughResourceList({ docs: [d], seqIndent: ['compact'] }, 'together'));
+  }
   const kptfile = parseYamlFile(KPTFILE).docs[0]!.content[0]!;
   const items = file.docs.map((d) => cloneNode(d.content[0]!));
   const list = mappingNode([

@@ -65,7 +65,11 @@ interface CommentRecord {
   text: string[];
   firstLine: number;
   col: number;
-  /** Timeline position: records are at integers, level ends at i - 0.5 (just before record i). */
+  /**
+   * Timeline position. Record i sits at i; a level end placed at record i sits at i - 0.5, one
+   * placed "right after P" at -0.9; P's value is -1; a foot anchored at its own start sits just
+   * before the level ends placed at it (i - 0.6); after a foot the anchor is i + 0.25.
+   */
   anchor: number;
 }
 
@@ -131,12 +135,12 @@ function setFoot(node: YNode | null, text: string): void {
   if (node) node.footComment = text;
 }
 
-/** P's own foot slot: the key for a key entry, the item for a dash (dropped for a flow item). */
+/** P's own foot slot (appended to): the key for a key entry, the item for a dash. */
 function footOfEntry(p: Entry, text: string): void {
-  if (p.kind === 'key') setFoot(p.key, text);
-  else if (p.kind === 'dash') {
-    const item = p.item;
-    if (item && !(item.style === 'flow' && (item.kind === 'mapping' || item.kind === 'sequence'))) setFoot(item, text);
+  if (p.kind === 'key') {
+    if (p.key) p.key.footComment = joinComment(p.key.footComment, text);
+  } else if (p.kind === 'dash') {
+    if (p.item) p.item.footComment = joinComment(p.item.footComment, text);
   }
 }
 
@@ -158,7 +162,7 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
     noBlankYet && ((pd.firstLine === footLine && p.hasValue) || pd.col < nextIndent);
   const close = (foot: boolean, ownStart: boolean): void => {
     const idx = records.length;
-    records.push({ foot, text: pending!.lines, firstLine: pending!.firstLine, col: pending!.col, anchor: ownStart ? idx - 0.25 : anchor });
+    records.push({ foot, text: pending!.lines, firstLine: pending!.firstLine, col: pending!.col, anchor: ownStart ? idx - 0.6 : anchor });
     if (foot) anchor = idx + 0.25;
     pending = null;
   };
@@ -188,11 +192,11 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
 
   // Level ends (§6.3 step 5): the levels N closes, innermost first.
   const ends: { level: Level; at: number }[] = [];
-  let prevEnd = -0.5;
+  let prevEnd = -0.9;
   for (const level of levels) {
     if (n && level.indent <= n.col) break;
-    let at = -1;
-    for (let i = Math.ceil(prevEnd); i < records.length; i++) {
+    let at = -0.9;
+    for (let i = Math.max(0, Math.ceil(prevEnd)); i < records.length; i++) {
       if (records[i]!.col === level.indent) {
         at = i - 0.5;
         break;
@@ -216,8 +220,7 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
     if (before.length === 0) continue;
     if (end.level.kind === 'map') {
       feet = feet.filter((f) => f.anchor >= end.at);
-      const lastKey = end.level.last?.key ?? null;
-      for (const f of before) setFoot(lastKey, text(f));
+      setFoot(end.level.last?.key ?? null, before.map(text).join('\n'));
     }
   }
   const headText = heads.map(text).join('\n');
@@ -226,11 +229,11 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
     return;
   }
   if (feet.length) {
-    const last = text(feet[feet.length - 1]!);
+    const left = feet.map(text).join('\n');
     if (n.kind === 'key') {
       const prev = previousKey(n);
-      if (prev) prev.footComment = last;
-    } else if (n.kind === 'dash') n.firstKeyFoot = last;
+      if (prev) prev.footComment = left;
+    } else if (n.kind === 'dash') n.firstKeyFoot = joinComment(n.firstKeyFoot, left);
   }
   if (headText) giveHead(n, headText);
 }

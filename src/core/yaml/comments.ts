@@ -6,7 +6,10 @@
  * `from` is the resource as it was before the call (a document node, or its root mapping); `to` is
  * the function's output item (a mapping, or a document). Neither call allocates nodes.
  */
-import type { YNode } from './node.ts';
+import { buildPiece } from './build.ts';
+import { emitYamlDocument } from './emit.ts';
+import { DEFAULT_LIMITS } from '../limits.ts';
+import { documentNode, mapGet, mappingNode, sequenceNode, strNode, type YNode } from './node.ts';
 import { reflowFolded } from './scalar.ts';
 
 function rootOf(n: YNode): YNode | undefined {
@@ -158,14 +161,23 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
 
 /**
  * Applies to a resource document, in place, exactly the changes kpt's ResourceList round trip
- * (§7) makes to a resource a function received and returned unchanged: the document's head and
- * foot comments move onto the root mapping, every folded scalar becomes double-quoted (with the
- * value go-yaml reads back from its own folded output), and sequence items take their first key's
- * head comment. O(nodes); nothing is allocated when nothing changes.
+ * (§7) makes to a resource a function received and returned unchanged, as the last item of the
+ * list (what follows a resource in the list can claim its trailing comments; that cross-resource
+ * effect is not modelled).
+ *
+ * Without foot comments the round trip only moves the document's head and foot comments onto the
+ * root mapping, turns folded scalars double-quoted (with the value go-yaml reads back from its own
+ * folded output) and copies sequence items' first-key head comments onto the items; this is done
+ * directly, O(nodes), allocating nothing when nothing changes. Foot comments re-associate in the
+ * list's indentation, so a resource that has any goes through the real round trip instead.
  */
 export function normalizeAfterFunction(doc: YNode): void {
   const root = rootOf(doc);
   if (!root) return;
+  if (hasFootComments(root)) {
+    realRoundTrip(doc, root);
+    return;
+  }
   if (doc.kind === 'document') {
     if (doc.headComment) {
       if (!root.headComment) root.headComment = doc.headComment;
@@ -177,6 +189,36 @@ export function normalizeAfterFunction(doc: YNode): void {
     }
   }
   normalizeWalk(root, false, 0);
+}
+
+function hasFootComments(root: YNode): boolean {
+  const stack: YNode[] = [root];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.footComment) return true;
+    const c = n.content;
+    for (let i = 0; i < c.length; i++) stack.push(c[i]!);
+  }
+  return false;
+}
+
+/** Emits the resource as the only item of a ResourceList, reads it back and restores it as kyaml does. */
+function realRoundTrip(doc: YNode, root: YNode): void {
+  const list = mappingNode([
+    strNode('apiVersion'), strNode('config.kubernetes.io/v1'),
+    strNode('kind'), strNode('ResourceList'),
+    strNode('items'), sequenceNode([root]),
+  ]);
+  const text = emitYamlDocument(documentNode(list), 'compact');
+  const back = buildPiece({ text, firstLine: 1, file: undefined, limits: DEFAULT_LIMITS });
+  const item = back && mapGet(back.content[0]!, 'items')?.content[0];
+  if (!item) return;
+  copyComments(doc, item);
+  syncOrder(doc, item);
+  if (doc.kind === 'document') {
+    doc.content[0] = item;
+    doc.headComment = doc.footComment = '';
+  }
 }
 
 function normalizeWalk(n: YNode, inSequence: boolean, depth: number): void {
