@@ -57,7 +57,7 @@ export function formatNode(n: YNode, isKey = false): void {
     sortMapping(n);
     n.content.forEach((c, i) => formatNode(c, i % 2 === 0));
   } else if (n.kind === 'sequence') n.content.forEach((c) => formatNode(c));
-  else if (n.kind === 'scalar' && !isKey && n.tag === '!!str' && n.style === '' && !n.value.includes('\n') && needsQuotes(n.value)) {
+  else if (n.kind === 'scalar' && !isKey && n.tag === '!!str' && n.style === '' && !n.value.includes('\n') && needsQuotes(n.value, true)) {
     n.style = 'double';
   }
 }

@@ -34,13 +34,15 @@ export function reencodeStyles(root: YNode): void {
   rec(root, false);
 }
 
-/** Whether a string must be quoted to read back as the same string (go-yaml v3 encoder rules). */
-export function needsQuotes(s: string): boolean {
+/**
+ * Whether a string must be quoted to read back as the same string (go-yaml v3 encoder rules;
+ * YAML 1.1 booleans such as `yes` stay plain). With `yaml11`, strings a YAML 1.1 reader would
+ * take for a boolean are quoted too (the `format` function's "ambiguous strings").
+ */
+export function needsQuotes(s: string, yaml11 = false): boolean {
   if (s === '') return true;
   if (resolvePlainTag(s) !== '!!str') return true;
-  // YAML 1.1 booleans and other values go-yaml quotes for compatibility.
-  if (/^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(s)) return true;
-  if (/^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?$/.test(s)) return true;
+  if (yaml11 && /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/.test(s)) return true;
   if (/^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/.test(s)) return true;
   if (/^[\s]|[\s]$/.test(s)) return true;
   if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(s) && !/^[-?:][^\s]/.test(s)) return true;
