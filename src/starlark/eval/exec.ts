@@ -4,7 +4,6 @@
  * (UTF-16) strings; values use the binary-string representation.
  */
 import type { Value } from '../value/contract.ts';
-import { freeze } from '../value/freeze.ts';
 import { UNIVERSE } from '../lib/universe.ts';
 import { parseExpr, parseFile } from '../syntax/parser.ts';
 import { resolveFile } from '../resolve/resolver.ts';
@@ -15,6 +14,7 @@ import { Cell, Frame } from './frame.ts';
 import type { Slot } from './frame.ts';
 import { ThreadImpl } from './thread.ts';
 import { traced } from './function.ts';
+import { freezeDeep } from './freeze-deep.ts';
 import type { ThreadLimits } from './thread.ts';
 import type { File } from '../syntax/ast.ts';
 import { StarlarkSyntaxError } from '../errors.ts';
@@ -152,13 +152,15 @@ export function execFile(opts: ExecOptions): ExecResult {
   }
   const globals: Record<string, Value> = {};
   const g = compiled.globals;
+  const roots: Value[] = [];
   for (let i = 0; i < g.length; i++) {
     const v = g[i];
     if (v === undefined) continue;
-    freeze(v as Value);
+    roots.push(v as Value);
     globals[binaryToHost(compiled.globalNames[i]!)] = v as Value;
   }
-  for (const v of compiled.filelocals) if (v !== undefined) freeze(v as Value);
+  for (const v of compiled.filelocals) if (v !== undefined) roots.push(v as Value);
+  freezeDeep(roots);
   return { globals, thread: th };
 }
 

@@ -48,7 +48,8 @@ export class StarlarkFunction implements Callable {
   /** One entry per parameter (positional + keyword-only); undefined = required. */
   readonly defaults: (Value | undefined)[];
   readonly free: Cell[];
-  private frozen = false;
+  /** Set once frozen (defaults and captured values are then frozen too). */
+  frozen = false;
   constructor(code: FuncCode, defaults: (Value | undefined)[], free: Cell[]) {
     this.code = code;
     this.defaults = defaults;

@@ -93,6 +93,24 @@ describe('modules', () => {
     }
   });
 
+  it('freezes arbitrarily deep globals without exhausting the stack', () => {
+    const r = execFile({ filename: 'm.star', source: 'def nest(n):\n  x = []\n  for i in range(n):\n    x = [x, (x,), {"k": x}]\n  return x\ndeep = nest(100000)\n' });
+    let x = r.globals['deep'];
+    let depth = 0;
+    while (x instanceof List && x.elems.length > 0) {
+      expect(x.frozen).toBe(true);
+      x = x.elems[0];
+      depth++;
+    }
+    expect(depth).toBe(100000);
+  });
+
+  it('freezes functions: their defaults and captured values', () => {
+    const r = execFile({ filename: 'm.star', source: 'def mk():\n  cap = [1]\n  def f(d=[2]):\n    return cap, d\n  return f\nf = mk()\n' });
+    const [cap, d] = (r.thread.call(r.globals['f']!, [], null) as unknown as { elems: List[] }).elems;
+    expect(cap!.frozen && d!.frozen).toBe(true);
+  });
+
   it('does not freeze predeclared values unless reachable from a global', () => {
     const items = new List([1]);
     execFile({ filename: 'm.star', source: 'items.append(2)\n', predeclared: { items } });
