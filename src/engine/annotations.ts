@@ -41,6 +41,44 @@ export function annotation(o: KubeObject, key: string): string | undefined {
   return v && v.kind === 'scalar' && v.tag !== '!!null' ? v.value : undefined;
 }
 
+/** The bookkeeping annotations of an item, read in one pass over its annotations (hot path). */
+export interface Bookkeeping {
+  path: string | undefined;
+  ipath: string | undefined;
+  index: string | undefined;
+  iindex: string | undefined;
+  packagePath: string | undefined;
+}
+
+export function bookkeeping(o: KubeObject): Bookkeeping {
+  const bk: Bookkeeping = { path: undefined, ipath: undefined, index: undefined, iindex: undefined, packagePath: undefined };
+  const ann = annotationsNode(o);
+  if (!ann) return bk;
+  const c = ann.content;
+  for (let i = 0; i + 1 < c.length; i += 2) {
+    const v = c[i + 1]!;
+    if (v.kind !== 'scalar' || v.tag === '!!null') continue;
+    switch (c[i]!.value) {
+      case ANNOTATIONS.path:
+        bk.path ??= v.value;
+        break;
+      case ANNOTATIONS.internalPath:
+        bk.ipath ??= v.value;
+        break;
+      case ANNOTATIONS.index:
+        bk.index ??= v.value;
+        break;
+      case ANNOTATIONS.internalIndex:
+        bk.iindex ??= v.value;
+        break;
+      case ANNOTATIONS.packagePath:
+        bk.packagePath ??= v.value;
+        break;
+    }
+  }
+  return bk;
+}
+
 export function itemPath(o: KubeObject): string | undefined {
   return annotation(o, ANNOTATIONS.internalPath) ?? annotation(o, ANNOTATIONS.path);
 }

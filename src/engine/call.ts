@@ -16,10 +16,10 @@ import type { Limits } from '../core/limits.ts';
 import type { Result } from '../core/result.ts';
 import { parseFunctionOutput, serializeResourceList } from '../core/resource-list.ts';
 import { copyComments, normalizeAfterFunction, syncOrder } from '../core/yaml/index.ts';
-import { annotation, ID_KEYS, removeAnnotations } from './annotations.ts';
+import { annotation, bookkeeping, ID_KEYS, removeAnnotations, type Bookkeeping } from './annotations.ts';
 import { FunctionCallError } from './call-error.ts';
 import { runWithDeadline } from './deadline.ts';
-import { checkKrm, checkPathInvariants, defaultPaths, functionDir } from './invariants.ts';
+import { checkKrm, defaultPath, functionDir, pathInvariantError } from './invariants.ts';
 
 export interface CallRequest {
   /** Display name: resolved image or the whole exec string. */
@@ -43,21 +43,8 @@ export interface CallOutcome {
   exitCode: number;
 }
 
-interface PathSnapshot {
-  path?: string | undefined;
-  ipath?: string | undefined;
-  index?: string | undefined;
-  iindex?: string | undefined;
-}
-
-function snapshot(o: KubeObject): PathSnapshot {
-  return {
-    path: annotation(o, ANNOTATIONS.path),
-    ipath: annotation(o, ANNOTATIONS.internalPath),
-    index: annotation(o, ANNOTATIONS.index),
-    iindex: annotation(o, ANNOTATIONS.internalIndex),
-  };
-}
+type PathSnapshot = Bookkeeping;
+const snapshot = bookkeeping;
 
 const dec = new TextDecoder();
 
@@ -170,15 +157,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
   }
 
   try {
-    defaultPaths(output, functionDir(req.functionConfig ? annotation(req.functionConfig, ANNOTATIONS.path) : undefined));
-    if (req.packagePath !== undefined) {
-      for (const o of output) {
-        if (o.root.kind === 'mapping' && annotation(o, ANNOTATIONS.packagePath) === undefined) o.setAnnotation(ANNOTATIONS.packagePath, req.packagePath);
-      }
-    }
-    checkPathInvariants(output, name);
-    checkKrm(output, 'output', name);
-    if (!req.validator) reconcile(output, snapshots, name);
+    postProcess(output, snapshots, req);
   } catch (e) {
     if (!isKrmfnError(e)) throw e;
     throw new FunctionCallError({ code: e.code, message: e.message, function: name, results, stderr, exitCode, cause: e });
@@ -201,16 +180,43 @@ function wrapRunError(e: unknown, name: string): FunctionCallError {
   return new FunctionCallError({ code: 'internal', message: `unexpected function error: ${e instanceof Error ? e.message : String(e)}`, function: name, cause: e });
 }
 
-/** kyaml's legacy/internal annotation reconciliation after a mutator (kpt-compat.md §4.7). */
-function reconcile(output: readonly KubeObject[], snapshots: Map<KubeObject, PathSnapshot>, name: string): void {
+/**
+ * After a successful call, in kpt's order: default paths (the functionConfig's directory),
+ * package-path for new items, path invariants, the KRM check of the output, then (mutators) the
+ * legacy/internal annotation reconciliation of kpt-compat.md §4.7. One annotation scan per item.
+ */
+function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, PathSnapshot>, req: CallRequest): void {
+  const name = req.name;
+  const dir = functionDir(req.functionConfig ? annotation(req.functionConfig, ANNOTATIONS.path) : undefined);
+  const seen = new Set<string>();
+  const states: Bookkeeping[] = [];
+  for (const o of output) {
+    const bk = bookkeeping(o);
+    states.push(bk);
+    if (o.root.kind !== 'mapping') continue;
+    if (bk.ipath === undefined && bk.path === undefined) {
+      const p = defaultPath(o, dir);
+      o.setAnnotation(ANNOTATIONS.path, p);
+      o.setAnnotation(ANNOTATIONS.internalPath, p);
+      bk.path = bk.ipath = p;
+    }
+    if (req.packagePath !== undefined && bk.packagePath === undefined) {
+      o.setAnnotation(ANNOTATIONS.packagePath, req.packagePath);
+      bk.packagePath = req.packagePath;
+    }
+    const problem = pathInvariantError(bk, seen);
+    if (problem) throw new KrmfnError({ ...problem, function: name });
+  }
+  checkKrm(output, 'output', name);
+  if (req.validator) return;
   const pairs = [
     ['path', 'ipath', ANNOTATIONS.path, ANNOTATIONS.internalPath, 'path'],
     ['index', 'iindex', ANNOTATIONS.index, ANNOTATIONS.internalIndex, 'index'],
   ] as const;
-  for (const o of output) {
-    if (o.root.kind !== 'mapping') continue;
+  output.forEach((o, n) => {
+    if (o.root.kind !== 'mapping') return;
+    const now = states[n]!;
     const before = snapshots.get(o);
-    const now = snapshot(o);
     for (const [lk, ik, legacyKey, internalKey, label] of pairs) {
       const l = now[lk];
       const i = now[ik];
@@ -236,5 +242,5 @@ function reconcile(output: readonly KubeObject[], snapshots: Map<KubeObject, Pat
         });
       }
     }
-  }
+  });
 }

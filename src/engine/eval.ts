@@ -86,13 +86,13 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     const root = 'dir' in opts.source ? opts.source.dir : '/';
     if ('dir' in opts.source) {
       const scan = await scanPackage(opts.fs, root, false);
-      for (const rel of scan.files) {
+      const reads = await Promise.all(scan.files.map((rel) => readResourceFile(opts.fs, root, rel, limits)));
+      scan.files.forEach((rel, i) => {
         const abs = join(root, rel);
-        const read = await readResourceFile(opts.fs, root, rel, limits);
         readFiles.push(abs);
-        originals.set(abs, read.bytes);
-        items.push(...read.items);
-      }
+        originals.set(abs, reads[i]!.bytes);
+        items.push(...reads[i]!.items);
+      });
     } else {
       try {
         items = parseResourceListInput(opts.source.text, { limits });

@@ -2,10 +2,10 @@
  * kpt's checks around every function call (kpt-compat.md §3.4, §6.1, §12), with kpt's exact
  * messages, plus the default-path rule for items a function left without a path.
  */
-import { KrmfnError } from '../core/errors.ts';
+import { KrmfnError, type ErrorData } from '../core/errors.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { mapGet } from '../core/yaml/node.ts';
-import { annotation, itemIndex, itemPath } from './annotations.ts';
+import { bookkeeping, itemPath, type Bookkeeping } from './annotations.ts';
 import { basename, clean, dirname } from './paths.ts';
 
 function scalar(o: KubeObject, key: string): string {
@@ -50,30 +50,32 @@ export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output',
   }
 }
 
+/**
+ * kpt's path invariants for one output item (`seen` collects package-path/path/index keys of the
+ * items checked so far): no path escaping its package, no duplicate (package-path, path, index).
+ */
+export function pathInvariantError(bk: Bookkeeping, seen: Set<string>): ErrorData | undefined {
+  const p = bk.ipath ?? bk.path;
+  if (p === undefined) return undefined;
+  const c = clean(p);
+  if (c === '..' || c.startsWith('../')) {
+    return { code: 'path-escape', message: `function must not modify resources outside of package: resource has path ${p}` };
+  }
+  const idx = bk.iindex ?? bk.index ?? '';
+  const key = `${bk.packagePath ?? ''}\u0000${c}\u0000${idx}`;
+  if (seen.has(key)) {
+    return { code: 'duplicate-path-index', message: `resource at path ${JSON.stringify(c)} and index ${JSON.stringify(idx)} already exists` };
+  }
+  seen.add(key);
+  return undefined;
+}
+
 /** No path may escape its package; no two items may share (package-path, path, index). */
 export function checkPathInvariants(items: readonly KubeObject[], fn?: string): void {
   const seen = new Set<string>();
   for (const o of items) {
-    const p = itemPath(o);
-    if (p === undefined) continue;
-    const c = clean(p);
-    if (c === '..' || c.startsWith('../')) {
-      throw new KrmfnError({
-        code: 'path-escape',
-        message: `function must not modify resources outside of package: resource has path ${p}`,
-        ...(fn ? { function: fn } : {}),
-      });
-    }
-    const idx = itemIndex(o) ?? '';
-    const key = `${annotation(o, ANNOTATIONS.packagePath) ?? ''}\u0000${c}\u0000${idx}`;
-    if (seen.has(key)) {
-      throw new KrmfnError({
-        code: 'duplicate-path-index',
-        message: `resource at path ${JSON.stringify(c)} and index ${JSON.stringify(idx)} already exists`,
-        ...(fn ? { function: fn } : {}),
-      });
-    }
-    seen.add(key);
+    const problem = pathInvariantError(bookkeeping(o), seen);
+    if (problem) throw new KrmfnError({ ...problem, ...(fn ? { function: fn } : {}) });
   }
 }
 

@@ -116,13 +116,14 @@ async function hydrate(st: RenderState, dir: string, kptfile: Kptfile, entries: 
     input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
   }
   const local: KubeObject[] = [];
-  for (const rel of scan.files) {
+  // Files are read concurrently and folded in walk order.
+  const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
+  scan.files.forEach((rel, i) => {
     const abs = join(dir, rel);
     st.readFiles.push(abs);
-    const read = await readResourceFile(fs, dir, rel, st.limits, dir);
-    local.push(...read.items);
-    st.originals.set(abs, read.bytes);
-  }
+    local.push(...reads[i]!.items);
+    st.originals.set(abs, reads[i]!.bytes);
+  });
   input.push(...local);
   const out = await runPipeline(st, dir, kptfile, entries, local, input);
   st.visiting.delete(dir);

@@ -144,11 +144,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opts: PlanOptions): Promise<WritePlan> {
   const enc = new TextEncoder();
   const writes = new Map<string, Uint8Array>();
-  for (const g of groupByPath(items)) {
-    const abs = join(opts.root, g.path);
-    if ((await fs.stat(abs)) === 'dir') {
+  const groups = groupByPath(items);
+  const kinds = await Promise.all(groups.map((g) => (opts.originals?.has(join(opts.root, g.path)) ? 'file' : fs.stat(join(opts.root, g.path)))));
+  groups.forEach((g, i) => {
+    if (kinds[i] === 'dir') {
       throw new KrmfnError({ code: 'write-failed', message: `failed to save resources: config.kubernetes.io/path cannot be a directory: ${g.path}` });
     }
+  });
+  for (const g of groups) {
+    const abs = join(opts.root, g.path);
     const bytes = enc.encode(emitFile(g.path, g.items));
     const old = opts.originals?.get(abs);
     if (old && sameBytes(old, bytes)) {
@@ -163,17 +167,12 @@ export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opt
 
 /** Applies a plan: creates parent directories, writes changed files, deletes emptied files. */
 export async function applyPlan(fs: PackageFs, plan: WritePlan, originals?: ReadonlyMap<string, Uint8Array>): Promise<void> {
-  const made = new Set<string>();
-  for (const [abs, data] of plan.writes) {
-    if (originals && originals.get(abs) === data) continue;
-    const dir = dirname(abs);
-    if (!made.has(dir)) {
-      await fs.mkdirp(dir);
-      made.add(dir);
-    }
-    await fs.writeFile(abs, data);
-  }
-  for (const abs of plan.deletes) await fs.remove(abs);
+  const changed = [...plan.writes].filter(([abs, data]) => !originals || originals.get(abs) !== data);
+  const known = new Set([...(originals?.keys() ?? [])].map(dirname));
+  const dirs = new Set(changed.map(([abs]) => dirname(abs)).filter((d) => !known.has(d)));
+  for (const d of dirs) await fs.mkdirp(d);
+  await Promise.all(changed.map(([abs, data]) => fs.writeFile(abs, data)));
+  await Promise.all(plan.deletes.map((abs) => fs.remove(abs)));
 }
 
 /** `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent. */
