@@ -52,6 +52,12 @@ function renderEach(pure, files) {
   }
 }
 
+/** The message of kpt's error line, without the temporary path: `yaml: line 5: ...`. */
+function errorMessage(stderr) {
+  const line = stderr.split('\n').find((l) => /^Error: /.test(l)) ?? stderr;
+  return line.replace(/^Error: [^:]*: (MalformedYAMLError: )?/, '');
+}
+
 const pure = renderEach(true, names);
 // One package per case: inside one ResourceList, comments of neighbouring items would interact.
 const fn = {};
@@ -59,7 +65,7 @@ for (const n of names.filter((n) => !/^err-/.test(n))) Object.assign(fn, renderE
 for (const n of names) {
   const p = pure[n];
   if (typeof p === 'string') writeFileSync(join(dir, `${n}.out.yaml`), p);
-  else writeFileSync(join(dir, `${n}.err.txt`), p.error.split('\n').filter((l) => /rror/.test(l)).join('\n') + '\n');
+  else writeFileSync(join(dir, `${n}.err.txt`), errorMessage(p.error) + '\n');
   const f = fn[n];
   if (typeof f === 'string') writeFileSync(join(dir, `${n}.fn.yaml`), f);
 }

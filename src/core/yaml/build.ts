@@ -47,6 +47,8 @@ interface LineTarget {
 }
 
 const YAML_TAG_PREFIX = 'tag:yaml.org,2002:';
+const PARSER_ERRORS = /^did not find expected|^block sequence entries are not allowed/;
+const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
 export function buildPiece(input: PieceInput): YNode | null {
@@ -127,11 +129,18 @@ class PieceBuilder {
     return offset - this.lineStarts[line - 1]!;
   }
 
+  /**
+   * Throws. go-yaml words the message `yaml: line N: ...` with N the 1-based line for scanner
+   * errors, the 0-based line for parser errors (its own off-by-one), and no line for composer
+   * errors; the error's `line` field is always the true 1-based line.
+   */
   private fail(offset: number, message: string, code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax'): never {
     const line = this.lineOf(offset) + this.input.firstLine - 1;
+    const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
+    const shown = kind === 'none' ? 'yaml: ' : `yaml: line ${kind === 'parser' ? line - 1 : line}: `;
     throw new KrmfnError({
       code,
-      message: code === 'yaml-syntax' ? `yaml: line ${line}: ${message}` : message,
+      message: code === 'yaml-syntax' ? shown + message : message,
       ...(this.input.file ? { file: this.input.file } : {}),
       line,
       column: this.colOf(offset, this.lineOf(offset)) + 1,
@@ -439,7 +448,11 @@ class PieceBuilder {
   }
 
   private resolve(tok: CST.FlowScalar | CST.BlockScalar): string {
-    const r = CST.resolveAsScalar(tok, true, (offset, _code, message) => this.fail(offset, goMessage(message)));
+    const r = CST.resolveAsScalar(tok, true, (offset, _code, message) => {
+      const m = goMessage(message);
+      // go-yaml reports an unterminated quoted scalar at its start.
+      this.fail(m === 'found unexpected end of stream' ? tok.offset : offset, m);
+    });
     return r.value;
   }
 
@@ -463,10 +476,12 @@ class PieceBuilder {
       if (!item.key && !item.sep && !item.value) continue;
       const keyTok = item.key ?? null;
       const keyOffset = indOffset !== -1 ? indOffset : keyTok ? keyTok.offset : item.sep![0]!.offset;
+      const keyCol = this.colOf(keyOffset, this.lineOf(keyOffset));
       if (first) {
-        const line = this.lineOf(keyOffset);
-        level.indent = this.colOf(keyOffset, line);
+        level.indent = keyCol;
         first = false;
+      } else if (keyCol !== level.indent && this.lineOf(keyOffset) !== this.lineOf(tok.offset)) {
+        this.fail(keyOffset, 'did not find expected key');
       }
       let key: YNode;
       if (keyTok) {
@@ -657,6 +672,6 @@ function goMessage(message: string): string {
   if (/implicit key|single line/i.test(message)) return "could not find expected ':'";
   if (/indent/i.test(message)) return 'did not find expected key';
   if (/quote|Missing closing/i.test(message)) return 'found unexpected end of stream';
-  if (/escape/i.test(message)) return 'found unknown escape character while parsing a quoted scalar';
+  if (/escape/i.test(message)) return 'found unknown escape character';
   return 'did not find expected node content';
 }
