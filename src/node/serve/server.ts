@@ -98,7 +98,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const body = await readBody(req, maxBody);
       entry.bytesIn = body.length;
       const ac = new AbortController();
-      const timer = setTimeout(() => ac.abort(new Error('request deadline exceeded')), timeoutMs);
+      // The function's own deadline (below) fails it with a timeout; this later timer only
+      // guarantees the request ends even if a runner ignores its deadline.
+      const timer = setTimeout(() => ac.abort(new Error('request deadline exceeded')), timeoutMs + 1000);
       req.on('close', () => {
         if (!res.writableFinished) ac.abort(new Error('client went away'));
       });
