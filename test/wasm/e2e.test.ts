@@ -16,12 +16,16 @@ import { TESTDATA } from './fixtures.ts';
 const MiB = 1048576;
 const tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-e2e-'));
 mkdirSync(join(tmp, 'fns'));
-for (const f of ['annotate', 'echo', 'spin', 'hog', 'flood', 'fail']) cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
+for (const f of ['annotate', 'annotate-yaml', 'echo', 'spin', 'hog', 'flood', 'fail']) cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const wasm = createNodeWasmRuntime({ stdinFormat: 'json', maxMemoryBytes: 32 * MiB });
 afterAll(() => wasm.close());
 const engine = createEngine({ runtimes: [...defaultRuntimes(), wasm, createExecRuntime({ env: {} })] });
+/** The default runtime: kpt's YAML on stdin, 512 MiB cap. */
+const yamlWasm = createNodeWasmRuntime();
+afterAll(() => yamlWasm.close());
+const yamlEngine = createEngine({ runtimes: [...defaultRuntimes(), yamlWasm, createExecRuntime({ env: {} })] });
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -99,6 +103,28 @@ describe('render with a WASI function in the pipeline', () => {
     });
     // Everything in scope is an item, the Kptfile too (kpt-compat.md §4.1).
     expect(outcome.written.sort()).toEqual([join(dir, 'Kptfile'), join(dir, 'configmap.yaml'), join(dir, 'deployment.yaml')]);
+  });
+
+  it('sends kpt\'s YAML by default: a module editing it keeps the package in block style and its comments', async () => {
+    const dir = makePackage('mixed-yaml', 'fns/annotate-yaml.wasm');
+    const outcome = await yamlEngine.render({ fs: new NodeFs(), root: dir, cwd: tmp, allowExec: true, allowWasm: true });
+    expect(outcome.failure?.error.message).toBeUndefined();
+    // kpt's reader annotations sit before the namespace set-namespace appends, so the surviving
+    // annotations map keeps that place (as kpt writes it).
+    expect(readFileSync(join(dir, 'deployment.yaml'), 'utf8')).toBe(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the web tier
+  annotations:
+    wasm.krmfn.dev/touched: "true"
+  namespace: prod
+spec:
+  replicas: 2
+`);
+    expect(outcome.results.items.map((r) => [r.image ?? r.exec, r.exitCode, r.stderr])).toEqual([
+      ['gcr.io/kpt-fn/set-namespace:v0.4.1', 0, undefined],
+      ['fns/annotate-yaml.wasm', 0, 'annotated 3 resources\n'],
+    ]);
   });
 
   it('without --allow-alpha-wasm, the .wasm exec is not run as WASM', async () => {
