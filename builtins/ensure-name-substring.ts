@@ -63,7 +63,6 @@ const PATH_ANNOTATIONS = [
   'config.kubernetes.io/index',
   'internal.config.kubernetes.io/path',
   'internal.config.kubernetes.io/index',
-  'internal.config.kubernetes.io/seqindent',
 ];
 
 const CLUSTER_SCOPED_REFS = new Set(['ClusterRole', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
@@ -121,7 +120,7 @@ function fixBackReferences(items: readonly KubeObject[], renamed: readonly Renam
             if (k && k.value !== ref.kind) return;
           }
           const ns = scalarOf(mapGet(parent, 'namespace')) ?? obj.namespace;
-          const hit = targets.find((t) => t.oldName === n.value && (CLUSTER_SCOPED_REFS.has(t.kind) || t.namespace === ns));
+          const hit = targets.find((t) => t.oldName === n.value && (CLUSTER_SCOPED_REFS.has(t.kind) || (t.namespace || 'default') === (ns || 'default')));
           if (hit) n.value = hit.newName;
         });
       }
