@@ -2,7 +2,7 @@
  * fix (catalog.md §4.16): migrates kpt v0.x packages offline. `kpt.dev/v1alpha1` and `v1alpha2`
  * Kptfiles become `kpt.dev/v1`: `packageMetadata` → `info`, `upstream` → `upstream` +
  * `upstreamLock`, `dependencies` dropped, OpenAPI setters → an apply-setters mutator; setter
- * comments in resources (`# {"$kpt-set":"x"}`, `# {"$ref":"#/definitions/io.k8s.cli.setters.x"}`,
+ * comments in resources (`# {"$kpt-set":"x"}`, `# {"$openapi":"x"}`, `# {"$ref":"#/definitions/io.k8s.cli.setters.x"}`,
  * substitutions) → `# kpt-set: ...`; resources annotated `config.kubernetes.io/function` → mutators
  * with `configPath`.
  */
@@ -74,6 +74,12 @@ export function convertSetterComment(comment: string, setters: Setters): string 
   }
   if (!isObj(parsed)) return undefined;
   if (typeof parsed['$kpt-set'] === 'string') return `${SETTER_PREFIX}\${${parsed['$kpt-set']}}`;
+  // kpt v0.x: `# {"$openapi":"name"}` names a setter or a substitution.
+  if (typeof parsed['$openapi'] === 'string') {
+    const n = parsed['$openapi'];
+    const p = setters.substitutions.get(n);
+    return SETTER_PREFIX + (p ?? `\${${n}}`);
+  }
   const ref = typeof parsed['$ref'] === 'string' ? parsed['$ref'] : '';
   const name = ref.slice(ref.lastIndexOf('/') + 1);
   if (name.startsWith(SETTER_DEF)) return `${SETTER_PREFIX}\${${name.slice(SETTER_DEF.length)}}`;
