@@ -242,3 +242,36 @@ describe('krmfn serve: limits, auth and shutdown', () => {
     await expect(fetch(`${s.url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('remote runtime end to end', () => {
+  it('renders a Kptfile pipeline whose function runs on a krmfn server, byte-identical to in-process', async () => {
+    const s = await serve();
+    const files = packageFiles('examples/hello');
+    const toFs = (): MemoryFs => new MemoryFs(Object.fromEntries(Object.entries(files).map(([p, t]) => [`/pkg/${p}`, t])));
+    const remote = createRemoteRuntime({ endpoints: [{ image: 'gcr.io/kpt-fn/set-namespace', url: `${s.url}/v1/run` }] });
+    const viaServer = toFs();
+    const outcome = await createEngine({ runtimes: [remote, ...defaultRuntimes()] }).render({ fs: viaServer, root: '/pkg' });
+    expect(outcome.ok).toBe(true);
+    const local = toFs();
+    await createEngine().render({ fs: local, root: '/pkg' });
+    expect(viaServer.snapshot()).toEqual(local.snapshot());
+    // The server really ran it.
+    expect(s.logs.filter((l) => l.path === '/v1/run' && l.image === 'gcr.io/kpt-fn/set-namespace:v0.4.1').length).toBeGreaterThan(0);
+  });
+
+  it('names the endpoint when it cannot be reached, after retrying', async () => {
+    const s = await serve();
+    const url = `${s.url}/v1/run`;
+    await s.close();
+    open.pop();
+    let sleeps = 0;
+    const remote = createRemoteRuntime({ endpoints: [{ image: 'gcr.io/kpt-fn/set-namespace', url, retries: 2 }], sleep: async () => void sleeps++ });
+    const fs = new MemoryFs(Object.fromEntries(Object.entries(packageFiles('examples/hello')).map(([p, t]) => [`/pkg/${p}`, t])));
+    const before = fs.snapshot();
+    const outcome = await createEngine({ runtimes: [remote, ...defaultRuntimes()] }).render({ fs, root: '/pkg' });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.failure?.error.message).toMatch(new RegExp(`cannot reach ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} after 3 attempt\\(s\\)`));
+    expect(sleeps).toBe(2);
+    expect(fs.snapshot()).toEqual(before);
+  });
+});
