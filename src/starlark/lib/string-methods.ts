@@ -131,14 +131,12 @@ function splitSpace(s: string, max: number, right: boolean): string[] {
   }
   if (max < 0 || words.length <= max + 1 || words.length === 0) return words.map(([a, b]) => s.slice(a, b));
   if (!right) {
+    // the remainder keeps its inner and far-side whitespace (Python's rule)
     const head = words.slice(0, max).map(([a, b]) => s.slice(a, b));
-    let rest = s.slice(words[max]![0]);
-    rest = trimRunes(rest, null, false, true);
-    return [...head, rest];
+    return [...head, s.slice(words[max]![0])];
   }
   const tail = words.slice(words.length - max).map(([a, b]) => s.slice(a, b));
-  const rest = trimRunes(s.slice(0, words[words.length - max - 1]![1]), null, true, false);
-  return [rest, ...tail];
+  return [s.slice(0, words[words.length - max - 1]![1]), ...tail];
 }
 
 function splitSep(s: string, sep: string, max: number, right: boolean): string[] {

@@ -13,7 +13,7 @@ import { List, Tuple, EMPTY_TUPLE } from '../value/list.ts';
 import { Dict, StarlarkSet } from '../value/hashtable.ts';
 import { Bytes } from '../value/bytes.ts';
 import { Range } from '../value/range.ts';
-import { fail, failIn, prefixed } from '../value/errors.ts';
+import { fail, failIn, prefixed, rethrowIn } from '../value/errors.ts';
 import {
   attrNames, getAttrOrUndefined, hash, isIterableValue, iterate, len, noAttrMessage, repr, str, toArray,
   truth, typeName,
@@ -235,6 +235,7 @@ const intBuiltin = fn('int', (_t, args, kwargs) => {
 
 const lenBuiltin = fn('len', (_t, args, kwargs) => {
   positional('len', args, kwargs, 1, 1);
+  if (args[0] instanceof Range) return args[0].lenValue();
   const n = len(args[0]!);
   if (n < 0) failIn('len', `value of type ${typeName(args[0]!)} has no len`);
   return n;
@@ -255,18 +256,35 @@ function minMax(name: string, sign: number): Builtin {
       }
     }
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
-    const items = args.length === 1 ? elems(thread, name, args[0]!) : args;
-    if (items.length === 0) failIn(name, 'argument is an empty sequence');
-    let best = items[0]!;
-    let bestKey = key === None ? best : thread.call(key, [best], null);
-    for (let i = 1; i < items.length; i++) {
-      const v = items[i]!;
-      const k = key === None ? v : thread.call(key, [v], null);
-      if (prefixed(name, () => order(k, bestKey)) * sign > 0) {
-        best = v;
-        bestKey = k;
+    // A single iterable is walked lazily, holding its lock while `key` runs (as starlark-go does).
+    const x = args.length === 1 ? args[0]! : new Tuple(args);
+    if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
+    const it = iterate(x);
+    let best: Value | undefined;
+    let bestKey: Value = None;
+    try {
+      for (let v = it.next(); v !== undefined; v = it.next()) {
+        const k = key === None ? v : thread.call(key, [v], null);
+        if (best === undefined) {
+          best = v;
+          bestKey = k;
+          continue;
+        }
+        let c: number;
+        try {
+          c = order(k, bestKey);
+        } catch (e) {
+          rethrowIn(name, e);
+        }
+        if (c * sign > 0) {
+          best = v;
+          bestKey = k;
+        }
       }
+    } finally {
+      it.done();
     }
+    if (best === undefined) failIn(name, 'argument is an empty sequence');
     return best;
   });
 }
@@ -297,13 +315,14 @@ const print = fn('print', (thread, args, kwargs) => {
   return None;
 });
 
-const RANGE_MAX = 2 ** 63;
+const INT64_MAX = 2n ** 63n - 1n, INT64_MIN = -(2n ** 63n);
 const range = fn('range', (_t, args, kwargs) => {
   positional('range', args, kwargs, 1, 3);
-  const nums = args.map((a, i) => {
-    const n = wantInt('range', i + 1, a);
-    if (Math.abs(n) >= RANGE_MAX) failIn('range', `for parameter ${i + 1}: got int, want int (value out of range)`);
-    return n;
+  const nums = args.map((a, i): Int => {
+    if (typeof a === 'number') return a;
+    if (typeof a !== 'bigint') return wrongType('range', i + 1, a, 'int');
+    if (a > INT64_MAX || a < INT64_MIN) failIn('range', `for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
+    return a;
   });
   const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
   if (step === 0) failIn('range', 'step argument must not be zero');

@@ -93,7 +93,9 @@ export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
   if (x instanceof Range) {
     if (op !== '==' && op !== '!=') fail(`range ${op} range not implemented`);
     const r = y as Range;
-    const eq = x.length === r.length && (x.length === 0 || (x.start === r.start && (x.length === 1 || x.step === r.step)));
+    const [xa, , xk] = x.bounds(), [ya, , yk] = r.bounds();
+    const xn = x.lenValue(), yn = r.lenValue();
+    const eq = xn === yn && (xn === 0 || (xa === ya && (xn === 1 || xk === yk)));
     return op === '==' ? eq : !eq;
   }
   if (x instanceof Struct) {

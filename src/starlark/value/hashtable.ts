@@ -87,12 +87,14 @@ export class Hashtable {
     return new KeyIterator(this);
   }
   freeze(): void {
-    if (this.frozen) return;
+    freeze(this as unknown as Value);
+  }
+  freezeChildren(): readonly Value[] | null {
+    if (this.frozen) return null;
     this.frozen = true;
-    for (const [hk, v] of this.map) {
-      freeze(this.keyFor(hk));
-      freeze(v);
-    }
+    const out: Value[] = [];
+    for (const [hk, v] of this.map) out.push(this.keyFor(hk), v);
+    return out;
   }
 }
 

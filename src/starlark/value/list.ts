@@ -41,9 +41,12 @@ export class List {
     return new ListIterator(this);
   }
   freeze(): void {
-    if (this.frozen) return;
+    freeze(this);
+  }
+  freezeChildren(): readonly Value[] | null {
+    if (this.frozen) return null;
     this.frozen = true;
-    for (const e of this.elems) freeze(e);
+    return this.elems;
   }
 }
 
@@ -83,7 +86,10 @@ export class Tuple {
     return new ArrayIterator(this.elems);
   }
   freeze(): void {
-    for (const e of this.elems) freeze(e);
+    freeze(this);
+  }
+  freezeChildren(): readonly Value[] {
+    return this.elems;
   }
 }
 

@@ -303,7 +303,7 @@ export function contains(container: Value, x: Value): boolean {
   }
   if (c instanceof Range) {
     if (!isInt(x)) fail(`'in <range>' requires integer as left operand, not ${typeNameOf(x)}`);
-    return typeof x === 'number' && c.contains(x);
+    return c.contains(x);
   }
   if (c instanceof Bytes) {
     if (x instanceof Bytes) return c.data.includes(x.data);
@@ -358,7 +358,7 @@ export function unary(op: string, x: Value): Value {
   return fail(`unknown unary op: ${op} ${typeNameOf(x)}`);
 }
 
-/** `len(x)`, or -1 when `x` has no length. */
+/** `len(x)`, or -1 when `x` has no length. (Huge ranges: use `Range.lenValue()` for the exact int.) */
 export function len(x: Value): number {
   if (typeof x === 'string') return x.length;
   if (x instanceof List || x instanceof Tuple) return x.elems.length;
@@ -407,6 +407,12 @@ export function getIndex(x: Value, y: Value): Value {
     if (i < 0) i += x.data.length;
     if (i >= 0 && i < x.data.length) return new Bytes(x.data[i]!);
     return outOfRange(x, orig, x.data.length);
+  }
+  if (x instanceof Range) {
+    if (!isInt(y)) fail(`range index: got ${typeNameOf(y)}, want int`);
+    const v = x.at(y);
+    if (v === undefined) outOfRange(x, typeof y === 'number' ? y : Infinity, x.length);
+    return v;
   }
   if (typeof x === 'object') {
     if (isMapping(x)) {
@@ -509,7 +515,10 @@ export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
   }
   if (x instanceof Range) {
     const [a, b, k] = sliceIndices(x.length, lo, hi, step);
-    return new Range(x.start + a * x.step, x.start + b * x.step, x.step * k);
+    if (x.big === null) return new Range(x.start + a * x.step, x.start + b * x.step, x.step * k);
+    const [s0, , st] = x.bounds();
+    const at = (i: number): Int => intAdd(s0, intMul(i, st));
+    return new Range(at(a), at(b), intMul(st, k));
   }
   return fail(`invalid slice operand ${typeNameOf(x)}`);
 }

@@ -110,9 +110,8 @@ export function writeValue(out: string[], x: Value, path: unknown[]): void {
     return;
   }
   if (x instanceof Range) {
-    out.push(
-      x.step !== 1 ? `range(${x.start}, ${x.stop}, ${x.step})` : x.start !== 0 ? `range(${x.start}, ${x.stop})` : `range(${x.stop})`,
-    );
+    const [a, b, k] = x.bounds();
+    out.push(k !== 1 ? `range(${a}, ${b}, ${k})` : a !== 0 ? `range(${a}, ${b})` : `range(${b})`);
     return;
   }
   if (x instanceof Builtin) {

@@ -27,7 +27,10 @@ export class Struct {
     return '\u0104' + this.names.join(',') + encodeElems(this.values);
   }
   freeze(): void {
-    for (const v of this.values) freeze(v);
+    freeze(this);
+  }
+  freezeChildren(): readonly Value[] {
+    return this.values;
   }
 }
 
@@ -47,7 +50,10 @@ export class Module {
     return Object.keys(this.members).sort();
   }
   freeze(): void {
-    for (const k of Object.keys(this.members)) freeze(this.members[k]!);
+    freeze(this);
+  }
+  freezeChildren(): readonly Value[] {
+    return Object.values(this.members);
   }
 }
 
