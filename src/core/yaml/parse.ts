@@ -41,7 +41,21 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
   const out: ParsedFile = { docs: [], seqIndent: [] };
   for (const piece of splitPieces(normal, opts.file)) {
     if (piece.text.trim() === '') continue;
-    const doc = buildPiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
+    let doc: YNode | null;
+    try {
+      doc = buildPiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
+    } catch (e) {
+      // A nesting limit set beyond what the JS stack holds still ends as a depth error.
+      if (e instanceof RangeError) {
+        throw new KrmfnError({
+          code: 'yaml-depth-limit',
+          message: 'YAML nesting too deep',
+          ...(opts.file ? { file: opts.file } : {}),
+          line: piece.firstLine,
+        });
+      }
+      throw e;
+    }
     if (!doc) continue;
     out.docs.push(doc);
     out.seqIndent.push(detectSeqIndent(piece.text));
