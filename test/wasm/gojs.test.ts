@@ -67,12 +67,26 @@ describe.each([
     expect(() => inst.processResourceList(input())).toThrow('Go program has already exited');
   });
 
+  it('refuses a cap below the initial memory', async () => {
+    await expect(prepareModule(fixture(name), { maxMemoryBytes: 16 * MiB })).rejects.toMatchObject({ kind: 'memory' });
+  });
+
   it('runs out of memory under a tight cap with a memory failure', async () => {
-    const inst = await started(name, 40 * MiB);
-    const big = input({}, 60_000);
+    const inst = await started(name, 32 * MiB);
+    const big = input({}, 20_000);
     const r = callProcessResourceList(inst, big);
     expect(r.failure?.kind).toBe('memory');
-    expect(r.failure?.message).toMatch(/^function exceeded the memory limit of 40 MiB/);
+    expect(r.failure?.message).toMatch(/^function exceeded the memory limit of 32 MiB/);
+    expect(inst.isDead).toBe(true);
+  });
+});
+
+describe('Go js/wasm start-up', () => {
+  it('fails as out of memory when the runtime cannot start under the cap (Go 1.23 needs more than 24 MiB)', async () => {
+    const inst = new GoJsInstance(await prep('gojs-setns-go123', 24 * MiB));
+    const s = await inst.start();
+    expect(s.failure?.kind).toBe('memory');
+    expect(s.failure?.message).toMatch(/^function exceeded the memory limit of 24 MiB/);
     expect(inst.isDead).toBe(true);
   });
 });
