@@ -10,7 +10,7 @@ import type { KubeObject } from '../src/core/kube-object.ts';
 import type { YNode } from '../src/core/yaml/node.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { ok, type Report } from './lib/report.ts';
-import { needsQuotes } from './lib/style-b.ts';
+import { needsQuotes } from './lib/quoting.ts';
 
 /** Well-known field names in output order (metadata, container, pod spec, top level). */
 export const FIELD_ORDER: readonly string[] = Object.freeze([

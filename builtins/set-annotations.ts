@@ -3,7 +3,7 @@
  * local-config included). v0.1.3 re-encodes items (style B) and knows `SetAnnotationConfig`;
  * v0.1.4 edits nodes (style A) and knows `SetAnnotations`; newest (master) adds per-field results.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
@@ -12,7 +12,6 @@ import { dataMap, isConfigMap } from './lib/config.ts';
 import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, replaceValue, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
-import { reencodeStyles } from './lib/style-b.ts';
 import { atLeast } from './lib/version.ts';
 
 export const ANNOTATION_FIELD_SPECS: readonly FieldSpec[] = Object.freeze([
@@ -66,6 +65,7 @@ export function setAnnotations(items: readonly KubeObject[], cfg: SetAnnotations
   const results: { r: Result; path: string; index: number }[] = [];
   const specs = [...ANNOTATION_FIELD_SPECS, ...cfg.fieldSpecs];
   for (const obj of items) {
+    const before = styleB ? snapshotKeyOrder(obj) : undefined;
     const seen = new Set<string>();
     for (const fs of specs) {
       if (seen.has(fs.path)) continue;
@@ -96,7 +96,7 @@ export function setAnnotations(items: readonly KubeObject[], cfg: SetAnnotations
         }
       }
     }
-    if (styleB) reencodeStyles(obj.root);
+    if (before) reencodeAsKustomize(obj, before);
   }
   if (!withResults) return ok();
   if (results.length === 0) return ok([{ message: 'no annotations applied' }]);

@@ -4,7 +4,7 @@
  * (reproduced), style B. Newest ('' = master rewrite): exact ConfigMap keys, only Pods and the
  * usual workloads, initContainers skipped (the `iniContainers` typo, reproduced), style A.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
@@ -13,7 +13,6 @@ import { dataMap, isConfigMap } from './lib/config.ts';
 import { FIELD_SPEC_SCHEMA, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { fileRefOf, matchesGvk, resourceRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
-import { reencodeStyles } from './lib/style-b.ts';
 import { kyamlPath } from './lib/walk.ts';
 
 export interface ImageSpec {
@@ -144,6 +143,7 @@ export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, vers
     }
   };
   for (const obj of items) {
+    const before = master ? undefined : snapshotKeyOrder(obj);
     const specs: FieldSpec[] = [];
     if (master) {
       if (obj.kind === 'Pod') specs.push({ path: 'spec/containers[]/image' });
@@ -151,7 +151,7 @@ export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, vers
     } else specs.push(...IMAGE_FIELD_SPECS);
     specs.push(...cfg.additionalImageFields);
     for (const fs of specs) visitWithPaths(obj, fs, (node, path) => update(obj, node, path));
-    if (!master) reencodeStyles(obj.root);
+    if (before) reencodeAsKustomize(obj, before);
   }
   if (master) return ok([{ message: `summary: updated a total of ${count} image(s)`, severity: 'info' }]);
   if (results.length === 0) return ok([{ message: 'no images changed', severity: 'info' }]);
