@@ -31,7 +31,9 @@ const warn = (message: string): Report => ok([{ message, severity: 'warning' }])
 /** The setters the root Kptfile's apply-setters mutator configures, or a warning report. */
 export function findSetters(items: readonly KubeObject[]): Map<string, string> | Report {
   const kptfiles = items.filter(isKptfile);
-  const kf = kptfiles.find((k) => pathOf(k) === 'Kptfile') ?? kptfiles[0];
+  const pkg = (k: KubeObject): string => k.getAnnotation('internal.config.kubernetes.io/package-path') ?? '';
+  // The root package's Kptfile: the one with the shortest package path (render), or at `Kptfile` (eval).
+  const kf = [...kptfiles].sort((a, b) => pkg(a).length - pkg(b).length || Number(pathOf(b) === 'Kptfile') - Number(pathOf(a) === 'Kptfile'))[0];
   if (!kf) return warn('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
   const mutators = kf.getNode(['pipeline', 'mutators']);
   if (!kf.getNode(['pipeline'])) return warn('unable to find Pipeline declaration in Kptfile');
