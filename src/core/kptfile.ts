@@ -303,8 +303,11 @@ export function validateFunctionStatic(fn: FunctionSpec, field: string): string 
 }
 
 /** Go `path.Clean` for slash paths. */
+const ALREADY_CLEAN = /^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))(?!.*\/\/)(?!.*\/$)./;
+
 export function cleanSlashPath(p: string): string {
   if (p === '') return '.';
+  if (ALREADY_CLEAN.test(p)) return p;
   const rooted = p.startsWith('/');
   const out: string[] = [];
   for (const seg of p.split('/')) {

@@ -128,7 +128,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
     }
   } else {
     const runner = req.runner;
-    const received = new Set<KubeObject>(req.items);
+    // Mutators: `snapshots` doubles as the set of items the function received.
     if (!req.validator) for (const o of req.items) snapshots.set(o, snapshot(o));
     const list: ResourceList = { items: [...req.items], results: [] };
     if (req.functionConfig) list.functionConfig = req.functionConfig;
@@ -153,7 +153,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
         exitFailure: true,
       });
     }
-    if (!req.validator) for (const o of output) if (received.has(o)) normalizeAfterFunction(o.doc);
+    if (!req.validator) for (const o of output) if (snapshots.has(o)) normalizeAfterFunction(o.doc);
   }
 
   try {
