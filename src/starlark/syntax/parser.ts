@@ -7,7 +7,7 @@
  */
 import { Scanner } from './scanner.ts';
 import { describeToken } from './tokens.ts';
-import type { Pos, Token, TokenKind } from './tokens.ts';
+import type { Pos, TokenKind } from './tokens.ts';
 import type {
   Arg, DictEntry, Expr, File, ForClause, FunctionNode, Ident, IfClause, IfStmt, Literal, LoadStmt, Param,
   Stmt,
@@ -38,15 +38,26 @@ function terminatesExprList(k: TokenKind): boolean {
 }
 
 class Parser {
+  /** The scanner; its fields describe the lookahead token. */
   private readonly sc: Scanner;
-  private t: Token;
   /** Kind of the lookahead; may be rewritten to 'not in'. */
   private k: TokenKind;
 
   constructor(file: string, src: string) {
     this.sc = new Scanner(file, src);
-    this.t = this.sc.next();
-    this.k = this.t.kind;
+    this.sc.advance();
+    this.k = this.sc.kind;
+  }
+
+  /** Start position of the lookahead (a fresh object, for the AST). */
+  private curPos(): Pos {
+    return { line: this.sc.line, col: this.sc.col };
+  }
+
+  /** Advances without recording a position. */
+  private skip(): void {
+    this.sc.advance();
+    this.k = this.sc.kind;
   }
 
   /** Advances; returns the position of the token just consumed. */
@@ -56,9 +67,9 @@ class Parser {
   }
 
   private next(): Pos {
-    const p = this.t.pos;
-    this.t = this.sc.next();
-    this.k = this.t.kind;
+    const p = this.curPos();
+    this.sc.advance();
+    this.k = this.sc.kind;
     return p;
   }
 
@@ -68,7 +79,7 @@ class Parser {
 
   /** Error about the lookahead, at the scanner position (just after it). */
   private failHere(msg: string): never {
-    return this.sc.error(this.t.end, msg);
+    return this.sc.error({ line: this.sc.endLine, col: this.sc.endCol }, msg);
   }
 
   private consume(k: TokenKind): Pos {
@@ -80,7 +91,7 @@ class Parser {
     const stmts: Stmt[] = [];
     while (this.tk() !== 'eof') {
       if (this.tk() === 'newline') {
-        this.next();
+        this.skip();
         continue;
       }
       this.parseStmt(stmts);
@@ -147,7 +158,7 @@ class Parser {
       tail = elif;
     }
     if (this.tk() === 'else') {
-      this.next();
+      this.skip();
       this.consume(':');
       tail.else_ = this.parseSuite();
     }
@@ -159,7 +170,7 @@ class Parser {
     if (this.tk() !== ',') return v;
     const elems: Expr[] = [v];
     while (this.tk() === ',') {
-      this.next();
+      this.skip();
       if (terminatesExprList(this.tk())) break;
       elems.push(this.parsePrimaryWithSuffix());
     }
@@ -170,7 +181,7 @@ class Parser {
     for (;;) {
       out.push(this.parseSmallStmt());
       if (this.tk() !== ';') break;
-      this.next();
+      this.skip();
       if (this.tk() === 'newline' || this.tk() === 'eof') break;
     }
     if (this.tk() !== 'eof') this.consume('newline');
@@ -206,18 +217,18 @@ class Parser {
     const pos = this.next();
     const lparen = this.consume('(');
     if (this.tk() !== 'string') this.failHere('first operand of load statement must be a string literal');
-    const modulePos = this.t.pos;
-    const module = this.t.value as string;
-    this.next();
+    const modulePos = this.curPos();
+    const module = this.sc.value as string;
+    this.skip();
     const to: Ident[] = [];
     const from: { name: string; pos: Pos }[] = [];
     while (this.tk() !== ')' && this.tk() !== 'eof') {
       this.consume(',');
       if (this.tk() === ')') break;
       if (this.tk() === 'string') {
-        const p = { line: this.t.pos.line, col: this.t.pos.col + 1 };
-        const name = this.t.value as string;
-        this.next();
+        const p = { line: this.sc.line, col: this.sc.col + 1 };
+        const name = this.sc.value as string;
+        this.skip();
         to.push({ k: 'ident', pos: p, name });
         from.push({ name, pos: p });
       } else if (this.tk() === 'ident') {
@@ -228,9 +239,9 @@ class Parser {
         }
         this.consume('=');
         if (this.tk() !== 'string') this.failHere(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
-        const p = { line: this.t.pos.line, col: this.t.pos.col + 1 };
-        from.push({ name: this.t.value as string, pos: p });
-        this.next();
+        const p = { line: this.sc.line, col: this.sc.col + 1 };
+        from.push({ name: this.sc.value as string, pos: p });
+        this.skip();
       } else {
         this.failHere(`load operand must be "name" or localname="name" (got ${describeToken(this.tk())})`);
       }
@@ -242,7 +253,7 @@ class Parser {
 
   private parseSuite(): Stmt[] {
     if (this.tk() === 'newline') {
-      this.next();
+      this.skip();
       this.consume('indent');
       const stmts: Stmt[] = [];
       while (this.tk() !== 'outdent' && this.tk() !== 'eof') this.parseStmt(stmts);
@@ -256,8 +267,8 @@ class Parser {
 
   private parseIdent(): Ident {
     if (this.tk() !== 'ident') this.failHere('not an identifier');
-    const id: Ident = { k: 'ident', pos: this.t.pos, name: this.t.raw };
-    this.next();
+    const id: Ident = { k: 'ident', pos: this.curPos(), name: this.sc.raw };
+    this.skip();
     return id;
   }
 
@@ -281,7 +292,7 @@ class Parser {
       }
       const name = this.parseIdent();
       if (this.tk() === '=') {
-        this.next();
+        this.skip();
         const dflt = this.parseTest();
         params.push({ kind: 'default', pos: name.pos, name, dflt });
         continue;
@@ -318,7 +329,7 @@ class Parser {
       const ifpos = this.next();
       const cond = this.parseTestPrec(0);
       if (this.tk() !== 'else') this.fail(ifpos, 'conditional expression without else clause');
-      this.next();
+      this.skip();
       const f = this.parseTest();
       return { k: 'cond', pos: ifpos, cond, t: x, f };
     }
@@ -356,7 +367,7 @@ class Parser {
     let prevCmp = false;
     for (;;) {
       if (this.tk() === 'not') {
-        this.next();
+        this.skip();
         if (this.tk() !== 'in') this.failHere(`got ${describeToken(this.tk())}, want in`);
         this.k = 'not in';
       }
@@ -404,17 +415,17 @@ class Parser {
     if (this.tk() !== ':') {
       const y = this.parseExpr(false);
       if (this.tk() === ']') {
-        this.next();
+        this.skip();
         return { k: 'index', pos, x, y };
       }
       lo = y;
     }
     if (this.tk() === ':') {
-      this.next();
+      this.skip();
       if (this.tk() !== ':' && this.tk() !== ']') hi = this.parseTest();
     }
     if (this.tk() === ':') {
-      this.next();
+      this.skip();
       if (this.tk() !== ']') step = this.parseTest();
     }
     this.consume(']');
@@ -425,7 +436,7 @@ class Parser {
     const pos = this.consume('(');
     const args: Arg[] = [];
     if (this.tk() === ')') {
-      this.next();
+      this.skip();
       return { k: 'call', pos, fn, args };
     }
     let stars = false;
@@ -445,7 +456,7 @@ class Parser {
       const x = this.parseTest();
       if (this.tk() === '=') {
         if (x.k !== 'ident') this.failHere('keyword argument must have form name=expr');
-        this.next();
+        this.skip();
         args.push({ kind: 'named', pos: x.pos, name: x.name, value: this.parseTest() });
         continue;
       }
@@ -456,13 +467,13 @@ class Parser {
   }
 
   private parsePrimary(): Expr {
-    const t = this.t;
+    const sc = this.sc;
     switch (this.tk()) {
       case 'ident':
         return this.parseIdent();
       case 'int': case 'float': case 'string': case 'bytes': {
-        this.next();
-        const lit: Literal = { k: 'lit', pos: t.pos, type: t.kind as Literal['type'], value: t.value!, raw: t.raw };
+        const lit: Literal = { k: 'lit', pos: this.curPos(), type: sc.kind as Literal['type'], value: sc.value!, raw: sc.raw };
+        this.skip();
         return lit;
       }
       case '[':
@@ -472,7 +483,7 @@ class Parser {
       case '(': {
         const pos = this.next();
         if (this.tk() === ')') {
-          this.next();
+          this.skip();
           return { k: 'tuple', pos, elems: [], parens: true };
         }
         const e = this.parseExpr(true);
@@ -492,7 +503,7 @@ class Parser {
   private parseList(): Expr {
     const pos = this.next();
     if (this.tk() === ']') {
-      this.next();
+      this.skip();
       return { k: 'list', pos, elems: [] };
     }
     const x = this.parseTest();
@@ -506,14 +517,14 @@ class Parser {
   private parseDict(): Expr {
     const pos = this.next();
     if (this.tk() === '}') {
-      this.next();
+      this.skip();
       return { k: 'dict', pos, entries: [] };
     }
     const e = this.parseDictEntry();
     if (this.tk() === 'for') return this.parseComprehension(pos, e, '}');
     const entries = [e];
     while (this.tk() === ',') {
-      this.next();
+      this.skip();
       if (this.tk() === '}') break;
       entries.push(this.parseDictEntry());
     }
@@ -544,7 +555,7 @@ class Parser {
         this.failHere(`got ${describeToken(this.tk())}, want '${end}', for, or if`);
       }
     }
-    this.next();
+    this.skip();
     return { k: 'comp', pos, curly: end === '}', body, clauses };
   }
 }

@@ -13,6 +13,7 @@ import type { Pos, Token, TokenKind } from './tokens.ts';
 import { encodeCodePoint, hostToBinary } from './utf8.ts';
 
 const LETTER = /\p{L}/u;
+const ASCII = /^[\x00-\x7f]*$/;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -33,12 +34,24 @@ export class Scanner {
   readonly file: string;
   private readonly src: string;
   private i = 0;
-  private line = 1;
-  private col = 1;
+  private cline = 1;
+  private ccol = 1;
   private depth = 0;
   private readonly indents: number[] = [0];
   private dents = 0;
   private lineStart = true;
+
+  // The current token (mutable: the parser reads it in place, so scanning allocates nothing per token).
+  kind: TokenKind = 'eof';
+  /** Start position. */
+  line = 1;
+  col = 1;
+  /** Position just after the token. */
+  endLine = 1;
+  endCol = 1;
+  /** Identifier name (binary), number text, or punctuation/keyword text; '' for strings. */
+  raw = '';
+  value: Token['value'] = null;
 
   constructor(file: string, src: string) {
     this.file = file;
@@ -46,15 +59,16 @@ export class Scanner {
   }
 
   /** Throws the scanner/parser error at `pos`. */
-  error(pos: Pos, message: string): never {
+  error(pos: Pos | number, message: string): never {
+    const p = typeof pos === 'number' ? unpack(pos) : pos;
     throw new StarlarkSyntaxError('starlark-syntax', [
-      { file: this.file, line: pos.line, col: pos.col, message },
+      { file: this.file, line: p.line, col: p.col, message },
     ]);
   }
 
-  /** Current position (just after the last token read). */
+  /** Current scan position (just after the last token read). */
   get pos(): Pos {
-    return { line: this.line, col: this.col };
+    return { line: this.cline, col: this.ccol };
   }
 
   private peek(): number {
@@ -72,19 +86,41 @@ export class Scanner {
     const c = this.src.codePointAt(this.i)!;
     this.i += c > 0xffff ? 2 : 1;
     if (c === 10) {
-      this.line++;
-      this.col = 1;
+      this.cline++;
+      this.ccol = 1;
     } else {
-      this.col++;
+      this.ccol++;
     }
     return c;
   }
 
-  private tok(kind: TokenKind, pos: Pos, raw: string, value: Token['value'] = null): Token {
-    return { kind, pos, end: { line: this.line, col: this.col }, raw, value };
+  /** Sets the current token; its start is `pos` (an encoded line*65536+col), its end the scan position. */
+  private tok(kind: TokenKind, pos: number, raw: string, value: Token['value'] = null): void {
+    this.kind = kind;
+    this.line = Math.floor(pos / 65536);
+    this.col = pos % 65536;
+    this.endLine = this.cline;
+    this.endCol = this.ccol;
+    this.raw = raw;
+    this.value = value;
   }
 
+  /** The current scan position, encoded. */
+  private here(): number {
+    return this.cline * 65536 + (this.ccol < 65536 ? this.ccol : 65535);
+  }
+
+  /** Reads the next token as an object (for tools and tests; the parser uses `advance`). */
   next(): Token {
+    this.advance();
+    return {
+      kind: this.kind, pos: { line: this.line, col: this.col }, end: { line: this.endLine, col: this.endCol },
+      raw: this.raw, value: this.value,
+    };
+  }
+
+  /** Advances to the next token. */
+  advance(): void {
     for (;;) {
       let blank = false;
       const savedLineStart = this.lineStart;
@@ -121,7 +157,7 @@ export class Scanner {
       }
 
       if (this.dents !== 0) {
-        const p = this.pos;
+        const p = this.here();
         if (this.dents < 0) {
           this.dents++;
           return this.tok('outdent', p, '');
@@ -147,7 +183,7 @@ export class Scanner {
           this.read();
           continue;
         }
-        const p = this.pos;
+        const p = this.here();
         this.read();
         return this.tok('newline', p, '\n');
       }
@@ -159,9 +195,9 @@ export class Scanner {
             continue;
           }
           this.lineStart = true;
-          return this.tok('newline', this.pos, '\n');
+          return this.tok('newline', this.here(), '\n');
         }
-        return this.tok('eof', this.pos, '');
+        return this.tok('eof', this.here(), '');
       }
       if (c === 92) {
         this.read();
@@ -173,39 +209,56 @@ export class Scanner {
     }
   }
 
-  private scanToken(c: number): Token {
-    const start = this.pos;
+  private scanToken(c: number): void {
+    const start = this.here();
     const startIdx = this.i;
     if (c === 44) {
       this.read();
       return this.tok(',', start, ',');
     }
-    if (c === 34 || c === 39) return this.scanString(start, startIdx, false, false);
+    if (c === 34 || c === 39) return this.scanString(start, false, false);
     if (isIdentStartAscii(c) || (c >= 0x80 && LETTER.test(String.fromCodePoint(this.src.codePointAt(this.i)!)))) {
       // string prefixes r, b, rb, br
       const c1 = this.peekAt(1);
       const c2 = this.peekAt(2);
       if ((c === 114 || c === 98) && (c1 === 34 || c1 === 39)) {
         this.read();
-        return this.scanString(start, startIdx, c === 114, c === 98);
+        return this.scanString(start, c === 114, c === 98);
       }
       if (((c === 114 && c1 === 98) || (c === 98 && c1 === 114)) && (c2 === 34 || c2 === 39)) {
         this.read();
         this.read();
-        return this.scanString(start, startIdx, true, true);
+        return this.scanString(start, true, true);
       }
-      for (;;) {
-        const d = this.peek();
-        if (isIdentStartAscii(d) || isDigit(d)) {
-          this.read();
-        } else if (d >= 0x80 && LETTER.test(String.fromCodePoint(this.src.codePointAt(this.i)!))) {
-          this.read();
-        } else break;
+      // ASCII fast path: identifiers never contain newlines, so only the column moves.
+      const src = this.src;
+      let j = this.i + 1;
+      let ascii = c < 0x80;
+      for (; j < src.length; j++) {
+        const d = src.charCodeAt(j);
+        if (isIdentStartAscii(d) || isDigit(d)) continue;
+        if (d >= 0x80) ascii = false;
+        break;
+      }
+      if (ascii) {
+        this.ccol += j - this.i;
+        this.i = j;
+      } else {
+        for (;;) {
+          const d = this.peek();
+          if (isIdentStartAscii(d) || isDigit(d)) {
+            this.read();
+          } else if (d >= 0x80 && LETTER.test(String.fromCodePoint(this.src.codePointAt(this.i)!))) {
+            this.read();
+          } else break;
+        }
       }
       const raw = this.src.slice(startIdx, this.i);
-      if (KEYWORDS.has(raw)) return this.tok(raw as TokenKind, start, raw);
-      if (RESERVED.has(raw)) return this.tok('illegal', start, raw);
-      return this.tok('ident', start, hostToBinary(raw));
+      if (c >= 97 && c <= 121) {
+        if (KEYWORDS.has(raw)) return this.tok(raw as TokenKind, start, raw);
+        if (RESERVED.has(raw)) return this.tok('illegal', start, raw);
+      }
+      return this.tok('ident', start, ascii ? raw : hostToBinary(raw));
     }
     switch (c) {
       case 91: case 40: case 123: {
@@ -225,55 +278,57 @@ export class Scanner {
     if (isDigit(c) || c === 46) return this.scanNumber(start, startIdx, c);
     this.read();
     const n = this.peek();
-    const two = (k: TokenKind): Token => {
-      this.read();
-      return this.tok(k, start, k);
-    };
     switch (c) {
-      case 61: return n === 61 ? two('==') : this.tok('=', start, '=');
+      case 61: return n === 61 ? this.two('==', start) : this.tok('=', start, '=');
       case 33:
-        if (n === 61) return two('!=');
+        if (n === 61) return this.two('!=', start);
         return this.error(start, "unexpected input character '!'");
-      case 43: return n === 61 ? two('+=') : this.tok('+', start, '+');
-      case 45: return n === 61 ? two('-=') : this.tok('-', start, '-');
-      case 37: return n === 61 ? two('%=') : this.tok('%', start, '%');
-      case 38: return n === 61 ? two('&=') : this.tok('&', start, '&');
-      case 124: return n === 61 ? two('|=') : this.tok('|', start, '|');
-      case 94: return n === 61 ? two('^=') : this.tok('^', start, '^');
+      case 43: return n === 61 ? this.two('+=', start) : this.tok('+', start, '+');
+      case 45: return n === 61 ? this.two('-=', start) : this.tok('-', start, '-');
+      case 37: return n === 61 ? this.two('%=', start) : this.tok('%', start, '%');
+      case 38: return n === 61 ? this.two('&=', start) : this.tok('&', start, '&');
+      case 124: return n === 61 ? this.two('|=', start) : this.tok('|', start, '|');
+      case 94: return n === 61 ? this.two('^=', start) : this.tok('^', start, '^');
       case 126: return this.tok('~', start, '~');
       case 58: return this.tok(':', start, ':');
       case 59: return this.tok(';', start, ';');
       case 60:
-        if (n === 61) return two('<=');
+        if (n === 61) return this.two('<=', start);
         if (n === 60) {
           this.read();
-          return this.peek() === 61 ? two('<<=') : this.tok('<<', start, '<<');
+          return this.peek() === 61 ? this.two('<<=', start) : this.tok('<<', start, '<<');
         }
         return this.tok('<', start, '<');
       case 62:
-        if (n === 61) return two('>=');
+        if (n === 61) return this.two('>=', start);
         if (n === 62) {
           this.read();
-          return this.peek() === 61 ? two('>>=') : this.tok('>>', start, '>>');
+          return this.peek() === 61 ? this.two('>>=', start) : this.tok('>>', start, '>>');
         }
         return this.tok('>', start, '>');
       case 47:
-        if (n === 61) return two('/=');
+        if (n === 61) return this.two('/=', start);
         if (n === 47) {
           this.read();
-          return this.peek() === 61 ? two('//=') : this.tok('//', start, '//');
+          return this.peek() === 61 ? this.two('//=', start) : this.tok('//', start, '//');
         }
         return this.tok('/', start, '/');
       case 42:
-        if (n === 42) return two('**');
-        if (n === 61) return two('*=');
+        if (n === 42) return this.two('**', start);
+        if (n === 61) return this.two('*=', start);
         return this.tok('*', start, '*');
     }
     const cp = this.src.codePointAt(startIdx)!;
     return this.error(start, `unexpected input character ${quoteRune(cp)}`);
   }
 
-  private scanNumber(start: Pos, startIdx: number, c: number): Token {
+  /** Consumes the second char of a two-char operator. */
+  private two(k: TokenKind, start: number): void {
+    this.read();
+    return this.tok(k, start, k);
+  }
+
+  private scanNumber(start: number, startIdx: number, c: number): void {
     let fraction = false;
     let exponent = false;
     if (c === 46) {
@@ -346,7 +401,7 @@ export class Scanner {
   }
 
   /** Scans a string/bytes literal whose opening quote is the next char. */
-  private scanString(start: Pos, startIdx: number, raw: boolean, bytes: boolean): Token {
+  private scanString(start: number, raw: boolean, bytes: boolean): void {
     const quote = this.peek();
     const triple = this.peekAt(1) === quote && this.peekAt(2) === quote;
     this.read();
@@ -356,6 +411,20 @@ export class Scanner {
     }
     const bodyStart = this.i;
     let bodyEnd: number;
+    if (!triple) {
+      // Fast path: a one-line ASCII literal without escapes.
+      const src = this.src;
+      let j = bodyStart;
+      for (; j < src.length; j++) {
+        const d = src.charCodeAt(j);
+        if (d === quote || d === 92 || d === 10 || d >= 0x80) break;
+      }
+      if (j < src.length && src.charCodeAt(j) === quote) {
+        this.ccol += j + 1 - this.i;
+        this.i = j + 1;
+        return this.tok(bytes ? 'bytes' : 'string', start, '', src.slice(bodyStart, j));
+      }
+    }
     if (!triple) {
       for (;;) {
         const c = this.read();
@@ -391,10 +460,13 @@ export class Scanner {
       }
     }
     const body = this.src.slice(bodyStart, bodyEnd);
-    const text = this.src.slice(startIdx, this.i);
     const value = decodeLiteralBody(body, raw, bytes, (msg) => this.error(start, msg));
-    return this.tok(bytes ? 'bytes' : 'string', start, text, value);
+    return this.tok(bytes ? 'bytes' : 'string', start, '', value);
   }
+}
+
+function unpack(p: number): Pos {
+  return { line: Math.floor(p / 65536), col: p % 65536 };
 }
 
 function parseIntLiteral(digits: string, base: number): number | bigint {
@@ -420,6 +492,7 @@ function hex2(n: number): string {
  * error (it throws).
  */
 export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fail: (msg: string) => never): string {
+  if (body.indexOf('\\') < 0 && ASCII.test(body)) return body;
   let out = '';
   let i = 0;
   const n = body.length;
