@@ -15,7 +15,7 @@
  *   default; the built-in runtime uses 1 with only the message, as a catalog container does).
  */
 import type { ResourceList } from '../src/core/function.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
+import { quoteYaml11Strings, type KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { bindConfig } from './config.ts';
 import type { FnContext, ImageInfo, KrmFunction, SelectOptions } from './define.ts';
@@ -36,6 +36,12 @@ export interface ExecuteOptions {
   logStack?: boolean;
   /** Report an unexpected exception as an error result too (default true). */
   uncaughtResult?: boolean;
+  /**
+   * Double-quote new plain strings that YAML 1.1 readers (the API server) take for non-strings,
+   * such as `yes`, `on`, `1:20` (spec/krm-sdk.md §1.7). Default true; catalog emulations turn it
+   * off, because their Go node edits write such values plain.
+   */
+  quoteYaml11?: boolean;
 }
 
 export interface ExecuteOutcome {
@@ -63,9 +69,15 @@ export async function executeFunction(fn: KrmFunction, list: ResourceList, optio
   const objectAccess: KubeObject['access'] = asValidator ? 'read-only' : 'guarded';
   const touched = new Set<KubeObject>(list.items);
   const fc = list.functionConfig;
-  for (const o of list.items) o.access = objectAccess;
+  const quote = options.quoteYaml11 ?? true;
+  const prepare = (o: KubeObject, fromPlainData = false): void => {
+    if (fromPlainData && quote) quoteYaml11Strings(o.root);
+    o.access = objectAccess;
+    o.quoteYaml11 = quote;
+  };
+  for (const o of list.items) prepare(o);
   if (fc) fc.access = 'read-only';
-  const items = new Resources(list.items, asValidator ? 'read-only' : fn.kind === 'generator' ? 'append-only' : 'mutable', objectAccess);
+  const items = new Resources(list.items, asValidator ? 'read-only' : fn.kind === 'generator' ? 'append-only' : 'mutable', prepare);
   let exitOverride: number | undefined;
   let uncaught = false;
   try {
@@ -119,8 +131,10 @@ export async function executeFunction(fn: KrmFunction, list: ResourceList, optio
     exitOverride = ctx.exitCode;
     return finish();
   } finally {
-    for (const o of touched) o.access = 'full';
-    for (const o of items.toArray()) o.access = 'full';
+    for (const o of [...touched, ...items.toArray()]) {
+      o.access = 'full';
+      o.quoteYaml11 = false;
+    }
     if (fc) fc.access = 'full';
   }
 

@@ -24,13 +24,13 @@ export function identityKey(o: KubeObject): string {
 export class Resources implements Iterable<KubeObject> {
   readonly #items: KubeObject[];
   readonly #access: ListAccess;
-  /** Access mode given to objects added during the call (matches the existing items'). */
-  readonly #objectAccess: KubeObject['access'];
+  /** Applied to objects added during the call, so they get the existing items' access and policy. */
+  readonly #prepare: (o: KubeObject, fromPlainData: boolean) => void;
 
-  constructor(items: readonly KubeObject[] = [], access: ListAccess = 'mutable', objectAccess: KubeObject['access'] = 'full') {
+  constructor(items: readonly KubeObject[] = [], access: ListAccess = 'mutable', prepare: (o: KubeObject, fromPlainData: boolean) => void = () => {}) {
     this.#items = [...items];
     this.#access = access;
-    this.#objectAccess = objectAccess;
+    this.#prepare = prepare;
   }
 
   /** A snapshot of the items, in order. */
@@ -77,7 +77,7 @@ export class Resources implements Iterable<KubeObject> {
   add(obj: KubeObject | Record<string, unknown>): KubeObject {
     if (this.#access === 'read-only') throw new ReadOnlyError('the item list');
     const o = isKubeObject(obj) ? obj : KubeObject.fromJS(obj);
-    o.access = this.#objectAccess;
+    this.#prepare(o, !isKubeObject(obj));
     this.#items.push(o);
     return o;
   }
@@ -91,12 +91,16 @@ export class Resources implements Iterable<KubeObject> {
     const o = isKubeObject(obj) ? obj : KubeObject.fromJS(obj);
     const key = identityKey(o);
     const i = this.#items.findIndex((x) => identityKey(x) === key);
-    if (i < 0) return this.add(o);
+    if (i < 0) {
+      this.#prepare(o, !isKubeObject(obj));
+      this.#items.push(o);
+      return o;
+    }
     if (this.#access === 'append-only') throw new ReadOnlyError('existing items (generators may only add)');
     const old = this.#items[i]!;
     const src = old.source;
     if (src && !o.source) o.setSource(src);
-    o.access = this.#objectAccess;
+    this.#prepare(o, !isKubeObject(obj));
     this.#items[i] = o;
     return o;
   }

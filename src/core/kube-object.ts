@@ -103,6 +103,12 @@ export class KubeObject {
   readonly isKubeObject = true;
   /** Write guard; see the class contract. Hosts set it around a function call and restore it. */
   access: ObjectAccess = 'full';
+  /**
+   * When true, `set` double-quotes plain string values YAML 1.1 would read as booleans or
+   * base-60 numbers (`yes`, `on`, `1:20`), which the YAML 1.2 emitter leaves plain. Off by default
+   * (kpt's node edits write them plain); the SDK turns it on for authored functions.
+   */
+  quoteYaml11 = false;
 
   constructor(doc: YNode) {
     if (doc.kind !== 'document') doc = documentNode(doc);
@@ -289,7 +295,9 @@ export class KubeObject {
     const last = segs[segs.length - 1]!;
     const existing = childOf(parent, last);
     const fresh = fromJS(value);
+    if (this.quoteYaml11) quoteYaml11Strings(fresh);
     if (existing && existing.kind === 'scalar' && fresh.kind === 'scalar') {
+      if (fresh.style === 'double' && existing.style === '') existing.style = 'double';
       // Keep comments and position; keep the style only if the value stays representable in it.
       existing.value = fresh.value;
       existing.tag = fresh.tag;
@@ -503,6 +511,21 @@ export class KubeObject {
 
 export function isKubeObject(v: unknown): v is KubeObject {
   return typeof v === 'object' && v !== null && (v as { isKubeObject?: unknown }).isKubeObject === true;
+}
+
+const YAML11_NON_STRING = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?|[-+]?[0-9][0-9]*(_[0-9]+)+)$/;
+
+/** Double-quotes plain `!!str` scalars YAML 1.1 reads as non-strings, in a freshly built tree. */
+export function quoteYaml11Strings(n: YNode): void {
+  if (n.kind === 'scalar') {
+    if (n.tag === '!!str' && n.style === '' && YAML11_NON_STRING.test(n.value)) n.style = 'double';
+    return;
+  }
+  for (let i = 0; i < n.content.length; i++) {
+    // Keys stay as they are; only values are quoted.
+    if (n.kind === 'mapping' && i % 2 === 0) continue;
+    quoteYaml11Strings(n.content[i]!);
+  }
 }
 
 function isNull(n: YNode): boolean {

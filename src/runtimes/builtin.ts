@@ -13,7 +13,45 @@ import { NotFoundError } from '../core/errors.ts';
 import type { FunctionRuntime, FunctionSpec, ObjectsRunner, ResolveContext, ResourceList, RunContext } from '../core/function.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { executeFunction } from '../../sdk/execute.ts';
-import { findBuiltin, type BuiltinDescriptor } from '../../sdk/registry.ts';
+import { findBuiltin, type BuiltinDescriptor, type BuiltinMatch } from '../../sdk/registry.ts';
+import type { KrmFunction } from '../../sdk/define.ts';
+
+/**
+ * An objects runner for an SDK function. `container` semantics (built-ins): an exception is exit 1
+ * with its message on stderr; otherwise the SDK's (`runCli`'s): exit 2, an error result, the stack.
+ */
+function sdkRunner(fn: KrmFunction, image: BuiltinMatch['image'] | undefined, container: boolean): ObjectsRunner {
+  return {
+    kind: 'objects',
+    async run(input: ResourceList, rctx: RunContext) {
+      const outcome = await executeFunction(fn, input, {
+        env: rctx.env,
+        now: rctx.now,
+        signal: rctx.signal,
+        ...(image ? { image } : {}),
+        validator: rctx.validator,
+        ...(container ? { uncaughtExitCode: 1, uncaughtResult: false, logStack: false, quoteYaml11: false } : {}),
+      });
+      return { output: input, stderr: outcome.log.join('\n'), exitCode: outcome.exitCode };
+    },
+  };
+}
+
+/**
+ * A runtime for SDK functions of the host's own, keyed by exact image string (for example
+ * `example.com/fns/set-owner:v1`): they run in-process like built-ins, with no catalog lookup and
+ * the same results and exit codes as the function's `krmfn build` executable.
+ */
+export function createFunctionRuntime(functions: Readonly<Record<string, KrmFunction>>): FunctionRuntime {
+  return {
+    name: 'functions',
+    async resolve(spec: FunctionSpec): Promise<ObjectsRunner> {
+      const fn = spec.image !== undefined ? functions[spec.image] : undefined;
+      if (!fn) throw new NotFoundError(spec.image ?? spec.exec ?? '');
+      return sdkRunner(fn, undefined, false);
+    },
+  };
+}
 
 export function createBuiltinRuntime(registry: readonly BuiltinDescriptor[] = BUILTINS): FunctionRuntime {
   return {
@@ -23,23 +61,7 @@ export function createBuiltinRuntime(registry: readonly BuiltinDescriptor[] = BU
       if (!image) throw new NotFoundError(spec.exec ?? ctx.displayName ?? '');
       const match = findBuiltin(registry, image);
       if (!match) throw new NotFoundError(image);
-      const { descriptor, image: info } = match;
-      return {
-        kind: 'objects',
-        async run(input: ResourceList, rctx: RunContext) {
-          const outcome = await executeFunction(descriptor.fn, input, {
-            env: rctx.env,
-            now: rctx.now,
-            signal: rctx.signal,
-            image: info,
-            validator: rctx.validator,
-            uncaughtExitCode: 1,
-            uncaughtResult: false,
-            logStack: false,
-          });
-          return { output: input, stderr: outcome.log.join('\n'), exitCode: outcome.exitCode };
-        },
-      };
+      return sdkRunner(match.descriptor.fn, match.image, true);
     },
   };
 }
