@@ -1,6 +1,6 @@
 // WASM runtime benchmark: `npm run bench:wasm`.
 //
-// Bundles the sources it measures (wasm/ and the Node pool) with esbuild into a temp dir, so it
+// Bundles the sources it measures (wasm/ and the Node pool) with esbuild into a cache dir, so it
 // needs no prior build, then prints, per ResourceList size (1 KB, 10 KB, 100 KB, 1 MB):
 //   cold   compile + instantiate + run, with a module V8 has never seen (a unique custom section
 //          defeats V8's in-process compiled-module cache),
@@ -8,20 +8,21 @@
 //   and the worker start cost, the Go js/wasm ABI cold/warm, and the ratio worker / in-thread.
 // All figures are medians of the same run; ratios compare against that run's in-thread baseline.
 import { build } from 'esbuild';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = mkdtempSync(join(tmpdir(), 'krmfn-wasm-bench-'));
+// Inside node_modules/.cache so the bundles' external packages resolve from the project.
+mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+const out = mkdtempSync(join(root, 'node_modules/.cache/krmfn-wasm-bench-'));
 const lib = join(out, 'lib.mjs');
 const worker = join(out, 'wasm-worker.js');
 writeFileSync(
   join(out, 'entry.ts'),
-  `export * from ${JSON.stringify(join(root, 'wasm/index.ts'))};\nexport { createNodeWasmExecutor, nodeWorkerLike } from ${JSON.stringify(join(root, 'src/node/wasm/pool.ts'))};\n`,
+  `export * from ${JSON.stringify(join(root, 'wasm/index.ts'))};\nexport { createNodeWasmExecutor, nodeWorkerLike, createNodeWasmRuntime } from ${JSON.stringify(join(root, 'src/node/wasm/index.ts'))};\n`,
 );
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' };
+const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning' };
 await build({ ...common, entryPoints: [join(out, 'entry.ts')], outfile: lib });
 await build({ ...common, entryPoints: [join(root, 'src/node/wasm/worker-entry.ts')], outfile: worker });
 const W = await import(pathToFileURL(lib).href);
@@ -133,6 +134,26 @@ for (const modName of ['echo', 'annotate']) {
     const inWorker = await time(iterations(size) > 50 ? 31 : 9, async () => executor.callGoJs({ module: cached, input, maxOutputBytes: 64 * MiB }, call));
     console.log(`  ${label.padEnd(7)} ${ms(t1 - t0)} ${ms(t2 - t1)} ${ms(t3 - t2)} ${ms(warm)} ${ms(inWorker).padStart(12)}`);
   }
+}
+
+// The KRM runner as the engine calls it: resolve (read + hash + compile + worker prewarm), then
+// one run per call with kpt's YAML on stdin, in a worker under a deadline.
+{
+  const rt = W.createNodeWasmRuntime({ workerScript });
+  const ctx = { displayName: 'echo.wasm', packagePath: '', cwd: join(root, 'wasm/testdata'), allowExec: true, allowWasm: true, allowNetwork: false, limits: {} };
+  const limits = { timeoutMs: 60_000, maxOutputBytes: 64 * MiB, maxAliases: 10_000 };
+  const runCtx = () => ({ limits, signal: new AbortController().signal, deadline: Date.now() + 60_000, now: Date.now, env: {}, validator: false });
+  const yaml = (n) => enc.encode(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from({ length: n }, (_, i) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n  data:\n    key: value-${i}\n`).join('')}`);
+  const t0 = performance.now();
+  const runner = await rt.resolve({ exec: 'echo.wasm' }, ctx);
+  const t1 = performance.now();
+  const first = yaml(120);
+  await runner.run(first, runCtx());
+  const t2 = performance.now();
+  const perCall = await time(101, async () => runner.run(first, runCtx()));
+  console.log(`\nKRM runner (createNodeWasmRuntime, C echo, ${(first.byteLength / 1024).toFixed(1)} KB YAML)`);
+  console.log(`  resolve ${ms(t1 - t0)}   first run (worker start) ${ms(t2 - t1)}   warm run ${ms(perCall)}`);
+  await rt.close();
 }
 
 await executor.close();
