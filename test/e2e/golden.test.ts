@@ -17,6 +17,7 @@ describe('golden packages', () => {
       expect(run.exitCode, `exit code; stderr:\n${run.stderr}`).toBe(run.config.exitCode ?? 0);
       expect(run.tree, 'package tree').toEqual(run.expected.tree);
       if (run.expected.results !== undefined) expect(run.results, 'results.yaml').toBe(run.expected.results);
+      if (run.secondTree) expect(run.secondTree, 'second run (idempotency)').toEqual(run.tree);
     });
   }
 });

@@ -8,6 +8,7 @@
  *   .expected/stderr.txt      exact stderr (optional)
  *   .expected/stdout.txt      exact stdout (optional)
  *   .expected/results.yaml    when present, --results-dir is passed and the file must match
+ * Like kpt's harness, successful in-place runs are repeated and must leave their output unchanged.
  * The run goes through the real CLI entry (`main` of src/node/cli.ts) on real temp directories,
  * with cwd = test/e2e (so `exec: node fns/krm.mjs ...` resolves as kpt resolves it). Before
  * comparing, the temp root is replaced by `<tmp>` and `[PASS]/[FAIL] ... in <d>` durations by 0s.
@@ -29,6 +30,8 @@ export interface CaseConfig {
   noPkgArg?: boolean;
   env?: Record<string, string>;
   skip?: string;
+  /** Successful in-place runs are repeated on their own output, which must not change (default true). */
+  idempotent?: boolean;
 }
 
 export interface CaseRun {
@@ -39,6 +42,8 @@ export interface CaseRun {
   tree: Record<string, string>;
   inputTree: Record<string, string>;
   results?: string;
+  /** The tree after running the command a second time (successful in-place cases). */
+  secondTree?: Record<string, string>;
   expected: {
     tree?: Record<string, string>;
     stderr?: string;
@@ -134,6 +139,13 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
     const r = await runCli(argv, { cwd: E2E_DIR, ...(stdin !== undefined ? { stdin } : {}), ...(config.env ? { env: config.env } : {}) });
     const tree = await readTree(pkg);
     const results = await readOptional(path.join(tmp, 'results', 'results.yaml'));
+    const inPlace = !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
+    let secondTree: Record<string, string> | undefined;
+    if (r.exitCode === 0 && inPlace && config.idempotent !== false) {
+      const again = await runCli(argv, { cwd: E2E_DIR, ...(config.env ? { env: config.env } : {}) });
+      if (again.exitCode !== 0) throw new Error(`second run failed:\n${again.stderr}`);
+      secondTree = await readTree(pkg);
+    }
     const run: CaseRun = {
       config,
       exitCode: r.exitCode,
@@ -142,6 +154,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       tree,
       inputTree,
       ...(results !== undefined ? { results: normalizeOutput(results, tmp) } : {}),
+      ...(secondTree ? { secondTree } : {}),
       expected: {},
     };
     if (update) {
