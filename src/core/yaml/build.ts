@@ -41,10 +41,12 @@ interface Props {
   line: number;
 }
 
-interface LineTarget {
-  line: number;
-  set(text: string): void;
-}
+/** Where a comment on the current content line goes (kept as plain fields: no closure per node). */
+const T_NONE = 0;
+const T_NODE_LINE = 1;
+const T_FLOW_HEAD = 2;
+const T_FIRST_KEY_HEAD = 3;
+const T_FIRST_KEY_LINE = 4;
 
 const YAML_TAG_PREFIX = 'tag:yaml.org,2002:';
 const PARSER_ERRORS = /^did not find expected|^block sequence entries are not allowed/;
@@ -69,7 +71,10 @@ class PieceBuilder {
   private runHasText = false;
   private runContentLine = 0;
   private p: Entry | null = null;
-  private lineTarget: LineTarget | null = null;
+  private ltKind = T_NONE;
+  private ltLine = 0;
+  private ltNode: YNode | null = null;
+  private ltEntry: Entry | null = null;
   private flowDepth = 0;
   private flowHead = '';
   private props: Props | null = null;
@@ -97,11 +102,11 @@ class PieceBuilder {
         const m = /^%YAML\s+(\S+)/.exec(tok.source);
         this.fail(tok.offset, m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>');
       } else if (tok.type === 'doc-end') {
-        this.tokens([tok as unknown as SourceToken]);
+        this.token(tok as unknown as SourceToken);
         if (tok.end) this.tokens(tok.end);
       } else if (tok.type === 'comment' || tok.type === 'newline' || tok.type === 'space' || tok.type === 'byte-order-mark') {
         if (seenDoc && tok.type === 'comment' && this.src.startsWith('---', this.lineStarts[this.lineOf(tok.offset) - 1]!)) break;
-        this.tokens([tok]);
+        this.token(tok);
       } else if (seenDoc) break;
     }
     const root = doc.content[0];
@@ -113,8 +118,20 @@ class PieceBuilder {
 
   // ---- positions and errors -------------------------------------------------------------
 
+  private lineHint = 0;
+
+  /** 1-based line of an offset. Tokens arrive mostly in order, so the last answer is tried first. */
   private lineOf(offset: number): number {
     const ls = this.lineStarts;
+    let h = this.lineHint;
+    if (ls[h]! <= offset) {
+      const limit = Math.min(ls.length - 1, h + 4);
+      while (h < limit && ls[h + 1]! <= offset) h++;
+      if (h === ls.length - 1 || ls[h + 1]! > offset) {
+        this.lineHint = h;
+        return h + 1;
+      }
+    }
     let lo = 0;
     let hi = ls.length - 1;
     while (lo < hi) {
@@ -122,6 +139,7 @@ class PieceBuilder {
       if (ls[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
+    this.lineHint = lo;
     return lo + 1;
   }
 
@@ -164,55 +182,57 @@ class PieceBuilder {
   /** Processes separator tokens. Returns the offset of the first property or indicator seen. */
   private tokens(list: readonly SourceToken[] | undefined): void {
     if (!list) return;
-    for (const t of list) {
-      switch (t.type) {
-        case 'space':
-          if (this.flowDepth === 0 && t.source.includes('\t')) this.checkTab(t);
-          break;
-        case 'newline': {
-          const line = this.lineOf(t.offset);
-          if (this.lastTokenLine < line && this.flowDepth === 0) this.pushRun({ blank: true, line, col: 0, text: '' });
-          this.lastTokenLine = line;
-          break;
-        }
-        case 'comment': {
-          const line = this.lineOf(t.offset);
-          const text = t.source.replace(/[ \t]+$/, '');
-          if (line === this.lastContentLine) {
-            if (this.lineTarget && this.lineTarget.line === line) this.lineTarget.set(text);
-          } else if (this.flowDepth > 0) {
-            this.flowHead = joinComment(this.flowHead, text);
-          } else {
-            this.pushRun({ blank: false, line, col: this.colOf(t.offset, line), text });
-          }
-          this.lastTokenLine = line;
-          break;
-        }
-        case 'anchor':
-        case 'tag': {
-          const line = this.lineOf(t.offset);
-          this.content(line);
-          const pr = (this.props ??= { anchor: '', tag: '', bang: false, line });
-          if (t.type === 'anchor') pr.anchor = t.source.slice(1);
-          else {
-            const tag = shortTag(t.source);
-            if (tag === '') pr.bang = true;
-            else pr.tag = tag;
-          }
-          break;
-        }
-        case 'byte-order-mark':
-          break;
-        case 'flow-error-end':
-          this.fail(t.offset, "did not find expected ',' or ']'");
-          break;
-        case 'directive-line':
-          this.fail(t.offset, 'did not find expected <document start>');
-          break;
-        default:
-          this.content(this.lineOf(t.offset));
+    for (let i = 0; i < list.length; i++) this.token(list[i]!);
+  }
+
+  private token(t: SourceToken): void {
+    switch (t.type) {
+      case 'space':
+        if (this.flowDepth === 0 && t.source.includes('\t')) this.checkTab(t);
+        break;
+      case 'newline': {
+        const line = this.lineOf(t.offset);
+        if (this.lastTokenLine < line && this.flowDepth === 0) this.pushRun({ blank: true, line, col: 0, text: '' });
+        this.lastTokenLine = line;
+        break;
       }
-    }
+      case 'comment': {
+        const line = this.lineOf(t.offset);
+        const text = t.source.replace(/[ \t]+$/, '');
+        if (line === this.lastContentLine) {
+          if (this.ltKind !== T_NONE && this.ltLine === line) this.lineComment(text);
+        } else if (this.flowDepth > 0) {
+          this.flowHead = joinComment(this.flowHead, text);
+        } else {
+          this.pushRun({ blank: false, line, col: this.colOf(t.offset, line), text });
+        }
+        this.lastTokenLine = line;
+        break;
+      }
+      case 'anchor':
+      case 'tag': {
+        const line = this.lineOf(t.offset);
+        this.content(line);
+        const pr = (this.props ??= { anchor: '', tag: '', bang: false, line });
+        if (t.type === 'anchor') pr.anchor = t.source.slice(1);
+        else {
+          const tag = shortTag(t.source);
+          if (tag === '') pr.bang = true;
+          else pr.tag = tag;
+        }
+        break;
+      }
+      case 'byte-order-mark':
+        break;
+      case 'flow-error-end':
+        this.fail(t.offset, "did not find expected ',' or ']'");
+        break;
+      case 'directive-line':
+        this.fail(t.offset, 'did not find expected <document start>');
+        break;
+      default:
+        this.content(this.lineOf(t.offset));
+      }
   }
 
   /** go-yaml rejects a tab in the indentation of block content. */
@@ -374,13 +394,35 @@ class PieceBuilder {
     return node;
   }
 
+  private target(kind: number, line: number, node: YNode | null, entry: Entry | null): void {
+    this.ltKind = kind;
+    this.ltLine = line;
+    this.ltNode = node;
+    this.ltEntry = entry;
+  }
+
   private targetLine(node: YNode): void {
-    this.lineTarget = {
-      line: this.lastContentLine,
-      set: (t) => {
-        if (!node.lineComment) node.lineComment = t;
-      },
-    };
+    this.target(T_NODE_LINE, this.lastContentLine, node, null);
+  }
+
+  /** A comment after content on the same line, given to the current line target. */
+  private lineComment(text: string): void {
+    const node = this.ltNode;
+    const entry = this.ltEntry;
+    switch (this.ltKind) {
+      case T_NODE_LINE:
+        if (node && !node.lineComment) node.lineComment = text;
+        break;
+      case T_FLOW_HEAD:
+        this.flowHead = joinComment(this.flowHead, text);
+        break;
+      case T_FIRST_KEY_HEAD:
+        if (entry) entry.firstKeyHead = joinComment(text, entry.firstKeyHead);
+        break;
+      case T_FIRST_KEY_LINE:
+        if (entry && !entry.firstKeyLine) entry.firstKeyLine = text;
+        break;
+    }
   }
 
   private scalar(tok: CST.FlowScalar | CST.BlockScalar, props: Props | null, pseudo: Entry | null): YNode {
@@ -498,13 +540,12 @@ class PieceBuilder {
       node.content.push(key);
       const sep = item.sep ?? [];
       for (const t of sep) {
-        this.tokens([t]);
+        this.token(t);
         if (t.type === 'map-value-ind') {
           const line = this.lineOf(t.offset);
-          this.lineTarget = { line, set: (c) => (key.lineComment ||= c) };
-        } else if ((t.type === 'anchor' || t.type === 'tag') && this.lineTarget) {
-          const line = this.lineOf(t.offset);
-          this.lineTarget = { line, set: (c) => (e.firstKeyLine ||= c) };
+          this.target(T_NODE_LINE, line, key, null);
+        } else if ((t.type === 'anchor' || t.type === 'tag') && this.ltKind !== T_NONE) {
+          this.target(T_FIRST_KEY_LINE, this.lineOf(t.offset), null, e);
         }
       }
       let value: YNode;
@@ -541,16 +582,12 @@ class PieceBuilder {
       let e: Entry | null = null;
       for (const t of item.start) {
         if (t.type === 'seq-item-ind') {
-          this.tokens([t]);
+          this.token(t);
           e = this.entry('dash', t.offset, level, null);
-          const ent = e;
-          this.lineTarget = { line: this.lineOf(t.offset), set: (c) => (ent.firstKeyHead = joinComment(c, ent.firstKeyHead)) };
+          this.target(T_FIRST_KEY_HEAD, this.lineOf(t.offset), null, e);
         } else {
-          this.tokens([t]);
-          if ((t.type === 'anchor' || t.type === 'tag') && e) {
-            const ent = e;
-            this.lineTarget = { line: this.lineOf(t.offset), set: (c) => (ent.firstKeyLine ||= c) };
-          }
+          this.token(t);
+          if ((t.type === 'anchor' || t.type === 'tag') && e) this.target(T_FIRST_KEY_LINE, this.lineOf(t.offset), null, e);
         }
       }
       if (!e) continue;
@@ -573,15 +610,14 @@ class PieceBuilder {
     this.applyProps(node, props);
     this.flowDepth++;
     this.flowHead = '';
-    this.tokens([tok.start]);
-    this.lineTarget = { line: this.lastContentLine, set: (c) => (this.flowHead = joinComment(this.flowHead, c)) };
+    this.token(tok.start);
+    this.target(T_FLOW_HEAD, this.lastContentLine, null, null);
     let prev: YNode | null = null;
     for (const item of tok.items) {
       for (const t of item.start) {
-        this.tokens([t]);
+        this.token(t);
         if (t.type === 'comma' && prev) {
-          const target: YNode = prev;
-          this.lineTarget = { line: this.lineOf(t.offset), set: (c) => (target.lineComment ||= c) };
+          this.target(T_NODE_LINE, this.lineOf(t.offset), prev, null);
         }
       }
       const head = this.flowHead;
@@ -619,7 +655,7 @@ class PieceBuilder {
     }
     let closed = false;
     for (const t of tok.end) {
-      this.tokens([t]);
+      this.token(t);
       if (!closed && (t.type === 'flow-map-end' || t.type === 'flow-seq-end')) {
         closed = true;
         this.flowDepth--;
