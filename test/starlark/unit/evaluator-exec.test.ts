@@ -1,7 +1,7 @@
 // Evaluator: programs and the exact lines they print. Each case is an independent module run with
 // the permissive dialect unless it says otherwise.
 import { describe, expect, it } from 'vitest';
-import { execFile, STRUCT_BUILTINS, List, isStarlarkEvalError, StarlarkThread } from 'krmfn/starlark';
+import { execFile, evalExpr, STRUCT_BUILTINS, List, isStarlarkEvalError, StarlarkThread } from 'krmfn/starlark';
 import type { Dialect, Value } from 'krmfn/starlark';
 
 const ALL: Dialect = { set: true, while: true, topLevelControl: true, globalReassign: true, recursion: true };
@@ -178,5 +178,21 @@ describe('modules', () => {
     const t2 = new StarlarkThread({ print: (m) => out.push(m) });
     expect(t2.call(r.globals['f']!, [41], null)).toBe(42);
     expect(out).toEqual(['got 41']);
+  });
+});
+
+describe('evalExpr', () => {
+  it('evaluates an expression against predeclared names', () => {
+    expect(evalExpr({ filename: '<expr>', source: 'x * 2 + len([1, 2])', predeclared: { x: 20 } })).toBe(42);
+    expect(evalExpr({ filename: '<expr>', source: '[y for y in range(3)]\n' }) instanceof List).toBe(true);
+  });
+  it('reports errors with a toplevel frame', () => {
+    try {
+      evalExpr({ filename: '<expr>', source: '1 // 0' });
+      throw new Error('no error');
+    } catch (e) {
+      if (!isStarlarkEvalError(e)) throw e;
+      expect(e.format()).toBe('Traceback (most recent call last):\n  <expr>:1:3: in <toplevel>\nError: floored division by zero');
+    }
   });
 });
