@@ -153,7 +153,8 @@ export function bindConfig<C>(spec: ConfigSpec<C>, raw: KubeObject | undefined, 
           const missing = e.keyword === 'required' ? String(e.params?.['missingProperty'] ?? '') : '';
           if (missing) path = path ? `${path}.${missing}` : missing;
           const field = path && fromConfigMap && !spec.configMapField ? `data.${path}` : path;
-          return configResult(`functionConfig is invalid: ${path || '(root)'}: ${e.message ?? 'is invalid'}`, raw, field || undefined);
+          const what = missing ? 'is required' : (e.message ?? 'is invalid');
+          return configResult(`functionConfig is invalid: ${path || '(root)'}: ${what}`, raw, field || undefined);
         }),
       };
     }

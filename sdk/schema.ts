@@ -136,7 +136,7 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
         for (let i = 0; i < v.length; i++)
           for (let j = 0; j < i; j++)
             if (deepEqual(v[i], v[j])) {
-              err('uniqueItems', `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, { i: j, j: i });
+              err('uniqueItems', `must NOT have duplicate items (items ## ${i} and ${j} are identical)`, { i, j });
               i = v.length;
               break;
             }

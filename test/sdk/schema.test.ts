@@ -28,7 +28,7 @@ describe('validateSchema (CSP-safe interpreter, ajv error shape)', () => {
     expect(brief).toEqual([
       ['/replicas', 'minimum', 'must be >= 1'],
       ['/mode', 'enum', 'must be equal to one of the allowed values'],
-      ['/tags', 'uniqueItems', 'must NOT have duplicate items (items ## 0 and 1 are identical)'],
+      ['/tags', 'uniqueItems', 'must NOT have duplicate items (items ## 1 and 0 are identical)'],
       ['/nested/on', 'type', 'must be boolean'],
       ['', 'additionalProperties', 'must NOT have additional properties'],
       ['/name', 'minLength', 'must NOT have fewer than 2 characters'],
