@@ -22,7 +22,8 @@ import { parse } from 'yaml';
 import { main } from '../../src/node/cli.ts';
 
 export interface CaseConfig {
-  command?: 'render' | 'eval';
+  /** `render` (default), `eval`, or the kpt spellings `fn render` / `fn eval`. */
+  command?: string;
   args?: string[];
   exitCode?: number;
   stdErr?: string;
@@ -128,12 +129,13 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
     await fsp.cp(path.join(caseDir, 'pkg'), pkg, { recursive: true, verbatimSymlinks: true });
     const inputTree = await readTree(pkg);
     const expectedResults = await readOptional(path.join(expectedDir, 'results.yaml'));
-    const argv: string[] = [config.command ?? 'render'];
+    const argv: string[] = (config.command ?? 'render').split(' ');
+    const at = argv.length + (config.noPkgArg ? 0 : 1);
     if (!config.noPkgArg) argv.push(pkg);
     argv.push(...(config.args ?? []).map((a) => a.replace('<tmp>', tmp)));
     const update = process.env.KRMFN_UPDATE_GOLDEN === '1';
     if (expectedResults !== undefined || (update && config.args?.includes('--results-dir') !== true)) {
-      argv.splice(2, 0, '--results-dir', path.join(tmp, 'results'));
+      argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
     const r = await runCli(argv, { cwd: E2E_DIR, ...(stdin !== undefined ? { stdin } : {}), ...(config.env ? { env: config.env } : {}) });
