@@ -12,7 +12,7 @@ import { Struct, Module } from '../value/struct.ts';
 import { fail, failIn, isEvalError, rethrowIn } from '../value/errors.ts';
 import { isIterableValue, toArray } from '../value/ops.ts';
 import { typeNameOf } from '../value/repr.ts';
-import { decodeRuneAt, encodeRune } from '../value/string.ts';
+import { decodeRuneAt, encodeRune, quote } from '../value/string.ts';
 import { hasAttrs, isMapping } from '../value/capabilities.ts';
 import { positional, unpack, wantString } from './args.ts';
 
@@ -69,17 +69,17 @@ function encodeValue(out: string[], x: Value, path: unknown[]): void {
         entries.push([k, v]);
       }
       entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      writeObject(out, entries, path);
+      writeObject(out, entries, path, (k) => `in ${typeNameOf(x)} key ${quote(k)}: `);
     } else if (x instanceof List || x instanceof Tuple) {
-      writeArray(out, x.elems, path);
+      writeArray(out, x.elems, path, typeNameOf(x));
     } else if (x instanceof Struct || (x instanceof Module)) {
       const names = x instanceof Struct ? x.names : Object.keys(x.members).sort();
-      writeObject(out, names.map((n) => [n, x.attr(n)!]), path);
+      writeObject(out, names.map((n) => [n, x.attr(n)!]), path, (k) => `in field .${k}: `);
     } else if (isIterableValue(x)) {
-      writeArray(out, toArray(x), path);
+      writeArray(out, toArray(x), path, typeNameOf(x));
     } else if (hasAttrs(x)) {
       const names = x.attrNames().slice().sort();
-      writeObject(out, names.map((n) => [n, x.attr(n)!]), path);
+      writeObject(out, names.map((n) => [n, x.attr(n)!]), path, (k) => `in field .${k}: `);
     } else {
       fail(`cannot encode ${typeNameOf(x)} as JSON`);
     }
@@ -88,21 +88,31 @@ function encodeValue(out: string[], x: Value, path: unknown[]): void {
   }
 }
 
-function writeObject(out: string[], entries: [string, Value][], path: unknown[]): void {
+/** Re-throws a nested encoding error with `context` in front (`at list index 1: ...`). */
+function within(context: () => string, f: () => void): void {
+  try {
+    f();
+  } catch (e) {
+    if (isEvalError(e) && !e.traced && e.code === 'starlark-runtime') fail(context() + e.message);
+    throw e;
+  }
+}
+
+function writeObject(out: string[], entries: [string, Value][], path: unknown[], ctx: (k: string) => string): void {
   out.push('{');
   entries.forEach(([k, v], i) => {
     if (i > 0) out.push(',');
     out.push(jsonQuote(k), ':');
-    encodeValue(out, v, path);
+    within(() => ctx(k), () => encodeValue(out, v, path));
   });
   out.push('}');
 }
 
-function writeArray(out: string[], elems: readonly Value[], path: unknown[]): void {
+function writeArray(out: string[], elems: readonly Value[], path: unknown[], type: string): void {
   out.push('[');
   elems.forEach((v, i) => {
     if (i > 0) out.push(',');
-    encodeValue(out, v, path);
+    within(() => `at ${type} index ${i}: `, () => encodeValue(out, v, path));
   });
   out.push(']');
 }
@@ -137,6 +147,11 @@ class Decoder {
     if (this.i >= this.s.length) return this.err('unexpected end of file');
     return this.err(`unexpected character ${charRepr(this.s[this.i]!)}`);
   }
+  /** `<context>, got <c>, want <what>` (or end of file). */
+  want(context: string, what: string): never {
+    if (this.i >= this.s.length) return this.err('unexpected end of file');
+    return this.err(`${context}got ${charRepr(this.s[this.i]!)}, want ${what}`);
+  }
   value(depth: number): Value {
     if (depth > 1000) this.err('nesting too deep');
     this.skip();
@@ -153,13 +168,13 @@ class Decoder {
           if (s[this.i] !== '"') this.unexpected();
           const k = this.string();
           this.skip();
-          if (s[this.i] !== ':') this.unexpected();
+          if (s[this.i] !== ':') this.want('after object key, ', "':'");
           this.i++;
           d.insert(k, this.value(depth + 1));
           this.skip();
           if (s[this.i] === ',') { this.i++; continue; }
           if (s[this.i] === '}') { this.i++; return d; }
-          this.unexpected();
+          this.want('in object, ', "',' or '}'");
         }
       }
       case '[': {
@@ -172,7 +187,7 @@ class Decoder {
           this.skip();
           if (s[this.i] === ',') { this.i++; continue; }
           if (s[this.i] === ']') { this.i++; return new List(elems); }
-          this.unexpected();
+          this.want('in array, ', "',' or ']'");
         }
       }
       case '"':
@@ -195,11 +210,14 @@ class Decoder {
     return this.unexpected();
   }
   number(): Value {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.i, this.i + 400));
-    if (m === null) return this.err('invalid number');
-    const text = m[0];
+    // scan the maximal run of number characters, then validate it as a whole (Go's approach)
     const start = this.i;
-    this.i += text.length;
+    let j = start;
+    while (j < this.s.length && '0123456789.eE+-'.includes(this.s[j]!)) j++;
+    const text = this.s.slice(start, j);
+    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.exec(text);
+    if (m === null) return this.err(`invalid number: ${text}`);
+    this.i = j;
     if (m[2] !== undefined || m[3] !== undefined) {
       const f = Number(text);
       if (!Number.isFinite(f)) {
@@ -213,10 +231,14 @@ class Decoder {
   }
   string(): string {
     const s = this.s;
+    const start = this.i;
     this.i++; // opening quote
     let out = '';
     for (;;) {
-      if (this.i >= s.length) this.err('unexpected end of file');
+      if (this.i >= s.length) {
+        this.i = start;
+        this.err('unclosed string literal');
+      }
       const c = s.charCodeAt(this.i);
       if (c === 34) { this.i++; return out; }
       if (c < 0x20) this.err(`control character in string`);
@@ -256,7 +278,8 @@ class Decoder {
         }
         default:
           this.i -= 2;
-          this.err(`invalid escape ${e === undefined ? '' : charRepr(e)}`);
+          if (e === undefined) this.err('unclosed string literal');
+          this.err(`invalid character ${charRepr(e)} in string escape code`);
       }
     }
   }
@@ -268,8 +291,16 @@ class Decoder {
   }
 }
 
+/** Go's `%q` of a byte as a rune literal: `'x'`, `'\''`, `'\\'`, `'\n'`, `'\x00'`. */
 function charRepr(c: string): string {
   const code = c.charCodeAt(0);
+  switch (c) {
+    case "'": return "'\\''";
+    case '\\': return "'\\\\'";
+    case '\n': return "'\\n'";
+    case '\t': return "'\\t'";
+    case '\r': return "'\\r'";
+  }
   return code >= 0x20 && code < 0x7f ? `'${c}'` : `'\\x${code.toString(16).padStart(2, '0')}'`;
 }
 
@@ -284,7 +315,15 @@ export function jsonDecode(s: string): Value {
 
 /** Re-indents JSON text like Go's `json.Indent` (compact scalars, one member per line). */
 export function jsonIndent(s: string, prefix: string, indent: string): string {
-  jsonDecode(s); // validate
+  try {
+    jsonDecode(s); // validate
+  } catch (e) {
+    if (!isEvalError(e) || e.code !== 'starlark-runtime') throw e;
+    const m = /^at offset (\d+), /.exec(e.message);
+    const at = m === null ? s.length : Number(m[1]);
+    if (at >= s.length) fail('unexpected end of JSON input');
+    fail(`invalid character ${charRepr(s[at]!)} looking for beginning of value`);
+  }
   let out = '';
   let depth = 0;
   let needIndent = false;

@@ -4,8 +4,8 @@ import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { List } from '../value/list.ts';
 import { failIn, prefixed } from '../value/errors.ts';
-import { equal, toArray } from '../value/ops.ts';
-import { positional, wantInt } from './args.ts';
+import { equal, isIterableValue, toArray } from '../value/ops.ts';
+import { positional, wantInt, wrongType } from './args.ts';
 import type { MethodTable } from './methods.ts';
 
 type ListImpl = (l: List, args: Value[], kwargs: Kwargs, name: string) => Value;
@@ -35,6 +35,7 @@ const table: Record<string, ListImpl> = {
     positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'extend');
     const x = args[0]!;
+    if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
     const items = prefixed(name, () => toArray(x));
     for (const v of items) l.elems.push(v);
     return None;

@@ -63,7 +63,7 @@ export function formatE(x: number, upper = false): string {
   if (!Number.isFinite(x)) return formatG(x);
   const s = x.toExponential(6);
   const e = s.indexOf('e');
-  return s.slice(0, e) + expSuffix(Number(s.slice(e + 1)), upper);
+  return (Object.is(x, -0) ? '-' : '') + s.slice(0, e) + expSuffix(Number(s.slice(e + 1)), upper);
 }
 
 /** Go `%f` with 6 fractional digits. */

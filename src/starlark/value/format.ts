@@ -176,20 +176,22 @@ export function strFormat(format: string, args: readonly Value[], kwargs: readon
     if (close < 0) fail("format: unmatched '{' in format");
     let field = format.slice(i + 1, close);
     i = close;
-    let conv = 's';
+    if (field.includes('{')) fail('format: nested replacement fields not supported');
+    // field = name [ "!" conv ] [ ":" spec ]
+    let spec = '';
     const colon = field.indexOf(':');
     if (colon >= 0) {
-      fail(`format: format spec features not supported in replacement fields: ${field.slice(colon + 1)}`);
+      spec = field.slice(colon + 1);
+      field = field.slice(0, colon);
     }
+    let conv = 's';
     const bang = field.indexOf('!');
     if (bang >= 0) {
       conv = field.slice(bang + 1);
       field = field.slice(0, bang);
-      if (conv !== 's' && conv !== 'r') {
-        if (conv === '') fail("format: unmatched '{' in format");
-        fail(`format: unknown conversion ${JSON.stringify(conv)}`);
-      }
+      if (conv !== 's' && conv !== 'r') fail(`format: unknown conversion "${conv}"`);
     }
+    if (spec !== '') fail(`format: format spec features not supported in replacement fields: ${spec}`);
     let arg: Value;
     if (field === '') {
       if (auto === false) fail('format: cannot switch from manual field specification to automatic field numbering');
@@ -203,8 +205,8 @@ export function strFormat(format: string, args: readonly Value[], kwargs: readon
       if (k >= args.length) fail('format: tuple index out of range');
       arg = args[k]!;
     } else {
-      if (field.includes('.')) fail(`format: attribute syntax ${field} not supported in replacement fields`);
-      if (field.includes('[')) fail(`format: element syntax ${field} not supported in replacement fields`);
+      if (field.includes('.')) fail('format: attribute syntax x.y is not supported in replacement fields');
+      if (field.includes('[')) fail('format: element syntax a[i] is not supported in replacement fields');
       const kv = kwargs?.find((p) => p[0] === field);
       if (kv === undefined) fail(`format: keyword ${field} not found`);
       arg = kv[1];
