@@ -11,6 +11,7 @@ export { preopenTree, type ReadOnlyTree } from './readonly-tree.ts';
 export { traceImports, type TraceSink } from './strace.ts';
 export { WasmHostError, isWasmHostError, failureFromThrown, type WasmFailure, type WasmFailureKind } from './errors.ts';
 export { GoJsInstance, type GoJsOptions, type GoJsCallOutcome } from './gojs/instance.ts';
+export { hardenRealm } from './gojs/harden.ts';
 export { callProcessResourceList, looksLikeResourceList, type ProcessOutcome } from './gojs/call.ts';
 export { WorkerPool, type WorkerLike, type WorkerPoolOptions } from './worker/pool.ts';
 export { createWebWorkerPool, webWorkerLike, type WebWorkerPoolOptions } from './worker/web-pool.ts';

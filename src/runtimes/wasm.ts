@@ -17,8 +17,10 @@
  * (`processResourceList`, one warm program per module and worker). Modules are memory-capped
  * (default 512 MiB) and compiled once per digest. Module bytes come from the injected loader; the
  * core never touches a filesystem. Runs happen in the injected executor: a worker pool with hard
- * deadlines at the Node edge (createNodeWasmRuntime) and in browsers; the default in-thread
- * executor cannot interrupt a module that never returns.
+ * deadlines at the Node edge (createNodeWasmRuntime) and in browsers (createWebWorkerPool), whose
+ * workers are hardened so Go js programs cannot climb to the real global object. The default
+ * in-thread executor is for trusted modules only: it cannot interrupt a module that never
+ * returns, and it does not harden the caller's realm.
  */
 import { parse as parseYaml } from 'yaml';
 import { KrmfnError, LimitExceededError, NotFoundError } from '../core/errors.ts';

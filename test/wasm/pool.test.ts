@@ -77,6 +77,19 @@ describe('Node WASM worker pool', () => {
   });
 });
 
+describe('Node WASM worker hardening', () => {
+  it('gives a Go js/wasm program no way to the worker\'s real global object', async () => {
+    const executor = createNodeWasmExecutor();
+    const go = await prep('gojs-setns-go123', 256 * MiB);
+    const input = JSON.stringify(configMapList(1, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { escape: 'true' } } }));
+    const out = await executor.callGoJs({ module: go, input, maxOutputBytes: MiB }, { timeoutMs: 10_000 });
+    expect(out.ok).toBe(true);
+    const messages = JSON.parse(out.output).results.map((r: { message: string }) => r.message);
+    expect(messages[1]).toBe('blocked: JavaScript error: code generation is disabled in the WASM worker');
+    await executor.close();
+  });
+});
+
 describe('Node WASM worker pool without reuse', () => {
   it('starts a fresh worker for every call', async () => {
     const executor = createNodeWasmExecutor({ reuse: false });

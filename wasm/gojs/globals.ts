@@ -76,7 +76,6 @@ export function curatedGlobal(write: WriteOutput): Record<string, unknown> {
     Array,
     Uint8Array,
     Date,
-    Error,
     crypto: { getRandomValues: (a: Uint8Array) => crypto.getRandomValues(a as Uint8Array<ArrayBuffer>) },
     performance: { now: () => performance.now() },
     TextEncoder,

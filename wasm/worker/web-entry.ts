@@ -2,6 +2,7 @@
  * Web Worker entry: `new Worker(new URL('krmfn/wasm/worker', import.meta.url), { type: 'module' })`
  * (or the bundler's equivalent), then hand it to `createWebWorkerPool`.
  */
+import { hardenRealm } from '../gojs/harden.ts';
 import { createJobHandler } from './handler.ts';
 import type { WorkerRequest } from './protocol.ts';
 
@@ -11,6 +12,7 @@ declare const self: {
   postMessage(message: unknown, transfer: Transferable[]): void;
 };
 
+hardenRealm();
 const handler = createJobHandler((event) => self.postMessage(event, []));
 self.onmessage = (e: MessageEvent<WorkerRequest>): void => {
   void handler.handle(e.data).then(({ response, transfer }) => self.postMessage(response, transfer));

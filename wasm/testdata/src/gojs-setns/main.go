@@ -10,6 +10,8 @@
 //   panic      "true": panic (the Go program exits)
 //   spin       "true": loop forever
 //   print      text to print with fmt.Println (goes to the function's stderr, never its output)
+//   escape     "true": try to reach the host's global object through Function; report the outcome
+//              as an info result ("escaped: ..." or "blocked: ...")
 package main
 
 import (
@@ -61,6 +63,9 @@ func process(input string) (string, error) {
 		meta["namespace"] = ns
 	}
 	results := []any{map[string]any{"message": fmt.Sprintf("namespace %q set on %d resources", ns, len(items)), "severity": "info"}}
+	if str("escape") == "true" {
+		results = append(results, map[string]any{"message": tryEscape(), "severity": "info"})
+	}
 	if str("fail") == "true" {
 		results = append(results, map[string]any{"message": "namespace failure requested", "severity": "error"})
 		rl["results"] = results
@@ -70,6 +75,17 @@ func process(input string) (string, error) {
 	rl["results"] = results
 	out, err := json.Marshal(rl)
 	return string(out), err
+}
+
+// tryEscape asks the Function constructor (reachable from any JS function) for the real global.
+func tryEscape() (outcome string) {
+	defer func() {
+		if r := recover(); r != nil {
+			outcome = fmt.Sprint("blocked: ", r)
+		}
+	}()
+	fn := js.Global().Get("Object").Get("constructor").New("return typeof globalThis.process + '/' + typeof globalThis.fetch")
+	return "escaped: " + fn.Invoke().String()
 }
 
 func main() {
