@@ -17,6 +17,8 @@
 //   drop-kind KIND          remove items of KIND
 //   not-krm                 append an item without apiVersion
 //   strip-ids               remove the id annotations (kpt then cannot restore comments)
+//   legacy-path PATH        set only config.kubernetes.io/path of non-Kptfile items (kpt syncs the internal key)
+//   mismatch                set the two path annotations of the first non-Kptfile item to different values
 import { parse, stringify } from 'yaml';
 
 const chunks = [];
@@ -88,6 +90,21 @@ switch (op) {
       delete ann(o)['internal.config.kubernetes.io/id'];
     }
     break;
+  case 'legacy-path': {
+    let i = 0;
+    for (const o of items) {
+      if (o.kind === 'Kptfile') continue;
+      ann(o)['config.kubernetes.io/path'] = args[0];
+      ann(o)['config.kubernetes.io/index'] = String(i++);
+    }
+    break;
+  }
+  case 'mismatch': {
+    const o = items.find((x) => x.kind !== 'Kptfile');
+    ann(o)['config.kubernetes.io/path'] = 'one.yaml';
+    ann(o)['internal.config.kubernetes.io/path'] = 'two.yaml';
+    break;
+  }
   default:
     process.stderr.write(`unknown op ${op}\n`);
     process.exit(2);
