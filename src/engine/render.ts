@@ -84,14 +84,14 @@ async function runPipeline(st: RenderState, dir: string, kptfile: Kptfile, entri
   for (let i = 0; i < mutators.length; i++) {
     const e = mutators[i]!;
     let fnConfig: KubeObject | undefined;
-    if (e.spec.configPath !== undefined) fnConfig = liveConfig(items, dir, e.spec.configPath)?.clone() ?? e.diskConfig;
+    if (e.spec.configPath !== undefined) fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
     else if (e.spec.configMap && Object.keys(e.spec.configMap).length) fnConfig = configMapFunctionConfig(e.spec.configMap);
     items = await runStep(st.step, { spec: e.spec, name: displayName(e.spec), runner: runners[i]!, functionConfig: fnConfig, validator: false, packagePath: dir }, items);
     st.functionsRun++;
   }
   for (const e of entries.filter((x) => x.validator)) {
     const runner = await resolve(e);
-    let fnConfig: KubeObject | undefined = e.diskConfig;
+    let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
     if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length) fnConfig = configMapFunctionConfig(e.spec.configMap);
     await runStep(st.step, { spec: e.spec, name: displayName(e.spec), runner, functionConfig: fnConfig, validator: true, packagePath: dir }, items);
     st.functionsRun++;
