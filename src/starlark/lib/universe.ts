@@ -258,7 +258,7 @@ function minMax(name: string, sign: number): Builtin {
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
     // A single iterable is walked lazily, holding its lock while `key` runs (as starlark-go does).
     const x = args.length === 1 ? args[0]! : new Tuple(args);
-    if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
+    if (!isIterableValue(x)) failIn(name, `${typeName(x)} value is not iterable`);
     const it = iterate(x);
     let best: Value | undefined;
     let bestKey: Value = None;

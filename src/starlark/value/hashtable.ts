@@ -48,7 +48,9 @@ export class Hashtable {
     this.origKeys?.delete(hk);
     return v;
   }
+  /** Clearing an empty table is not a mutation (allowed even when frozen), as in starlark-go. */
   clear(): void {
+    if (this.map.size === 0) return;
     this.checkMutable('clear');
     this.map.clear();
     this.origKeys = null;

@@ -302,6 +302,11 @@ export function contains(container: Value, x: Value): boolean {
     return false;
   }
   if (c instanceof Range) {
+    if (x instanceof Float) {
+      // an integral float acts like the int it equals
+      const f = x.value;
+      return Number.isInteger(f) && c.contains(Number.isSafeInteger(f) ? f : BigInt(f));
+    }
     if (!isInt(x)) fail(`'in <range>' requires integer as left operand, not ${typeNameOf(x)}`);
     return c.contains(x);
   }

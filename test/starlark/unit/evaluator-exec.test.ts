@@ -186,13 +186,13 @@ describe('evalExpr', () => {
     expect(evalExpr({ filename: '<expr>', source: 'x * 2 + len([1, 2])', predeclared: { x: 20 } })).toBe(42);
     expect(evalExpr({ filename: '<expr>', source: '[y for y in range(3)]\n' }) instanceof List).toBe(true);
   });
-  it('reports errors with a toplevel frame', () => {
+  it('reports errors with an <expr> frame', () => {
     try {
       evalExpr({ filename: '<expr>', source: '1 // 0' });
       throw new Error('no error');
     } catch (e) {
       if (!isStarlarkEvalError(e)) throw e;
-      expect(e.format()).toBe('Traceback (most recent call last):\n  <expr>:1:3: in <toplevel>\nError: floored division by zero');
+      expect(e.format()).toBe('Traceback (most recent call last):\n  <expr>:1:3: in <expr>\nError: floored division by zero');
     }
   });
 });

@@ -214,6 +214,19 @@ describe('containers, indexing, iteration locks, freezing', () => {
       const d = new Dict(); d.insert('a', 1); const it = ops.iterate(d);
       try { ops.setIndex(d, 'a', 2); return None; } finally { it.done(); }
     }, { error: /^cannot insert into hash table during iteration$/ }],
+    ['frozen empty clear is no mutation', () => { const x = call('set', [L()]) as StarlarkSet; ops.freeze(x); return meth(x, 'clear'); }, 'None'],
+    ['frozen clear', () => { const d = new Dict(); d.insert(1, 1); ops.freeze(d); return meth(d, 'clear'); }, { error: /^clear: cannot clear frozen hash table$/ }],
+    ['frozen setdefault existing', () => { const d = new Dict(); d.insert('a', 1); ops.freeze(d); return meth(d, 'setdefault', ['a', 2]); }, '1'],
+    ['frozen setdefault new', () => { const d = new Dict(); ops.freeze(d); return meth(d, 'setdefault', ['a', 2]); }, { error: /^setdefault: cannot insert into frozen hash table$/ }],
+    ['frozen discard absent', () => { const x = call('set', [L(1)]) as StarlarkSet; ops.freeze(x); return meth(x, 'discard', [5]); }, { error: /^discard: cannot delete from frozen hash table$/ }],
+    ['deep freeze is iterative', () => {
+      let x: Value = L();
+      for (let i = 0; i < 100000; i++) x = L(x);
+      ops.freeze(x);
+      let y = x as List;
+      while (y.elems.length > 0) y = y.elems[0] as List;
+      return y.frozen;
+    }, 'True'],
     ['lock released', () => { const a = L(1); const it = ops.iterate(a); it.done(); meth(a, 'append', [2]); return a; }, '[1, 2]'],
     ['attr hint', () => ops.getAttr(L(), 'apend'), { error: /^list has no \.apend field or method \(did you mean \.append\?\)$/ }],
     ['struct attr', () => ops.getAttr(new Struct([['a', 1]]), 'b'), { error: /^struct has no \.b attribute$/ }],
