@@ -46,6 +46,12 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const SMALL_DIV = 0x7fffffff;
 /** Strings longer than this count against the allocation budget when built by `+`. */
 const ALLOC_STRING_MIN = 256;
+// Approximate sizes charged to the allocation budget (bytes).
+const LIST_BYTES = 32;
+const ELEM_BYTES = 8;
+const DICT_BYTES = 64;
+const ENTRY_BYTES = 48;
+const FUNCTION_BYTES = 64;
 
 export interface CompileOptions {
   file: string;
@@ -226,10 +232,14 @@ export class Compiler {
       case 'while': {
         const c = this.expr(s.cond);
         const body = this.block(s.body);
+        const p = posOf(s.pos);
         return (fr) => {
           const th = fr.th;
           while (isTrue(c(fr))) {
-            if (--th.tick <= 0) th.poll();
+            if (--th.tick <= 0) {
+              fr.pos = p;
+              th.poll();
+            }
             const r = body(fr);
             if (r !== NORMAL) {
               if (r === BREAK) break;
@@ -310,6 +320,12 @@ export class Compiler {
           const o = x(fr);
           const k = y(fr);
           fr.pos = p;
+          if (o instanceof Dict) {
+            const before = o.size;
+            setIndex(o, k, v);
+            if (o.size > before) fr.th.alloc(ENTRY_BYTES);
+            return;
+          }
           setIndex(o, k, v);
         };
       }
@@ -427,12 +443,15 @@ export class Compiler {
     return (fr) => {
       const seq = x(fr);
       const th = fr.th;
-      if (seq instanceof Range) {
+      if (seq instanceof Range && seq.big === null) {
         const n = seq.length;
         const step = seq.step;
         let v = seq.start;
         for (let i = 0; i < n; i++, v += step) {
-          if (--th.tick <= 0) th.poll();
+          if (--th.tick <= 0) {
+            fr.pos = p;
+            th.poll();
+          }
           if (slot >= 0) fr.l[slot] = v;
           else w(fr, v);
           const r = body(fr);
@@ -448,7 +467,10 @@ export class Compiler {
         seq.itercount++;
         try {
           for (let i = 0; i < a.length; i++) {
-            if (--th.tick <= 0) th.poll();
+            if (--th.tick <= 0) {
+              fr.pos = p;
+              th.poll();
+            }
             if (slot >= 0) fr.l[slot] = a[i];
             else w(fr, a[i]!);
             const r = body(fr);
@@ -466,7 +488,10 @@ export class Compiler {
       const it = iterate(seq);
       try {
         for (let v = it.next(); v !== undefined; v = it.next()) {
-          if (--th.tick <= 0) th.poll();
+          if (--th.tick <= 0) {
+            fr.pos = p;
+            th.poll();
+          }
           w(fr, v);
           const r = body(fr);
           if (r !== NORMAL) {
@@ -523,6 +548,7 @@ export class Compiler {
     const free = scope.freevars.map((fv) => fv.outer);
     const hasDefaults = dflts.some((d) => d !== null);
     return (fr) => {
+      fr.th.alloc(FUNCTION_BYTES);
       const defaults: (Value | undefined)[] = hasDefaults ? dflts.map((d) => (d === null ? undefined : d(fr))) : dflts.map(() => undefined);
       const cells: Cell[] = free.map((b) => (b.scope === 'cell' ? (fr.l[b.index] as Cell) : fr.free[b.index]!));
       return new StarlarkFunction(code, defaults, cells);
@@ -598,11 +624,16 @@ export class Compiler {
       case 'list': {
         const xs = e.elems.map((x) => this.expr(x));
         const n = xs.length;
-        if (n === 0) return () => new List([]);
+        if (n === 0) {
+          return (fr) => {
+            fr.th.alloc(LIST_BYTES);
+            return new List([]);
+          };
+        }
         return (fr) => {
           const a = new Array<Value>(n);
           for (let i = 0; i < n; i++) a[i] = xs[i]!(fr);
-          if (n > 16) fr.th.alloc(n * 8);
+          fr.th.alloc(LIST_BYTES + n * ELEM_BYTES);
           return new List(a);
         };
       }
@@ -635,7 +666,7 @@ export class Compiler {
             d.insert(k, v);
             if (d.size === before) fail(`duplicate key: ${repr(k)}`);
           }
-          if (n > 16) fr.th.alloc(n * 16);
+          fr.th.alloc(DICT_BYTES + n * ENTRY_BYTES);
           return d;
         };
       }
@@ -979,7 +1010,7 @@ export class Compiler {
       emit = (fr) => {
         const a = fr.l[acc] as unknown as Value[];
         a.push(b(fr));
-        if ((a.length & 63) === 0) fr.th.alloc(64 * 8);
+        if ((a.length & 63) === 0) fr.th.alloc(64 * ELEM_BYTES);
       };
     }
     let inner = emit;
@@ -998,12 +1029,15 @@ export class Compiler {
         inner = (fr) => {
           const seq = x(fr);
           const th = fr.th;
-          if (seq instanceof Range) {
+          if (seq instanceof Range && seq.big === null) {
             const n = seq.length;
             const step = seq.step;
             let v = seq.start;
             for (let j = 0; j < n; j++, v += step) {
-              if (--th.tick <= 0) th.poll();
+              if (--th.tick <= 0) {
+                fr.pos = p;
+                th.poll();
+              }
               w(fr, v);
               next(fr);
             }
@@ -1013,7 +1047,10 @@ export class Compiler {
           const it = iterate(seq);
           try {
             for (let v = it.next(); v !== undefined; v = it.next()) {
-              if (--th.tick <= 0) th.poll();
+              if (--th.tick <= 0) {
+                fr.pos = p;
+                th.poll();
+              }
               w(fr, v);
               next(fr);
             }
@@ -1026,6 +1063,7 @@ export class Compiler {
     const run = inner;
     if (c.curly) {
       return (fr) => {
+        fr.th.alloc(DICT_BYTES);
         const d = new Dict();
         fr.l[acc] = d as unknown as Value;
         run(fr);
@@ -1034,6 +1072,7 @@ export class Compiler {
       };
     }
     return (fr) => {
+      fr.th.alloc(LIST_BYTES);
       const a: Value[] = [];
       fr.l[acc] = a as unknown as Value;
       run(fr);

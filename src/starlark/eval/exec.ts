@@ -164,7 +164,10 @@ export function execFile(opts: ExecOptions): ExecResult {
   return { globals, thread: th };
 }
 
-/** Evaluates one expression (REPL). Names resolve against `predeclared` and the universe. */
+/**
+ * Evaluates one expression (REPL). Names resolve against `predeclared` and the universe; the
+ * expression runs as a function named `<expr>`, as in starlark-go.
+ */
 export function evalExpr(opts: ExecOptions): Value {
   return guarded(opts.filename, () => evalExprUnguarded(opts));
 }
@@ -174,7 +177,7 @@ function evalExprUnguarded(opts: ExecOptions): Value {
   const file: File = { path: opts.filename, stmts: [{ k: 'return', pos: x.pos, x }] };
   const pre = toMap(opts.predeclared);
   // Resolve as the body of a function so the `return` is legal.
-  const wrapper: File = { path: opts.filename, stmts: [{ k: 'def', pos: x.pos, name: { k: 'ident', pos: x.pos, name: '<expr>' }, fn: { pos: x.pos, name: '<toplevel>', params: [], body: file.stmts } }] };
+  const wrapper: File = { path: opts.filename, stmts: [{ k: 'def', pos: x.pos, name: { k: 'ident', pos: x.pos, name: '<expr>' }, fn: { pos: x.pos, name: '<expr>', params: [], body: file.stmts } }] };
   const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}), {
     isPredeclared: (n) => pre.has(n),
     isUniversal: (n) => UNIVERSE_MAP.has(n),
