@@ -27,6 +27,11 @@ describe('step budget', () => {
     expect(e.backtrace.map((f) => f.name)).toEqual(['<toplevel>', 'f']);
   });
 
+  it('reports the loop that was running when the budget ran out', () => {
+    const e = limitError({ source: 'def spin():\n  while True:\n    pass\nspin()', limits: { maxSteps: 10_000 } });
+    expect(e.format()).toBe('Traceback (most recent call last):\n  l.star:4:5: in <toplevel>\n  l.star:2:3: in spin\nError: Starlark computation cancelled: too many steps');
+  });
+
   it('counts loop iterations and calls exactly enough to allow a bounded program', () => {
     const src = 'def g():\n  pass\ndef f():\n  for i in range(100):\n    g()\nf()';
     const t = new StarlarkThread({ limits: { maxSteps: 1000 } });
@@ -105,6 +110,16 @@ describe('allocation budget', () => {
 
   it('stops list growth by +=', () => {
     const e = limitError({ source: 'def f():\n  l = []\n  for i in range(1000000):\n    l += [1, 2, 3, 4]\nf()', limits: { maxAllocBytes: 100_000 } });
+    expect(e.limit).toBe('alloc');
+  });
+
+  it('stops dict growth by item assignment', () => {
+    const e = limitError({ source: 'd = {}\nn = 0\nwhile True:\n  d[n] = n\n  n += 1', limits: { maxAllocBytes: 1 << 20 } });
+    expect(e.limit).toBe('alloc');
+  });
+
+  it('stops growth through nested list literals', () => {
+    const e = limitError({ source: 'l = []\nwhile True:\n  l.append([1, 2])', limits: { maxAllocBytes: 1 << 20 } });
     expect(e.limit).toBe('alloc');
   });
 
