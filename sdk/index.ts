@@ -83,7 +83,8 @@ export { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment 
 export { compareVersions, parseImageRef, parseVersion, versionAtLeast } from '../src/core/image.ts';
 export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/core/result.ts';
 export type { ResourceList } from '../src/core/function.ts';
-export { newObject } from './objects.ts';
+export { newObject, parseObject, parseObjects } from './objects.ts';
+export { versionedApi, type VersionedApiOptions } from './versioned.ts';
 export { fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.ts';
 export {
   parseResourceList,

@@ -354,8 +354,9 @@ export class KubeObject {
     return this.toJS() as T;
   }
 
+  /** An annotation's value; undefined when absent (or not a scalar: annotations never throw). */
   getAnnotation(key: string): string | undefined {
-    return this.getString(['metadata', 'annotations', key]);
+    return this.lenientAnnotation(key);
   }
   setAnnotation(key: string, value: string): void {
     this.set(['metadata', 'annotations', key], value);
@@ -366,8 +367,10 @@ export class KubeObject {
     if (removed) this.pruneEmpty(['metadata', 'annotations']);
     return removed;
   }
+  /** A label's value; undefined when absent (or not a scalar). */
   getLabel(key: string): string | undefined {
-    return this.getString(['metadata', 'labels', key]);
+    const n = this.getNode(['metadata', 'labels', key]);
+    return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : undefined;
   }
   setLabel(key: string, value: string): void {
     this.set(['metadata', 'labels', key], value);

@@ -7,9 +7,11 @@ import {
   defineValidator,
   executeFunction,
   KubeObject,
+  parseObject,
   ResultsError,
   select,
   sortResults,
+  versionedApi,
   type ResourceList,
 } from 'krmfn/sdk';
 
@@ -133,5 +135,38 @@ describe('executeFunction', () => {
     const out = await executeFunction(m, list());
     expect(out.exitCode).toBe(0);
     expect(sortResults(out.results).map((r) => r.message)).toEqual(['a', 'c', 'b']);
+  });
+});
+
+describe('versionedApi', () => {
+  const v1 = defineMutator<{ owner: string }>({
+    name: 'own',
+    config: { kind: 'Own', apiVersions: ['example.com/v1'], schema: { type: 'object', required: ['owner'], properties: { owner: { type: 'string' } } } },
+    run: (ctx) => ctx.items.all.forEach((o) => o.setAnnotation('owner', ctx.config.owner)),
+  });
+  const v2 = defineMutator<{ owners: string[] }>({
+    name: 'own',
+    config: { kind: 'Own', apiVersions: ['example.com/v2'], schema: { type: 'object', required: ['owners'], properties: { owners: { type: 'array', items: { type: 'string' } } } } },
+    run: (ctx) => ctx.items.all.forEach((o) => o.setAnnotation('owner', ctx.config.owners.join(','))),
+  });
+  const fn = versionedApi({ 'example.com/v1': v1, 'example.com/v2': v2 }, { name: 'own', default: 'example.com/v1' });
+
+  it('dispatches on the config apiVersion, ConfigMaps go to the default', async () => {
+    const run = async (fc: KubeObject): Promise<string | undefined> => {
+      const l = { ...list(), functionConfig: fc };
+      await executeFunction(fn, l);
+      return l.items[0]!.getAnnotation('owner');
+    };
+    expect(await run(KubeObject.fromJS({ apiVersion: 'example.com/v2', kind: 'Own', metadata: { name: 'x' }, owners: ['a', 'b'] }))).toBe('a,b');
+    expect(await run(KubeObject.fromJS({ apiVersion: 'example.com/v1', kind: 'Own', metadata: { name: 'x' }, owner: 'c' }))).toBe('c');
+    expect(await run(cm({ owner: 'd' }))).toBe('d');
+    const bad = await executeFunction(fn, { ...list(), functionConfig: KubeObject.fromJS({ apiVersion: 'example.com/v3', kind: 'Own', metadata: { name: 'x' } }) });
+    expect([bad.exitCode, bad.results[0]!.message]).toEqual([1, 'unsupported functionConfig apiVersion "example.com/v3": expected one of example.com/v1, example.com/v2']);
+  });
+
+  it('parseObject keeps comments', () => {
+    const o = parseObject('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # the name\n');
+    expect(o.comments('metadata.name')).toEqual({ line: '# the name' });
+    expect(() => parseObject('a: 1\n---\nb: 2\n')).toThrow(/expected one YAML document, found 2/);
   });
 });
