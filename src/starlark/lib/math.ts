@@ -7,7 +7,6 @@ import { Builtin } from '../value/builtin.ts';
 import { Float } from '../value/float.ts';
 import { Module } from '../value/struct.ts';
 import { failIn } from '../value/errors.ts';
-import { intFromIntegralDouble } from '../value/int.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { unpack } from './args.ts';
 
@@ -19,7 +18,7 @@ function num(name: string, label: string, v: Value): number {
     if (!Number.isFinite(f)) failIn(name, `for parameter ${label}: int too large to convert to float`);
     return f;
   }
-  return failIn(name, `for parameter ${label}: got ${typeNameOf(v)}, want float or int`);
+  return failIn(name, `for parameter ${label}: got ${typeNameOf(v)}, want a float or an int`);
 }
 
 function unary(name: string, f: (x: number) => number): Builtin {
@@ -36,15 +35,13 @@ function binary(name: string, p: [string, string], f: (x: number, y: number) => 
   });
 }
 
-function toInt(name: string, f: (x: number) => number): Builtin {
+/** ceil/floor: ints come back unchanged (exact, however big); floats are rounded as floats. */
+function rounding(name: string, f: (x: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
     const { values, labels } = unpack(name, args, kwargs, ['x']);
     const x = values[0]!;
     if (typeof x === 'number' || typeof x === 'bigint') return x;
-    const r = f(num(name, labels[0]!, x));
-    if (Number.isNaN(r)) failIn(name, 'cannot convert float NaN to integer');
-    if (!Number.isFinite(r)) failIn(name, 'cannot convert float infinity to integer');
-    return intFromIntegralDouble(r);
+    return new Float(f(num(name, labels[0]!, x)));
   });
 }
 
@@ -108,13 +105,13 @@ const log = new Builtin('log', (_t, args: Value[], kwargs: Kwargs) => {
 
 /** The `math` module value. */
 export const MATH_MODULE: Module = new Module('math', Object.freeze({
-  ceil: toInt('ceil', Math.ceil),
+  ceil: rounding('ceil', Math.ceil),
   copysign: binary('copysign', ['x', 'y'], (x, y) => {
     const neg = y < 0 || Object.is(y, -0) || (Number.isNaN(y) && false);
     return neg ? -Math.abs(x) : Math.abs(x);
   }),
   fabs: unary('fabs', Math.abs),
-  floor: toInt('floor', Math.floor),
+  floor: rounding('floor', Math.floor),
   mod: binary('mod', ['x', 'y'], (x, y) => x % y),
   pow: binary('pow', ['x', 'y'], pow),
   remainder: binary('remainder', ['x', 'y'], remainder),
