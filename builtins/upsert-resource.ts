@@ -3,7 +3,7 @@
  * of them). Matching items (same group, kind, name and literal namespace; version ignored) are
  * replaced in place by a copy keeping their file annotations; otherwise the resource is appended.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { defineBuiltin, defineMutator, isEmptyConfig } from '../sdk/index.ts';
 import { KubeObject } from '../src/core/kube-object.ts';
 import { cloneNode, documentNode } from '../src/core/yaml/node.ts';
 import { finish } from './lib/catalog-fn.ts';
@@ -21,7 +21,8 @@ const FILE_ANNOTATIONS = [
 
 /** The resources to upsert: the config itself, or the items of a `List` (copies). */
 export function upsertInputs(fc: KubeObject | undefined): KubeObject[] {
-  if (!fc || fc.kind === '') return [];
+  // kpt eval's placeholder (`function-input` with no data) is not a resource to upsert.
+  if (!fc || fc.kind === '' || isEmptyConfig(fc)) return [];
   if (fc.kind === 'List') {
     const n = fc.getNode(['items']);
     if (!n || n.kind !== 'sequence') return [];

@@ -59,3 +59,11 @@ items:
     expect(r.items[1]!.get('spec.type')).toBe('ClusterIP');
   });
 });
+
+describe('upsert-resource placeholder', () => {
+  it("ignores kpt eval's empty function-input ConfigMap", async () => {
+    const r = await runBuiltin(IMG, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata: {}\n');
+    expect(r.items).toHaveLength(2);
+    expect(r.exitCode).toBe(0);
+  });
+});
