@@ -3,7 +3,7 @@
  * reading path/index (internal key first, then legacy), per-call ids, and stripping before write.
  */
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
-import { mapGet, mapIndexOf, type YNode } from '../core/yaml/node.ts';
+import { mapGet, mapIndexOf, strNode, type YNode } from '../core/yaml/node.ts';
 
 export interface ReaderStamp {
   path: string;
@@ -16,12 +16,41 @@ export interface ReaderStamp {
 export function stampReaderAnnotations(o: KubeObject, s: ReaderStamp): void {
   if (o.root.kind !== 'mapping') return;
   const index = String(s.index);
-  o.setAnnotation(ANNOTATIONS.index, index);
-  o.setAnnotation(ANNOTATIONS.path, s.path);
-  o.setAnnotation(ANNOTATIONS.internalIndex, index);
-  if (s.packagePath !== undefined) o.setAnnotation(ANNOTATIONS.packagePath, s.packagePath);
-  o.setAnnotation(ANNOTATIONS.internalPath, s.path);
-  o.setAnnotation(ANNOTATIONS.seqIndent, s.seqIndent);
+  const pairs: [string, string][] = [
+    [ANNOTATIONS.index, index],
+    [ANNOTATIONS.path, s.path],
+    [ANNOTATIONS.internalIndex, index],
+  ];
+  if (s.packagePath !== undefined) pairs.push([ANNOTATIONS.packagePath, s.packagePath]);
+  pairs.push([ANNOTATIONS.internalPath, s.path], [ANNOTATIONS.seqIndent, s.seqIndent]);
+  setAnnotations(o, pairs);
+}
+
+/**
+ * Sets several string annotations at once (existing values replaced in place, new keys appended
+ * in order), creating `metadata.annotations` once if needed. Same result as repeated
+ * `setAnnotation`, one lookup of the annotations map.
+ */
+export function setAnnotations(o: KubeObject, pairs: readonly (readonly [string, string])[]): void {
+  let ann = annotationsNode(o);
+  if (!ann) {
+    o.setAnnotation(pairs[0]![0], pairs[0]![1]);
+    ann = annotationsNode(o);
+    if (!ann) return;
+  }
+  for (const [k, v] of pairs) {
+    const i = mapIndexOf(ann, k);
+    if (i >= 0) {
+      const n = ann.content[i + 1]!;
+      if (n.kind === 'scalar') {
+        n.value = v;
+        n.tag = '!!str';
+        n.tagged = false;
+        continue;
+      }
+      ann.content[i + 1] = strNode(v);
+    } else ann.content.push(strNode(k), strNode(v));
+  }
 }
 
 function annotationsNode(o: KubeObject): YNode | undefined {

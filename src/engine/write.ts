@@ -16,7 +16,7 @@ import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { resourceListNode } from '../core/resource-list.ts';
 import { mapGet, type YNode } from '../core/yaml/node.ts';
 import { emitJsonFile, emitYamlDocument, emitYamlFile } from '../core/yaml/index.ts';
-import { annotation, itemIndex, itemPath, removeAnnotations, stripForWrite } from './annotations.ts';
+import { annotation, bookkeeping, itemIndex, itemPath, removeAnnotations, setAnnotations, stripForWrite } from './annotations.ts';
 import { defaultPath } from './invariants.ts';
 import { BARE_SEQ_KEY } from './read.ts';
 import { clean, dirname, join, relative } from './paths.ts';
@@ -25,24 +25,33 @@ type SeqIndent = 'compact' | 'wide';
 
 /** Rewrites paths relative to `root` (both keys) and removes package-path. */
 export function relativize(items: readonly KubeObject[], root: string): void {
-  for (const o of items) {
-    if (o.root.kind !== 'mapping') continue;
-    const pkg = annotation(o, ANNOTATIONS.packagePath);
-    let base = '';
-    if (pkg !== undefined) {
+  const bases = new Map<string, string>();
+  const baseOf = (pkg: string): string => {
+    let base = bases.get(pkg);
+    if (base === undefined) {
       const rel = relative(root, pkg);
       if (rel === '..' || rel.startsWith('../') || pkg === '' || !pkg.startsWith('/')) {
         throw new KrmfnError({ code: 'write-failed', message: `subpackage ${JSON.stringify(pkg)} is not a descendant of ${JSON.stringify(root)}` });
       }
       base = rel === '.' ? '' : rel;
+      bases.set(pkg, base);
     }
-    let p = itemPath(o) ?? defaultPath(o, '');
-    p = clean(p);
+    return base;
+  };
+  for (const o of items) {
+    if (o.root.kind !== 'mapping') continue;
+    const bk = bookkeeping(o);
+    const base = bk.packagePath !== undefined ? baseOf(bk.packagePath) : '';
+    let p = clean(bk.ipath ?? bk.path ?? defaultPath(o, ''));
     while (p.startsWith('/')) p = p.slice(1);
     const full = base ? join(base, p) : p;
-    o.setAnnotation(ANNOTATIONS.path, full);
-    o.setAnnotation(ANNOTATIONS.internalPath, full);
-    removeAnnotations(o, [ANNOTATIONS.packagePath]);
+    if (bk.path !== full || bk.ipath !== full) {
+      setAnnotations(o, [
+        [ANNOTATIONS.path, full],
+        [ANNOTATIONS.internalPath, full],
+      ]);
+    }
+    if (bk.packagePath !== undefined) removeAnnotations(o, [ANNOTATIONS.packagePath]);
   }
 }
 
