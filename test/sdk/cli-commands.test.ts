@@ -66,6 +66,29 @@ describe.each(['mutator', 'validator', 'generator'])('krmfn init --kind %s', (ki
   });
 });
 
+describe('krmfn build --target container', () => {
+  it('writes the exec bundle with a Dockerfile and metadata.yaml', async () => {
+    expect((await krmfn(['init', 'boxed'], tmp)).code).toBe(0);
+    const dir = path.join(tmp, 'boxed');
+    const r = await krmfn(['build', '--target', 'container'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const out = path.join(dir, 'dist/container');
+    expect((await fsp.readdir(out)).sort()).toEqual(['Dockerfile', 'fn.mjs', 'metadata.yaml']);
+    expect(await fsp.readFile(path.join(out, 'Dockerfile'), 'utf8')).toContain('USER nobody\nENTRYPOINT ["node", "/usr/local/bin/krm-fn.mjs"]');
+    expect(await fsp.readFile(path.join(out, 'metadata.yaml'), 'utf8')).toBe(
+      'image: boxed\ndescription: "Sets an annotation on every resource that is not local-config."\ntags:\n  - mutator\nlicense: Apache-2.0\n',
+    );
+  });
+
+  it('produces byte-identical bundles on rebuild (reproducible)', async () => {
+    const dir = path.join(tmp, 'boxed');
+    await krmfn(['build', '--out', 'a.mjs'], dir);
+    await krmfn(['build', '--out', 'b.mjs'], dir);
+    expect(await fsp.readFile(path.join(dir, 'a.mjs'), 'utf8')).toBe(await fsp.readFile(path.join(dir, 'b.mjs'), 'utf8'));
+    expect(await fsp.readFile(path.join(dir, 'a.mjs'), 'utf8')).not.toContain(tmp);
+  });
+});
+
 describe('krmfn test', () => {
   it('fails with a diff when the golden output differs, and --update rewrites it', async () => {
     const dir = path.join(tmp, 'drift');

@@ -3,7 +3,9 @@
  * itself with esbuild into one ESM file that runs with plain `node`, no install:
  * - `exec` (default): `#!/usr/bin/env node`, calls `runCli` on the entry's default export, so the
  *   file works as kpt's `exec:` and as a container entrypoint; written executable (0755);
- * - `module`: default-exports the function descriptor (for the engine, Workers, tests).
+ * - `module`: default-exports the function descriptor (for the engine, Workers, tests);
+ * - `container`: the `exec` file plus, beside it, a `Dockerfile` (distroless-style node base, runs
+ *   as `nobody`, no network needed) and the catalog's `metadata.yaml`.
  * `krmfn/sdk`, `krmfn/sdk/node` and `krmfn/sdk/testing` are bound to this krmfn's own copy (its
  * sources when present, else its dist/), so the bundle never depends on what is installed where.
  * Output is reproducible (no timestamps, no absolute paths in the code). esbuild is loaded
@@ -11,11 +13,11 @@
  */
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { write, type CliIO, type Command } from '../io.ts';
 
-export type BuildTarget = 'exec' | 'module';
+export type BuildTarget = 'exec' | 'module' | 'container';
 
 export interface BuildRequest {
   /** Absolute path of the function's entry module (default-exporting the descriptor). */
@@ -37,6 +39,7 @@ Args:
 Flags:
       --target T   exec (default): an executable for kpt's exec: and containers
                    module: an ES module default-exporting the function descriptor
+                   container: exec plus a Dockerfile and metadata.yaml next to it
   -o, --out FILE   output file (default: dist/fn.mjs, or dist/fn.module.mjs for --target module)
       --minify     minify the bundle
   -h, --help       show this help
@@ -85,6 +88,28 @@ async function loadEsbuild(): Promise<Esbuild> {
   } catch {
     throw new Error('krmfn build needs esbuild: install it next to krmfn (npm install --save-dev esbuild@0.28.2)');
   }
+}
+
+/** Dockerfile and catalog metadata.yaml for a container build of `fn` (bundle file name `file`). */
+export function containerFiles(fn: { name: string; kind: string; usage?: string }, file: string): Record<string, string> {
+  return {
+    Dockerfile: [
+      '# Built by krmfn build --target container. The bundle needs nothing but node.',
+      'FROM node:20-alpine',
+      `COPY ${file} /usr/local/bin/krm-fn.mjs`,
+      'USER nobody',
+      'ENTRYPOINT ["node", "/usr/local/bin/krm-fn.mjs"]',
+      '',
+    ].join('\n'),
+    'metadata.yaml': [
+      `image: ${fn.name}`,
+      `description: ${JSON.stringify(fn.usage ?? fn.name)}`,
+      'tags:',
+      `  - ${fn.kind}`,
+      'license: Apache-2.0',
+      '',
+    ].join('\n'),
+  };
 }
 
 function wrapperSource(entry: string, target: BuildTarget): string {
@@ -158,8 +183,8 @@ export const buildCommand: Command = {
       return 0;
     }
     const target = (v.target ?? 'exec') as BuildTarget;
-    if (target !== 'exec' && target !== 'module') {
-      await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec or module)\n`);
+    if (target !== 'exec' && target !== 'module' && target !== 'container') {
+      await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module or container)\n`);
       return 1;
     }
     if (parsed.positionals.length > 1) {
@@ -167,13 +192,26 @@ export const buildCommand: Command = {
       return 1;
     }
     const entry = nodePath.resolve(io.cwd, parsed.positionals[0] ?? 'src/fn.ts');
-    const out = nodePath.resolve(io.cwd, v.out ?? (target === 'module' ? 'dist/fn.module.mjs' : 'dist/fn.mjs'));
+    const defaultOut = target === 'module' ? 'dist/fn.module.mjs' : target === 'container' ? 'dist/container/fn.mjs' : 'dist/fn.mjs';
+    const out = nodePath.resolve(io.cwd, v.out ?? defaultOut);
     if (!existsSync(entry)) {
       await write(io.stderr, `error: entry ${entry} does not exist\n`);
       return 1;
     }
     try {
-      const bytes = await buildFunction({ entry, out, target, minify: v.minify ?? false });
+      const bytes = await buildFunction({ entry, out, target: target === 'container' ? 'exec' : target, minify: v.minify ?? false });
+      if (target === 'container') {
+        const probe = nodePath.join(nodePath.dirname(out), `.krmfn-probe-${process.pid}.mjs`);
+        await buildFunction({ entry, out: probe, target: 'module' });
+        try {
+          const fn = ((await import(pathToFileURL(probe).href)) as { default: { name: string; kind: string; usage?: string } }).default;
+          for (const [name, text] of Object.entries(containerFiles(fn, nodePath.basename(out)))) {
+            await fsp.writeFile(nodePath.join(nodePath.dirname(out), name), text);
+          }
+        } finally {
+          await fsp.rm(probe, { force: true });
+        }
+      }
       await write(io.stderr, `built ${nodePath.relative(io.cwd, out) || out} (${target}, ${(bytes / 1024).toFixed(1)} KiB)\n`);
       return 0;
     } catch (e) {
