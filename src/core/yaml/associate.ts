@@ -118,7 +118,7 @@ export function assignLeadingRun(run: readonly RunLine[], n: Entry | null, ctx: 
   }
 }
 
-/** Special run between `key:` (or `- `) and the first entry nested in its value: all of it is N's head. */
+/** A run before a value that starts on its own line (`key:` / comments / value): all of it is the value's head. */
 export function assignNestedFirstRun(run: readonly RunLine[], n: Entry): void {
   const text = runText(run);
   if (text.length) giveHead(n, text.join('\n'));

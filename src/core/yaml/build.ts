@@ -257,9 +257,11 @@ class PieceBuilder {
     if (this.runHasText) {
       const run = this.run;
       if (!this.p || (n === null && this.ctx.doc.content.length === 0)) assignLeadingRun(run, n, this.ctx);
-      else if (n && (n.kind === 'value' || (n.level && n.level.count === 0 && n.level.owner === this.p))) {
-        assignNestedFirstRun(run, n);
-      } else assignRun(run, this.p, this.runContentLine, n, this.ctx);
+      // Comments before a value on its own line are its head. Comments between `key:` and its first
+      // nested entry need no special case: the general rule makes them that entry's head unless
+      // a column below the level or a blank line makes them feet (as go-yaml does).
+      else if (n && n.kind === 'value') assignNestedFirstRun(run, n);
+      else assignRun(run, this.p, this.runContentLine, n, this.ctx);
     }
     this.run = [];
     this.runHasText = false;
