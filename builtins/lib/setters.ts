@@ -17,7 +17,7 @@ export function markerPattern(lineComment: string): string | undefined {
 /** The marker of a field: the key's comment for block sequences, the value's otherwise. */
 export function fieldMarker(value: YNode, key: YNode | undefined): string | undefined {
   if (value.kind === 'sequence') {
-    return markerPattern(key?.lineComment ?? '') ?? markerPattern(value.lineComment);
+    return value.style === 'flow' ? markerPattern(value.lineComment) : markerPattern(key?.lineComment ?? '');
   }
   if (value.kind === 'scalar') return markerPattern(value.lineComment);
   return undefined;
