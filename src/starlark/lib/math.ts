@@ -1,47 +1,49 @@
 /**
  * The `math` module (starlark-go lib/math, Go `math` semantics where JS differs): functions take
- * ints or floats; ceil/floor return ints; everything else returns floats.
+ * ints or floats, positionally; ceil/floor return ints; everything else returns floats.
  */
 import type { Kwargs, Value } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { Float } from '../value/float.ts';
 import { Module } from '../value/struct.ts';
-import { failIn } from '../value/errors.ts';
+import { fail, failIn } from '../value/errors.ts';
+import { intFromIntegralDouble } from '../value/int.ts';
 import { typeNameOf } from '../value/repr.ts';
-import { unpack } from './args.ts';
+import { positional } from './args.ts';
 
-function num(name: string, label: string, v: Value): number {
+/** Go's floatOrInt unpacker: `<name>: for parameter <i>: got <type>, want float or int`. */
+function num(name: string, index: number, v: Value): number {
   if (v instanceof Float) return v.value;
   if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') {
-    const f = Number(v);
-    if (!Number.isFinite(f)) failIn(name, `for parameter ${label}: int too large to convert to float`);
-    return f;
-  }
-  return failIn(name, `for parameter ${label}: got ${typeNameOf(v)}, want a float or an int`);
+  if (typeof v === 'bigint') return Number(v); // ±Inf beyond the double range, like big.Int.Float64
+  return failIn(name, `for parameter ${index}: got ${typeNameOf(v)}, want float or int`);
 }
 
 function unary(name: string, f: (x: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
-    const { values, labels } = unpack(name, args, kwargs, ['x']);
-    return new Float(f(num(name, labels[0]!, values[0]!)));
+    positional(name, args, kwargs, 1, 1);
+    return new Float(f(num(name, 1, args[0]!)));
   });
 }
 
-function binary(name: string, p: [string, string], f: (x: number, y: number) => number): Builtin {
+function binary(name: string, f: (x: number, y: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
-    const { values, labels } = unpack(name, args, kwargs, p);
-    return new Float(f(num(name, labels[0]!, values[0]!), num(name, labels[1]!, values[1]!)));
+    positional(name, args, kwargs, 2, 2);
+    return new Float(f(num(name, 1, args[0]!), num(name, 2, args[1]!)));
   });
 }
 
-/** ceil/floor: ints come back unchanged (exact, however big); floats are rounded as floats. */
+/** ceil/floor: ints come back unchanged; floats are rounded and converted to int (errors unprefixed, as in Go). */
 function rounding(name: string, f: (x: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
-    const { values, labels } = unpack(name, args, kwargs, ['x']);
-    const x = values[0]!;
+    positional(name, args, kwargs, 1, 1);
+    const x = args[0]!;
     if (typeof x === 'number' || typeof x === 'bigint') return x;
-    return new Float(f(num(name, labels[0]!, x)));
+    if (!(x instanceof Float)) return fail(`got ${typeNameOf(x)}, want float or int`);
+    const r = f(x.value);
+    if (Number.isNaN(r)) fail('cannot convert float NaN to integer');
+    if (!Number.isFinite(r)) fail('cannot convert float infinity to integer');
+    return intFromIntegralDouble(r);
   });
 }
 
@@ -95,39 +97,39 @@ function gamma(x: number): number {
 }
 
 const log = new Builtin('log', (_t, args: Value[], kwargs: Kwargs) => {
-  const { values, labels } = unpack('log', args, kwargs, ['x', 'base?']);
-  const x = num('log', labels[0]!, values[0]!);
-  if (values[1] === undefined) return new Float(Math.log(x));
-  const b = num('log', labels[1]!, values[1]);
-  if (b === 1) failIn('log', 'division by zero');
+  positional('log', args, kwargs, 1, 2);
+  const x = num('log', 1, args[0]!);
+  if (args.length === 1) return new Float(Math.log(x));
+  const b = num('log', 2, args[1]!);
+  if (b === 1) fail('division by zero');
   return new Float(Math.log(x) / Math.log(b));
 });
 
 /** The `math` module value. */
 export const MATH_MODULE: Module = new Module('math', Object.freeze({
   ceil: rounding('ceil', Math.ceil),
-  copysign: binary('copysign', ['x', 'y'], (x, y) => {
+  copysign: binary('copysign', (x, y) => {
     const neg = y < 0 || Object.is(y, -0) || (Number.isNaN(y) && false);
     return neg ? -Math.abs(x) : Math.abs(x);
   }),
   fabs: unary('fabs', Math.abs),
   floor: rounding('floor', Math.floor),
-  mod: binary('mod', ['x', 'y'], (x, y) => x % y),
-  pow: binary('pow', ['x', 'y'], pow),
-  remainder: binary('remainder', ['x', 'y'], remainder),
+  mod: binary('mod', (x, y) => x % y),
+  pow: binary('pow', pow),
+  remainder: binary('remainder', remainder),
   round: unary('round', round),
   exp: unary('exp', Math.exp),
   sqrt: unary('sqrt', Math.sqrt),
   acos: unary('acos', Math.acos),
   asin: unary('asin', Math.asin),
   atan: unary('atan', Math.atan),
-  atan2: binary('atan2', ['y', 'x'], Math.atan2),
+  atan2: binary('atan2', Math.atan2),
   cos: unary('cos', Math.cos),
-  hypot: binary('hypot', ['x', 'y'], Math.hypot),
+  hypot: binary('hypot', Math.hypot),
   sin: unary('sin', Math.sin),
   tan: unary('tan', Math.tan),
-  degrees: unary('degrees', (x) => (x * 180) / Math.PI),
-  radians: unary('radians', (x) => (x * Math.PI) / 180),
+  degrees: unary('degrees', (x) => (360 * x) / (2 * Math.PI)),
+  radians: unary('radians', (x) => (2 * Math.PI * x) / 360),
   acosh: unary('acosh', Math.acosh),
   asinh: unary('asinh', Math.asinh),
   atanh: unary('atanh', Math.atanh),
