@@ -27,6 +27,8 @@ export GOTOOLCHAIN=local GOPROXY=off GOFLAGS="-trimpath -buildvcs=false" CGO_ENA
 ( cd src/gojs-setns
   GOOS=js GOARCH=wasm /usr/lib/go-1.19/bin/go build -ldflags='-s -w' -o ../../gojs-setns-go119.wasm .
   GOOS=js GOARCH=wasm /usr/lib/go-1.23/bin/go build -ldflags='-s -w' -o ../../gojs-setns-go123.wasm . )
+( cd src/wasip1-setns
+  GOOS=wasip1 GOARCH=wasm /usr/lib/go-1.23/bin/go build -ldflags='-s -w' -o ../../wasip1-setns-go123.wasm . )
 
 sha256sum ./*.wasm | sed 's# \./# #' > SHA256SUMS
 cat SHA256SUMS

@@ -27,15 +27,20 @@ export interface MemoryLimits {
 
 export interface CappedModule {
   bytes: Uint8Array;
+  /** The most pages the module's memory can reach: min(declared maximum, cap). */
+  maxPages: number;
   /** Set when the module imports its memory: the host must create it within these limits. */
   importedMemory?: MemoryLimits;
 }
 
 /** `capMemory` plus what the host needs to supply an imported memory. */
 export function capModuleMemory(bytes: Uint8Array, capPages: number): CappedModule {
-  const out: CappedModule = { bytes: capMemory(bytes, capPages) };
+  const limit = { maxPages: 0 };
+  const out: CappedModule = { bytes: capMemory(bytes, capPages, limit), maxPages: capPages };
+  if (limit.maxPages > 0) out.maxPages = limit.maxPages;
   const imported = importedMemoryLimits(bytes);
   if (imported) {
+    out.maxPages = Math.min(imported.maximum ?? capPages, capPages);
     if (imported.initial > capPages) {
       throw new WasmHostError('memory', `module needs ${imported.initial} pages (${mib(imported.initial)} MiB) of memory initially, above the cap of ${capPages} pages (${mib(capPages)} MiB)`);
     }
@@ -86,7 +91,8 @@ export function importedMemoryLimits(bytes: Uint8Array): MemoryLimits | undefine
   return undefined;
 }
 
-export function capMemory(bytes: Uint8Array, capPages: number): Uint8Array {
+/** `limit.maxPages` receives the largest effective maximum of the module's defined memories. */
+export function capMemory(bytes: Uint8Array, capPages: number, limit?: { maxPages: number }): Uint8Array {
   if (bytes.byteLength < 8 || bytes[0] !== 0x00 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) {
     throw new WasmHostError('compile', 'not a WebAssembly module: expected magic word 00 61 73 6d');
   }
@@ -101,7 +107,7 @@ export function capMemory(bytes: Uint8Array, capPages: number): Uint8Array {
     const end = payloadStart + size;
     if (end > bytes.byteLength) throw new WasmHostError('compile', 'malformed module: section runs past the end');
     if (id === 5) {
-      out.push(rewriteMemorySection(bytes.subarray(payloadStart, end), capPages));
+      out.push(rewriteMemorySection(bytes.subarray(payloadStart, end), capPages, limit));
       changed = true;
     } else {
       out.push(bytes.subarray(start, end));
@@ -111,7 +117,7 @@ export function capMemory(bytes: Uint8Array, capPages: number): Uint8Array {
   return changed ? concat(out) : bytes;
 }
 
-function rewriteMemorySection(payload: Uint8Array, capPages: number): Uint8Array {
+function rewriteMemorySection(payload: Uint8Array, capPages: number, limit?: { maxPages: number }): Uint8Array {
   const r = new Reader(payload, 0);
   const count = r.u32();
   const body: number[] = [];
@@ -130,7 +136,9 @@ function rewriteMemorySection(payload: Uint8Array, capPages: number): Uint8Array
     }
     body.push(0x01);
     pushU32(body, min);
-    pushU32(body, Math.min(max, capPages));
+    const effective = Math.min(max, capPages);
+    pushU32(body, effective);
+    if (limit) limit.maxPages = Math.max(limit.maxPages, effective);
   }
   const header: number[] = [5];
   pushU32(header, body.length);

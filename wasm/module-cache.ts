@@ -16,8 +16,10 @@ export interface PreparedModule {
   /** `sha256:<hex>` of the bytes as loaded (before the memory patch). */
   digest: string;
   abi: ModuleAbi;
-  /** Maximum linear memory, in 64 KiB pages, the module was compiled with. */
+  /** The host's linear-memory cap, in 64 KiB pages, the module was compiled with. */
   capPages: number;
+  /** The most pages the memory can reach: min(the module's declared maximum, capPages). */
+  maxPages: number;
   /** Cache key: digest and cap. Workers use it to keep per-module state (Go js instances). */
   key: string;
   /** Declared limits of an imported memory; the host creates it with `maximum` capped. */
@@ -48,7 +50,7 @@ export async function prepareModule(bytes: Uint8Array, opts: PrepareOptions, dig
   } catch (e) {
     throw new WasmHostError('compile', `invalid WebAssembly module: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const prepared: PreparedModule = { module, digest: d, abi: classifyModule(module), capPages, key: `${d}/${capPages}` };
+  const prepared: PreparedModule = { module, digest: d, abi: classifyModule(module), capPages, maxPages: capped.maxPages, key: `${d}/${capPages}` };
   if (capped.importedMemory) prepared.importedMemory = capped.importedMemory;
   return prepared;
 }

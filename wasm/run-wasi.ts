@@ -65,7 +65,7 @@ const DEFAULT_MAX_MEMORY = 512 * 1024 * 1024;
 async function asPrepared(m: RunWasiOptions['module'], maxMemoryBytes: number): Promise<PreparedModule> {
   if (m instanceof Uint8Array) return prepareModule(m, { maxMemoryBytes });
   if (m instanceof WebAssembly.Module) {
-    return { module: m, digest: '', abi: classifyModule(m), capPages: MAX_WASM_PAGES, key: '' };
+    return { module: m, digest: '', abi: classifyModule(m), capPages: MAX_WASM_PAGES, maxPages: MAX_WASM_PAGES, key: '' };
   }
   return m;
 }
@@ -118,16 +118,28 @@ export async function runWasi(opts: RunWasiOptions): Promise<WasiOutcome> {
     failure = failureFromThrown(e);
   }
   const memoryBytes = mem.buffer.byteLength;
-  const capBytes = prepared.capPages * WASM_PAGE_BYTES;
-  // A guest that dies (non-zero exit or trap) with its memory at the cap ran out of memory: the
-  // cap made `memory.grow` fail, and the guest's allocator gave up.
-  if ((exitCode !== 0 || failure?.kind === 'trap') && nearCap(memoryBytes, capBytes)) {
-    failure = memoryFailure(capBytes, failure);
+  const limitBytes = prepared.maxPages * WASM_PAGE_BYTES;
+  const died = exitCode !== 0 || failure?.kind === 'trap';
+  if (died && (nearCap(memoryBytes, limitBytes) || saysOutOfMemory(stderr.bytes()))) {
+    failure = memoryFailure(limitBytes, failure);
   }
   const outcome: WasiOutcome = { exitCode, stdout: stdout.bytes(), stderr: stderr.bytes(), memoryBytes };
   if (failure) outcome.failure = failure;
   return outcome;
 }
+
+/**
+ * Whether the guest's last stderr says it ran out of memory (Go: `fatal error: out of memory`;
+ * Rust: `memory allocation of N bytes failed`). In wasm that can only mean a maximum was hit,
+ * even when the failed request was larger than what was left.
+ */
+export function saysOutOfMemory(stderr: Uint8Array): boolean {
+  const tail = new TextDecoder().decode(stderr.subarray(Math.max(0, stderr.byteLength - 4096)));
+  const head = new TextDecoder().decode(stderr.subarray(0, 4096));
+  return OOM.test(tail) || OOM.test(head);
+}
+
+const OOM = /\bout of memory\b|memory allocation of \d+ bytes failed/i;
 
 /** Whether a guest's memory is within one allocation step (4 MiB or 1/8 of the cap) of the cap. */
 export function nearCap(memoryBytes: number, capBytes: number): boolean {

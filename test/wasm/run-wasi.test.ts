@@ -78,11 +78,13 @@ describe('runWasi', () => {
     expect(out.failure).toEqual({ kind: 'memory', message: 'function exceeded the memory limit of 32 MiB' });
   });
 
-  it('keeps a smaller maximum the module declares itself', async () => {
-    const out = await runWasi({ module: await prep('hog16m', 64 * MiB) });
+  it('keeps a smaller maximum the module declares itself, and reports that limit', async () => {
+    const prepared = await prep('hog16m', 64 * MiB);
+    expect([prepared.capPages, prepared.maxPages]).toEqual([1024, 256]);
+    const out = await runWasi({ module: prepared });
     expect(out.exitCode).toBe(3);
     expect(out.memoryBytes).toBeLessThanOrEqual(16 * MiB);
-    expect(out.failure).toBeUndefined();
+    expect(out.failure).toEqual({ kind: 'memory', message: 'function exceeded the memory limit of 16 MiB' });
   });
 
   it('caps an imported memory with the Memory the host supplies', async () => {
@@ -143,5 +145,29 @@ describe('ModuleCache', () => {
     expect(c.module).not.toBe(a.module);
     expect(a.digest).toBe('sha256:d532d9600d01e0901bb61286ab6eef182c34e2218c178fb16c32bd64add70080');
     expect([cache.hits, cache.misses, cache.size]).toEqual([1, 2, 2]);
+  });
+});
+
+describe('runWasi with a Go (GOOS=wasip1) module', () => {
+  it('runs goroutines and time.Sleep through the shim and sets the namespace', async () => {
+    const module = await prep('wasip1-setns-go123', 256 * MiB);
+    const stdin = enc(JSON.stringify(configMapList(3, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { namespace: 'go-wasi' } } })));
+    const out = await runWasi({ module, stdin });
+    expect(out.failure).toBeUndefined();
+    expect(out.exitCode).toBe(0);
+    const rl = JSON.parse(dec(out.stdout));
+    expect(rl.items.map((i: { metadata: { namespace: string } }) => i.metadata.namespace)).toEqual(['go-wasi', 'go-wasi', 'go-wasi']);
+    expect(rl.results).toEqual([{ message: 'namespace "go-wasi" set on 3 resources', severity: 'info' }]);
+    expect(dec(out.stderr)).toBe('wasip1-setns: 3 resources\n');
+  });
+
+  it('dies with Go\'s out-of-memory error under a tight cap, reported as a memory failure', async () => {
+    const module = await prep('wasip1-setns-go123', 24 * MiB);
+    const out = await runWasi({ module, stdin: enc(JSON.stringify(configMapList(20_000))) });
+    expect(out.exitCode).toBe(2);
+    expect(dec(out.stderr)).toContain('fatal error: out of memory');
+    // Go asks for 4 MiB blocks, so it gives up well before the last page: its message tells.
+    expect(out.memoryBytes).toBeLessThan(20 * MiB);
+    expect(out.failure).toEqual({ kind: 'memory', message: 'function exceeded the memory limit of 24 MiB' });
   });
 });

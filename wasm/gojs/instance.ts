@@ -156,7 +156,7 @@ export class GoJsInstance {
     } catch (e) {
       let failure = failureFromThrown(e);
       const memBytes = this.exports?.mem.buffer.byteLength ?? 0;
-      const capBytes = this.prepared.capPages * WASM_PAGE_BYTES;
+      const capBytes = this.prepared.maxPages * WASM_PAGE_BYTES;
       const stderr = this.stderr();
       if ((failure.kind === 'trap' || failure.kind === 'abi') && (nearCap(memBytes, capBytes) || /out of memory/.test(stderr))) {
         failure = memoryFailure(capBytes, failure);
