@@ -17,41 +17,25 @@ import { Dict } from '../value/hashtable.ts';
 import { Range } from '../value/range.ts';
 import { fail } from '../value/errors.ts';
 import {
-  binary, compare, contains, equal, getAttr, getIndex, isIterableValue, iterate, repr, setField, setIndex, slice,
-  toArray, truth, typeName, unary,
+  getAttr, getIndex, isIterableValue, iterate, repr, setField, setIndex, slice, toArray, typeName,
 } from '../value/ops.ts';
-import type {
-  Arg, Comprehension, DictEntry, Expr, FunctionNode, Ident, LoadStmt, Stmt as StmtNode,
-} from '../syntax/ast.ts';
+import type { Comprehension, DictEntry, Expr, FunctionNode, Ident, LoadStmt, Stmt as StmtNode } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from '../resolve/binding.ts';
 import type { ResolvedModule } from '../resolve/resolver.ts';
 import { nearest } from '../resolve/spell.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
-import { Cell, encodePos } from './../eval/frame.ts';
-import type { Frame, Slot } from './../eval/frame.ts';
-import { StarlarkFunction, callFunction } from '../eval/function.ts';
+import { Cell } from '../eval/frame.ts';
+import type { Frame, Slot } from '../eval/frame.ts';
+import { StarlarkFunction } from '../eval/function.ts';
 import type { FuncCode, Stmt } from '../eval/function.ts';
-import { callOther } from '../eval/call.ts';
-
-type Ex = (fr: Frame) => Value;
-type Assign = (fr: Frame, v: Value) => void;
-
-const NORMAL = 0;
-const BREAK = 1;
-const CONTINUE = 2;
-const RETURN = 3;
-
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const SMALL_DIV = 0x7fffffff;
-/** Strings longer than this count against the allocation budget when built by `+`. */
-const ALLOC_STRING_MIN = 256;
-// Approximate sizes charged to the allocation budget (bytes).
-const LIST_BYTES = 32;
-const ELEM_BYTES = 8;
-const DICT_BYTES = 64;
-const ENTRY_BYTES = 48;
-const FUNCTION_BYTES = 64;
+import {
+  BREAK, CONTINUE, DICT_BYTES, ELEM_BYTES, ENTRY_BYTES, FUNCTION_BYTES, LIST_BYTES, MAX_SAFE, NORMAL, RETURN,
+  augmented, isTrue, posOf, unboundGlobal, unboundLocal,
+} from './runtime.ts';
+import type { Assign, Ex } from './runtime.ts';
+import { binaryExpr, unaryExpr } from './operators.ts';
+import { callExpr } from './calls.ts';
 
 export interface CompileOptions {
   file: string;
@@ -69,49 +53,6 @@ export interface CompiledModule {
   readonly globalNames: readonly string[];
   readonly filelocals: Slot[];
   readonly toplevel: FuncCode;
-}
-
-function posOf(p: Pos): number {
-  return encodePos(p.line, p.col);
-}
-
-/** `x if truth(x)`, with the boolean case inlined. */
-function isTrue(v: Value): boolean {
-  return v === true ? true : v === false ? false : truth(v);
-}
-
-function unboundLocal(fr: Frame, pos: number, name: string): never {
-  fr.pos = pos;
-  return fail(`local variable ${name} referenced before assignment`);
-}
-
-function unboundGlobal(fr: Frame, pos: number, name: string): never {
-  fr.pos = pos;
-  return fail(`global variable ${name} referenced before assignment`);
-}
-
-/** `x op= y` semantics: in-place `list += iterable` and `dict |= dict`, else the binary op. */
-function augmented(fr: Frame, op: string, x: Value, y: Value): Value {
-  if (op === '+' && x instanceof List && isIterableValue(y)) {
-    const items = toArray(y);
-    x.checkMutable('apply += to');
-    fr.th.alloc(items.length * 8);
-    for (let i = 0; i < items.length; i++) x.elems.push(items[i]!);
-    return x;
-  }
-  if (op === '|' && x instanceof Dict && y instanceof Dict) {
-    x.checkMutable('apply |= to');
-    for (const k of y.keys()) x.insert(k, y.lookup(k)!);
-    return x;
-  }
-  return binaryOp(fr, op, x, y);
-}
-
-/** The general binary operator (after fast paths failed). */
-function binaryOp(fr: Frame, op: string, x: Value, y: Value): Value {
-  const r = binary(op, x, y, fr.th);
-  if (typeof r === 'string' && r.length > ALLOC_STRING_MIN) fr.th.alloc(r.length);
-  return r;
 }
 
 class FunctionCompiler {
@@ -670,8 +611,8 @@ export class Compiler {
           return d;
         };
       }
-      case 'unary': return this.unaryExpr(e.op, this.expr(e.x), posOf(e.pos));
-      case 'binary': return this.binaryExpr(e.op, e.x, e.y, posOf(e.pos));
+      case 'unary': return unaryExpr(e.op, this.expr(e.x), posOf(e.pos));
+      case 'binary': return binaryExpr(e.op, this.expr(e.x), this.expr(e.y), posOf(e.pos));
       case 'cond': {
         const c = this.expr(e.cond);
         const t = this.expr(e.t);
@@ -724,271 +665,10 @@ export class Compiler {
           return slice(o, a, b, c);
         };
       }
-      case 'call': return this.call(e.fn, e.args, posOf(e.pos));
+      case 'call': return callExpr(this.expr(e.fn), e.args.map((a) => ({ kind: a.kind, name: a.name, x: this.expr(a.value) })), posOf(e.pos));
       case 'lambda': return this.makeFunction(e.fn);
       case 'comp': return this.comprehension(e);
     }
-  }
-
-  private unaryExpr(op: string, x: Ex, p: number): Ex {
-    switch (op) {
-      case 'not':
-        return (fr) => !isTrue(x(fr));
-      case '-':
-        return (fr) => {
-          const v = x(fr);
-          if (typeof v === 'number') return v === 0 ? 0 : -v;
-          fr.pos = p;
-          return unary('-', v);
-        };
-      default:
-        return (fr) => {
-          const v = x(fr);
-          fr.pos = p;
-          return unary(op, v);
-        };
-    }
-  }
-
-  private binaryExpr(op: string, xe: Expr, ye: Expr, p: number): Ex {
-    const x = this.expr(xe);
-    const y = this.expr(ye);
-    switch (op) {
-      case 'and':
-        return (fr) => {
-          const a = x(fr);
-          return isTrue(a) ? y(fr) : a;
-        };
-      case 'or':
-        return (fr) => {
-          const a = x(fr);
-          return isTrue(a) ? a : y(fr);
-        };
-      case '+':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (typeof a === 'number' && typeof b === 'number') {
-            const r = a + b;
-            if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
-          } else if (typeof a === 'string' && typeof b === 'string') {
-            const r = a + b;
-            if (r.length > ALLOC_STRING_MIN) fr.th.alloc(r.length);
-            return r;
-          }
-          fr.pos = p;
-          return binaryOp(fr, '+', a, b);
-        };
-      case '-':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (typeof a === 'number' && typeof b === 'number') {
-            const r = a - b;
-            if (r <= MAX_SAFE && r >= -MAX_SAFE) return r;
-          }
-          fr.pos = p;
-          return binaryOp(fr, '-', a, b);
-        };
-      case '*':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (typeof a === 'number' && typeof b === 'number') {
-            const r = a * b;
-            if (r <= MAX_SAFE && r >= -MAX_SAFE) return r + 0;
-          }
-          fr.pos = p;
-          return binaryOp(fr, '*', a, b);
-        };
-      case '%':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (typeof a === 'number' && typeof b === 'number' && b !== 0) {
-            let r = a % b;
-            if (r !== 0 && (r < 0) !== (b < 0)) r += b;
-            return r + 0;
-          }
-          fr.pos = p;
-          return binaryOp(fr, '%', a, b);
-        };
-      case '//':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (typeof a === 'number' && typeof b === 'number' && b !== 0 && a <= SMALL_DIV && a >= -SMALL_DIV) {
-            return Math.floor(a / b) + 0;
-          }
-          fr.pos = p;
-          return binaryOp(fr, '//', a, b);
-        };
-      case '==':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (a === b && typeof a !== 'object') return true;
-          if (typeof a === typeof b && typeof a !== 'object') return false;
-          fr.pos = p;
-          return equal(a, b);
-        };
-      case '!=':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if (a === b && typeof a !== 'object') return false;
-          if (typeof a === typeof b && typeof a !== 'object') return true;
-          fr.pos = p;
-          return !equal(a, b);
-        };
-      case '<': case '<=': case '>': case '>=':
-        return this.ordered(op, x, y, p);
-      case 'in':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          fr.pos = p;
-          return contains(b, a);
-        };
-      case 'not in':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          fr.pos = p;
-          return !contains(b, a);
-        };
-      default:
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          fr.pos = p;
-          return binaryOp(fr, op, a, b);
-        };
-    }
-  }
-
-  private ordered(op: string, x: Ex, y: Ex, p: number): Ex {
-    const slow = (fr: Frame, a: Value, b: Value): boolean => {
-      fr.pos = p;
-      return compare(op, a, b);
-    };
-    switch (op) {
-      case '<':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a < b;
-          return slow(fr, a, b);
-        };
-      case '<=':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a <= b;
-          return slow(fr, a, b);
-        };
-      case '>':
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a > b;
-          return slow(fr, a, b);
-        };
-      default:
-        return (fr) => {
-          const a = x(fr);
-          const b = y(fr);
-          if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a >= b;
-          return slow(fr, a, b);
-        };
-    }
-  }
-
-  private call(fnExpr: Expr, args: Arg[], p: number): Ex {
-    const f = this.expr(fnExpr);
-    const simple = args.every((a) => a.kind === 'pos');
-    if (simple) {
-      const xs = args.map((a) => this.expr(a.value));
-      const n = xs.length;
-      const invoke = (fr: Frame, fn: Value, a: Value[]): Value => {
-        fr.pos = p;
-        if (fn instanceof StarlarkFunction) return callFunction(fr.th, fn, a, null);
-        return callOther(fr.th, fn, a, null);
-      };
-      switch (n) {
-        case 0: return (fr) => invoke(fr, f(fr), []);
-        case 1: {
-          const a0 = xs[0]!;
-          return (fr) => {
-            const fn = f(fr);
-            return invoke(fr, fn, [a0(fr)]);
-          };
-        }
-        case 2: {
-          const a0 = xs[0]!, a1 = xs[1]!;
-          return (fr) => {
-            const fn = f(fr);
-            const v0 = a0(fr);
-            return invoke(fr, fn, [v0, a1(fr)]);
-          };
-        }
-        default:
-          return (fr) => {
-            const fn = f(fr);
-            const a = new Array<Value>(n);
-            for (let i = 0; i < n; i++) a[i] = xs[i]!(fr);
-            return invoke(fr, fn, a);
-          };
-      }
-    }
-    const parts = args.map((a) => ({ kind: a.kind, name: a.name, x: this.expr(a.value) }));
-    return (fr) => {
-      const fn = f(fr);
-      const pos: Value[] = [];
-      let kw: [string, Value][] | null = null;
-      for (const part of parts) {
-        const v = part.x(fr);
-        switch (part.kind) {
-          case 'pos':
-            pos.push(v);
-            break;
-          case 'named':
-            (kw ??= []).push([part.name!, v]);
-            break;
-          case 'star': {
-            if (v instanceof Tuple || v instanceof List) {
-              for (const e of v.elems) pos.push(e);
-            } else {
-              fr.pos = p;
-              if (!isIterableValue(v)) fail(`argument after * must be iterable, not ${typeName(v)}`);
-              for (const e of toArray(v)) pos.push(e);
-            }
-            break;
-          }
-          case 'starstar': {
-            fr.pos = p;
-            if (!(v instanceof Dict)) {
-              if (typeof v === 'object' && v !== null && typeof (v as { getKey?: unknown }).getKey === 'function' && isIterableValue(v)) {
-                for (const k of toArray(v)) {
-                  if (typeof k !== 'string') fail(`keywords must be strings, not ${typeName(k)}`);
-                  (kw ??= []).push([k, getIndex(v, k)]);
-                }
-                break;
-              }
-              fail(`argument after ** must be a mapping, not ${typeName(v)}`);
-            }
-            for (const k of v.keys()) {
-              if (typeof k !== 'string') fail(`keywords must be strings, not ${typeName(k)}`);
-              (kw ??= []).push([k, v.lookup(k)!]);
-            }
-            break;
-          }
-        }
-      }
-      fr.pos = p;
-      if (fn instanceof StarlarkFunction) return callFunction(fr.th, fn, pos, kw);
-      return callOther(fr.th, fn, pos, kw);
-    };
   }
 
   private comprehension(c: Comprehension): Ex {
