@@ -11,6 +11,7 @@
 import type { FunctionRuntime } from './core/function.ts';
 import type { Limits } from './core/limits.ts';
 import { createBuiltinRuntime } from './runtimes/builtin.ts';
+import { createStarlarkRuntime } from './runtimes/starlark.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { createRuntimeChain } from './engine/chain.ts';
 import { evaluate, type EvalOptions } from './engine/eval.ts';
@@ -32,9 +33,13 @@ export interface Engine {
   eval(opts: Omit<EvalOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
 }
 
-/** The default runtimes, in chain order. */
+/**
+ * The default runtimes, in chain order: the built-in catalog, then Starlark. WASM needs a module
+ * loader and an executor from the host (krmfn/node: createNodeWasmRuntime), exec needs processes
+ * (krmfn/node: createExecRuntime): hosts add them with `extraRuntimes`.
+ */
 export function defaultRuntimes(): FunctionRuntime[] {
-  return [createBuiltinRuntime(BUILTINS)];
+  return [createBuiltinRuntime(BUILTINS), createStarlarkRuntime()];
 }
 
 export function createEngine(options: EngineOptions = {}): Engine {
@@ -83,4 +88,4 @@ export { decodeKptfile, resolveImageName, isValidImageReference, type Kptfile } 
 export { serializeResourceList, parseFunctionOutput, parseResourceListInput } from './core/resource-list.ts';
 export { emitResultsFile } from './core/results-file.ts';
 export { parseYamlFile, emitYamlFile, emitYamlDocument } from './core/yaml/index.ts';
-export { createBuiltinRuntime };
+export { createBuiltinRuntime, createStarlarkRuntime };
