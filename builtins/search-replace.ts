@@ -7,7 +7,8 @@ import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
-import { mapGet, mappingNode, newNode, strNode, type YNode } from '../src/core/yaml/node.ts';
+import { emitYamlDocument } from '../src/core/yaml/index.ts';
+import { cloneNode, documentNode, mapGet, mappingNode, newNode, strNode, type YNode } from '../src/core/yaml/node.ts';
 import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
@@ -33,6 +34,8 @@ export function parseSearchReplaceConfig(data: ReadonlyMap<string, string>, vers
   const cfg: SearchReplaceConfig = {};
   for (const [k, v] of data) {
     if (!allowed.includes(k)) return `invalid matcher ${goQuote(k)}, must be one of [${allowed.map(goQuote).join(' ')}]`;
+    // Upstream reads the data map as Go strings: an empty value is the same as an absent key.
+    if (v === '') continue;
     if (k === 'by-value') cfg.byValue = v;
     else if (k === 'by-value-regex') cfg.byValueRegex = v;
     else if (k === 'by-path') cfg.byPath = v;
@@ -60,9 +63,11 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
   }
   const mutate = cfg.putValue !== undefined || cfg.putComment !== undefined;
   const results: Result[] = [];
-  const push = (obj: KubeObject, message: string, path: string): void => {
-    const r: Result = { message, field: { path } };
+  const push = (obj: KubeObject, message: string, path: string, requireFile = false): void => {
     const file = fileRefOf(obj);
+    // Upstream records scalar matches only for items that have a file path.
+    if (requireFile && !file) return;
+    const r: Result = { message, field: { path } };
     if (file) r.file = file;
     results.push(r);
   };
@@ -82,11 +87,11 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
       walk(obj.root, ({ node, key, path }) => {
         const p = kyamlPath(path);
         if (node.kind === 'sequence' && key && cfg.putComment !== undefined && cfg.byPath && pathMatch(cfg.byPath, p)) {
-          const comment = expand(cfg.putComment, undefined, regex);
-          key.lineComment = asComment(comment);
+          key.lineComment = asComment(cfg.putComment);
           node.lineComment = '';
-          if (node.style === 'flow') node.style = '';
-          push(obj, `Mutated field value to ${goQuote(comment)}`, `${cfg.byPath} # ${comment}`);
+          const shown = serialize({ ...node, style: 'flow' });
+          node.style = '';
+          push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
           return;
         }
         if (node.kind !== 'scalar' || path.length === 0) return;
@@ -97,12 +102,12 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
         const matched = (pm && vm) || (vm && !cfg.byPath) || (pm && !valueMatcher);
         if (!matched) return;
         if (!mutate) {
-          push(obj, `Matched field value ${goQuote(value)}`, p);
+          push(obj, `Matched field value ${goQuote(serialize(node))}`, p, true);
           return;
         }
-        if (cfg.putValue !== undefined) setScalarText(node, expand(cfg.putValue, value, regex));
         if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
-        push(obj, `Mutated field value to ${goQuote(node.value)}`, p);
+        if (cfg.putValue !== undefined) setScalarText(node, expand(cfg.putValue, value, regex));
+        push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
       });
     }
   } catch (e) {
@@ -163,6 +168,14 @@ function expand(text: string, oldValue: string | undefined, regex: RegExp | unde
     if (g === undefined) throw new SearchReplaceError('unable to resolve capture groups');
     return g;
   });
+}
+
+/** The node as YAML text, trimmed (quotes and line comment included), as upstream reports values. */
+function serialize(node: YNode): string {
+  const copy = cloneNode(node);
+  copy.headComment = '';
+  copy.footComment = '';
+  return emitYamlDocument(documentNode(copy), 'compact').trim();
 }
 
 function asComment(text: string): string {

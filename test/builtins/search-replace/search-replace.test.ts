@@ -50,14 +50,15 @@ describe('search-replace', () => {
     const r = await runBuiltin(`${IMG}:v0.2.0`, DEPLOY, cm({ 'by-value-regex': 'nginx:(1)\\.(\\d+)', 'put-value': 'nginx:${1}.${2}.99' }));
     expect(r.output).toContain('image: nginx:1.14.99 # old');
     expect(r.results).toEqual([
-      { message: 'Mutated field value to "nginx:1.14.99"', field: { path: 'spec.template.spec.containers[0].image' }, file: { path: 'app/deploy.yaml' } },
+      { message: 'Mutated field value to "nginx:1.14.99 # old"', field: { path: 'spec.template.spec.containers[0].image' }, file: { path: 'app/deploy.yaml' } },
     ]);
   });
 
   it('selects by path and value together and puts comments', async () => {
     const r = await runBuiltin(`${IMG}:v0.2.0`, DEPLOY, cm({ 'by-path': 'spec.**.image', 'by-value': 'busybox', 'put-comment': 'kpt-set: ${sidecar}' }));
     expect(r.output).toContain('image: busybox # kpt-set: ${sidecar}');
-    expect(r.results[0]!.message).toBe('Mutated field value to "busybox"');
+    // Upstream reports the field as YAML text: its quotes and line comment included.
+    expect(r.results[0]!.message).toBe('Mutated field value to "busybox # kpt-set: ${sidecar}"');
   });
 
   it('creates an absolute path with put-value and infers the type', async () => {
@@ -81,7 +82,15 @@ describe('search-replace', () => {
   it('comments a sequence key matched by path and makes it block style', async () => {
     const r = await runBuiltin(`${IMG}:v0.2.0`, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nenvs: [a, b]\n', cm({ 'by-path': 'envs', 'put-comment': 'kpt-set: ${envs}' }));
     expect(r.output).toContain('envs: # kpt-set: ${envs}\n- a\n- b\n');
-    expect(r.results[0]!.field).toEqual({ path: 'envs # kpt-set: ${envs}' });
+    expect(r.results[0]!).toEqual({ message: 'Mutated field value to "[a, b]"', field: { path: 'envs # kpt-set: ${envs}' } });
+  });
+
+  it('empty config values count as absent; items without a file path give no scalar results', async () => {
+    const r = await runBuiltin(`${IMG}:v0.2.0`, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nv: "x"\n', cm({ 'by-value': 'x', 'put-value': '' }));
+    expect(r.output).toContain('v: "x"');
+    expect(r.results).toEqual([{ message: 'no matches' }]);
+    const quoted = await runBuiltin(`${IMG}:v0.2.0`, DEPLOY.replace('busybox', '"busybox"'), cm({ 'by-value': 'busybox' }));
+    expect(quoted.results[0]!.message).toBe('Matched field value "\\"busybox\\""');
   });
 
   it('config errors and no matches', async () => {
