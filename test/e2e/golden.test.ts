@@ -5,7 +5,7 @@ import { E2E_DIR, listCases, runCase } from '../harness/golden.ts';
 
 const cases = await listCases(path.join(E2E_DIR, 'cases'));
 
-describe('golden packages', () => {
+describe.concurrent('golden packages', () => {
   test('there are cases', () => expect(cases.length).toBeGreaterThan(10));
   for (const dir of cases) {
     test(path.basename(dir), async () => {
