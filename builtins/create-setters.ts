@@ -72,7 +72,8 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         key.lineComment = SETTER_PREFIX + `\${${hit.name}}`;
         node.lineComment = '';
         node.style = '';
-        value = `[${node.content.map((c) => c.value).join(', ')}]`;
+        // Go's fmt.Sprint of a []string: `[a b]`.
+        value = `[${node.content.map((c) => c.value).join(' ')}]`;
       } else return;
       const r: Result = { message: `Added line comment ${goQuote(comment)} for field with value ${goQuote(value)}`, field: { path: kyamlPath(path) } };
       if (file) r.file = file;
