@@ -140,7 +140,13 @@ function footOfEntry(p: Entry, text: string): void {
   if (p.kind === 'key') {
     if (p.key) p.key.footComment = joinComment(p.key.footComment, text);
   } else if (p.kind === 'dash') {
-    if (p.item) p.item.footComment = joinComment(p.item.footComment, text);
+    const item = p.item;
+    if (!item) return;
+    // A foot under a flow mapping item lands on its last key (go-yaml then writes `{a: 1,}`).
+    if (item.kind === 'mapping' && item.style === 'flow' && item.content.length >= 2) {
+      const last = item.content[item.content.length - 2]!;
+      last.footComment = joinComment(last.footComment, text);
+    } else item.footComment = joinComment(item.footComment, text);
   }
 }
 
@@ -231,7 +237,8 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
   if (feet.length) {
     const left = feet.map(text).join('\n');
     if (n.kind === 'key') {
-      const prev = previousKey(n);
+      // With no key before N (N first in its mapping) the feet stay on N's own key.
+      const prev = previousKey(n) ?? n.key;
       if (prev) prev.footComment = left;
     } else if (n.kind === 'dash') n.firstKeyFoot = joinComment(n.firstKeyFoot, left);
   }

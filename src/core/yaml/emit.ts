@@ -395,12 +395,17 @@ class Emitter {
       } else this.flowNode(entry, indent, false);
       pendingComment = value.lineComment;
     }
+    // go-yaml ends a flow mapping whose last key has a foot comment with `,`, then writes the
+    // foot after the collection, at the indentation of the line holding it.
+    const tail = isMap && c.length >= 2 ? c[c.length - 2]!.footComment : '';
+    if (tail) this.w(',');
     if (pendingComment) {
       this.lineComment(pendingComment);
       this.line(indent);
     }
     this.w(isMap ? '}' : ']');
     this.lineComment(comment);
+    if (tail) this.foot(tail, indent - 2);
   }
 
   private flowNode(n: YNode, indent: number, isKey: boolean): void {
