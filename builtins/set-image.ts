@@ -134,6 +134,7 @@ export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, vers
     if (!master) {
       const r: Result = {
         message: `set image from ${old} to ${next}`,
+        severity: 'info',
         resourceRef: resourceRefOf(obj),
         field: { path: kyamlPath(path), currentValue: old, proposedValue: next },
       };
@@ -155,6 +156,13 @@ export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, vers
   }
   if (master) return ok([{ message: `summary: updated a total of ${count} image(s)`, severity: 'info' }]);
   if (results.length === 0) return ok([{ message: 'no images changed', severity: 'info' }]);
+  // The SDK sorts results by file (path, then index); the sort is stable otherwise.
+  const key = (r: Result): [string, number] => [r.file?.path ?? '', r.file?.index ?? 0];
+  results.sort((a, b) => {
+    const [pa, ia] = key(a);
+    const [pb, ib] = key(b);
+    return pa < pb ? -1 : pa > pb ? 1 : ia - ib;
+  });
   return ok(results);
 }
 

@@ -47,6 +47,7 @@ describe('set-image v0.1.x', () => {
     expect(r.output).toContain('image: nginxy:2.0');
     expect(r.results[0]).toEqual({
       message: 'set image from nginx:1.0 to nginx:1.1',
+      severity: 'info',
       resourceRef: { apiVersion: 'v1', kind: 'Pod', name: 'p' },
       field: { path: 'spec.containers[0].image', currentValue: 'nginx:1.0', proposedValue: 'nginx:1.1' },
       file: { path: 'pod.yaml' },
