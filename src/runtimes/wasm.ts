@@ -44,6 +44,11 @@ export interface WasmRuntimeOptions {
   executor?: WasmExecutor;
   /** Linear-memory cap per module, in bytes (default 512 MiB). */
   maxMemoryBytes?: number;
+  /**
+   * Bytes a module may write to stdout and stderr together (default 64 MiB, and never more than
+   * the engine's `limits.maxOutputBytes`): a module flooding its output is stopped there.
+   */
+  maxOutputBytes?: number;
   /** What modules read on stdin: kpt's YAML (default) or the same list as JSON. */
   stdinFormat?: 'yaml' | 'json';
   /** Compiled modules, shareable between runtimes (default: one cache per runtime). */
@@ -60,6 +65,7 @@ export interface WasmRuntime extends FunctionRuntime {
 }
 
 export const DEFAULT_WASM_MEMORY_BYTES = 512 * 1024 * 1024;
+export const DEFAULT_WASM_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 interface WasmRef {
   /** Absolute path of the .wasm file or the layout. */
@@ -161,7 +167,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
   async function runModule(prepared: PreparedModule, args: string[], stdin: Uint8Array, ctx: RunContext, name: string): Promise<BytesOutcome> {
     const call = { timeoutMs: Math.max(0, ctx.deadline - ctx.now()), signal: ctx.signal };
     const input = format === 'json' ? toJson(stdin, ctx, name) : stdin;
-    const maxOutputBytes = ctx.limits.maxOutputBytes;
+    const maxOutputBytes = Math.min(ctx.limits.maxOutputBytes, opts.maxOutputBytes ?? DEFAULT_WASM_OUTPUT_BYTES);
     const env = ctx.env;
     if (prepared.abi.abi === 'wasi') {
       const out = await executor.runWasi({ module: prepared, stdin: input, args: ['fn', ...args], env, maxOutputBytes, ...(opts.trace ? { trace: true } : {}) }, call);
