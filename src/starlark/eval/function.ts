@@ -8,6 +8,7 @@ import { None } from '../value/contract.ts';
 import { Tuple, EMPTY_TUPLE } from '../value/list.ts';
 import { Dict } from '../value/hashtable.ts';
 import { freeze } from '../value/freeze.ts';
+import { repr } from '../value/repr.ts';
 import { fail } from '../value/errors.ts';
 import { Cell, Frame } from './frame.ts';
 import type { Slot } from './frame.ts';
@@ -81,6 +82,11 @@ export function bindArgs(fn: StarlarkFunction, args: Value[], kwargs: Kwargs): S
   const code = fn.code;
   const locals = new Array<Slot>(code.nlocals);
   const nparams = code.numParams;
+  if (nparams === 0 && !code.hasVarargs && !code.hasKwargs) {
+    const given = args.length + (kwargs === null ? 0 : kwargs.length);
+    if (given > 0) fail(`function ${code.name} accepts no arguments (${given} given)`);
+    return locals;
+  }
   const npos = nparams - code.numKwonly;
   let n = args.length;
   if (n > npos) {
@@ -113,14 +119,14 @@ export function bindArgs(fn: StarlarkFunction, args: Value[], kwargs: Kwargs): S
         }
       }
       if (i >= 0) {
-        if (locals[i] !== undefined) fail(`function ${code.name} got multiple values for parameter ${k}`);
+        if (locals[i] !== undefined) fail(`function ${code.name} got multiple values for parameter ${repr(k)}`);
         locals[i] = v;
         continue;
       }
-      if (kwdict === null) fail(`function ${code.name} got an unexpected keyword argument "${k}"`);
+      if (kwdict === null) fail(`function ${code.name} got an unexpected keyword argument ${repr(k)}`);
       const before = kwdict.size;
       kwdict.insert(k, v);
-      if (kwdict.size === before) fail(`function ${code.name} got multiple values for parameter ${k}`);
+      if (kwdict.size === before) fail(`function ${code.name} got multiple values for parameter ${repr(k)}`);
     }
   }
   if (n < nparams) {
