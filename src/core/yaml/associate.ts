@@ -218,7 +218,8 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
   const heads: CommentRecord[] = [];
   for (const r of records) {
     if (!r.foot) heads.push(r);
-    else if (r.anchor === -1) footOfEntry(p, text(r));
+    // With no value (`key:` and its nested entries follow) there is nothing to hang a foot on.
+    else if (r.anchor === -1 && p.hasValue) footOfEntry(p, text(r));
     else feet.push(r);
   }
   for (const end of ends) {
