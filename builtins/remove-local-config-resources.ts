@@ -10,15 +10,19 @@ import { finish } from './lib/catalog-fn.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { ok, type Report } from './lib/report.ts';
 
-export function isPrunable(obj: KubeObject): boolean {
+export function isEmptyItem(obj: KubeObject): boolean {
   const r = obj.doc.content[0];
-  if (!r || (r.kind === 'mapping' && r.content.length === 0) || (r.kind === 'scalar' && r.tag === '!!null')) return true;
+  return !r || (r.kind === 'mapping' && r.content.length === 0) || (r.kind === 'scalar' && r.tag === '!!null');
+}
+
+export function isPrunable(obj: KubeObject): boolean {
   return (obj.getAnnotation('config.kubernetes.io/local-config') ?? '').toLowerCase() === 'true';
 }
 
-/** The removed items' results; `remove` takes the items out of the list. */
+/** The removed items' results; `remove` takes the items out of the list. Empty items go silently. */
 export function removeLocalConfig(items: readonly KubeObject[], remove: (o: KubeObject) => void): Report {
-  const pruned = items.filter(isPrunable);
+  for (const o of items.filter(isEmptyItem)) remove(o);
+  const pruned = items.filter((o) => !isEmptyItem(o) && isPrunable(o));
   if (pruned.length === 0) return ok([{ message: 'Found no resources to prune with the local config annotation', severity: 'warning' }]);
   const results: Result[] = [{ message: `Number of resources pruned: ${pruned.length}`, severity: 'info' }];
   for (const o of pruned) {
