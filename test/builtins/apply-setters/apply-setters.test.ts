@@ -111,3 +111,11 @@ spec:
     expect(empty.log.join('\n')).toContain('[error] : failed to apply setters: input setters list cannot be empty');
   });
 });
+
+describe('apply-setters empty values', () => {
+  it('writes an empty scalar result as ""', async () => {
+    const r = await runBuiltin(`${IMG}:v0.2.1`, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nsuffix: x # kpt-set: ${suffix}\n', cm({ suffix: '' }));
+    expect(r.output).toContain('suffix: "" # kpt-set: ${suffix}');
+    expect(r.items[0]!.get('suffix')).toBe('');
+  });
+});

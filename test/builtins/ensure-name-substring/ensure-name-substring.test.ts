@@ -107,3 +107,27 @@ additionalNameFields:
     expect(empty.results[0]!.message).toBe('failed to load the `functionConfig`: substring must not be empty');
   });
 });
+
+describe('ensure-name-substring depends-on forms', () => {
+  it('updates cluster-scoped references (group/Kind/name) to renamed objects only', async () => {
+    const r = await runBuiltin(
+      `${IMG}:v0.2.0`,
+      `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: reader
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app
+  annotations:
+    config.kubernetes.io/depends-on: rbac.authorization.k8s.io/ClusterRole/reader,rbac.authorization.k8s.io/ClusterRole/absent
+`,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  append: -x\n',
+    );
+    expect(r.items[1]!.getAnnotation('config.kubernetes.io/depends-on')).toBe(
+      'rbac.authorization.k8s.io/ClusterRole/reader-x,rbac.authorization.k8s.io/ClusterRole/absent',
+    );
+  });
+});
