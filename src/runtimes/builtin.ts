@@ -5,6 +5,10 @@
  * anything else, so the chain moves on. The function sees the resolved image as `ctx.image`
  * ({name, tag, version}) and follows that version's behaviour.
  *
+ * Run as a validator (`rctx.validator`), a function is not told so, as a container is not: the
+ * engine gives it clones and discards what it changed, exactly as kpt discards a container
+ * validator's output (a `defineValidator` function still gets read-only items, by its own kind).
+ *
  * Failure semantics follow a catalog container: an exception thrown by the function gives exit
  * code 1 with its message on stderr and no extra result; results and exit codes otherwise follow
  * the function (which emulates its SDK generation, catalog.md §3.2).
@@ -29,7 +33,6 @@ function sdkRunner(fn: KrmFunction, image: BuiltinMatch['image'] | undefined, co
         now: rctx.now,
         signal: rctx.signal,
         ...(image ? { image } : {}),
-        validator: rctx.validator,
         ...(container ? { uncaughtExitCode: 1, uncaughtResult: false, logStack: false, quoteYaml11: false } : {}),
       });
       return { output: input, stderr: outcome.log.join('\n'), exitCode: outcome.exitCode };
