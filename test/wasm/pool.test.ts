@@ -1,7 +1,11 @@
 /** The worker_threads pool: hard deadlines, warm reuse, recovery after a runaway module. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareModule, type PreparedModule } from 'krmfn/wasm';
-import { createNodeWasmExecutor } from '../../src/node/wasm/pool.ts';
+import { prepareModule, WorkerPool, type PreparedModule } from 'krmfn/wasm';
+import { createNodeWasmExecutor, nodeWorkerLike } from '../../src/node/wasm/pool.ts';
 import { configMapList, dec, enc, fixture } from './fixtures.ts';
 
 const MiB = 1048576;
@@ -137,5 +141,20 @@ describe('Node WASM worker pool recycling', () => {
     }
     expect(executor.pool?.spawned).toBe(3);
     await executor.close();
+  });
+});
+
+describe('Node WASM worker pool when a worker dies', () => {
+  it('fails the call with a worker error and replaces the worker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'krmfn-dying-worker-'));
+    const script = join(dir, 'dies.mjs');
+    writeFileSync(script, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    const pool = new WorkerPool({ spawn: () => nodeWorkerLike(pathToFileURL(script)), maxWorkers: 1 });
+    const out = await pool.runWasi(wasiJob(await prep('echo'), list), { timeoutMs: 10_000 });
+    expect(out.failure).toEqual({ kind: 'worker', message: 'WASM worker failed: worker exited with code 3' });
+    await pool.runWasi(wasiJob(await prep('echo'), list), { timeoutMs: 10_000 });
+    expect(pool.spawned).toBe(2);
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
