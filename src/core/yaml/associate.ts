@@ -208,6 +208,8 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
         break;
       }
     }
+    // At the end of the document the root level closes only after everything.
+    if (at === -0.9 && !n && level.indent === 0) at = records.length;
     if (at < prevEnd) at = prevEnd;
     ends.push({ level, at });
     prevEnd = at;
