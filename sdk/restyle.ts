@@ -2,9 +2,9 @@
  * Style emulation of catalog versions that re-encode resources (catalog.md §3.4, group B:
  * kustomize round trips through JSON/maps). `snapshotKeyOrder` records each mapping's keys before
  * the transform; `reencodeAsKustomize` then applies, in place:
- * - string scalars lose their quotes (the emitter re-quotes what needs it: plain → single →
- *   double, multi-line → literal), except YAML 1.1 booleans and base-60 numbers, which go-yaml's
- *   encoder double-quotes;
+ * - string scalars lose their quotes and explicit `!!str` tags (the emitter re-quotes what needs
+ *   it: plain → single → double, multi-line → literal), except YAML 1.1 booleans and base-60
+ *   numbers, which go-yaml's encoder double-quotes; nulls become `null`, booleans `true`/`false`;
  * - flow mappings and sequences become block;
  * - keys added by the transform go after the input's keys, in alphabetical order (a JSON round
  *   trip sorts keys; kpt restores only the input's order); new mappings are sorted entirely.
@@ -35,7 +35,19 @@ const BASE60 = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 export function reencodeAsKustomize(obj: KubeObject, before: KeySnapshot): void {
   const walk = (n: YNode): void => {
     if (n.kind === 'scalar') {
-      if (n.tag === '!!str' && !n.tagged) n.style = OLD_BOOL.test(n.value) || BASE60.test(n.value) ? 'double' : '';
+      if (n.tag === '!!str') {
+        // A JSON string: explicit tags are gone, quotes only where needed.
+        n.tagged = false;
+        n.style = OLD_BOOL.test(n.value) || BASE60.test(n.value) ? 'double' : '';
+      } else if (n.tag === '!!null') {
+        n.value = 'null';
+        n.tagged = false;
+        n.style = '';
+      } else if (n.tag === '!!bool') {
+        n.value = /^(true|True|TRUE)$/.test(n.value) ? 'true' : 'false';
+        n.tagged = false;
+        n.style = '';
+      }
       return;
     }
     if (n.kind === 'mapping' || n.kind === 'sequence') n.style = '';
