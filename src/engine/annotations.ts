@@ -24,6 +24,7 @@ export function stampReaderAnnotations(o: KubeObject, s: ReaderStamp): void {
   if (s.packagePath !== undefined) pairs.push([ANNOTATIONS.packagePath, s.packagePath]);
   pairs.push([ANNOTATIONS.internalPath, s.path], [ANNOTATIONS.seqIndent, s.seqIndent]);
   setAnnotations(o, pairs);
+  lastKnown.set(o, { path: s.path, ipath: s.path, index, iindex: index, packagePath: s.packagePath });
 }
 
 /**
@@ -77,6 +78,22 @@ export interface Bookkeeping {
   index: string | undefined;
   iindex: string | undefined;
   packagePath: string | undefined;
+}
+
+/**
+ * The bookkeeping values the engine last established for an item (at read time and after each
+ * call's post-processing). Between calls nothing but the engine edits items, so the snapshot a
+ * call needs can come from here instead of a new scan. Keyed weakly: dropped items go away.
+ */
+const lastKnown = new WeakMap<KubeObject, Bookkeeping>();
+
+export function rememberBookkeeping(o: KubeObject, bk: Bookkeeping): void {
+  lastKnown.set(o, bk);
+}
+
+/** The item's bookkeeping as last established by the engine, else read now. */
+export function knownBookkeeping(o: KubeObject): Bookkeeping {
+  return lastKnown.get(o) ?? bookkeeping(o);
 }
 
 export function bookkeeping(o: KubeObject): Bookkeeping {

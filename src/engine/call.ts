@@ -16,10 +16,10 @@ import type { Limits } from '../core/limits.ts';
 import type { Result } from '../core/result.ts';
 import { parseFunctionOutput, serializeResourceList } from '../core/resource-list.ts';
 import { copyComments, normalizeAfterFunction, syncOrder } from '../core/yaml/index.ts';
-import { annotation, bookkeeping, ID_KEYS, removeAnnotations, type Bookkeeping } from './annotations.ts';
+import { annotation, bookkeeping, ID_KEYS, knownBookkeeping, rememberBookkeeping, removeAnnotations, type Bookkeeping } from './annotations.ts';
 import { FunctionCallError } from './call-error.ts';
 import { runWithDeadline } from './deadline.ts';
-import { checkKrm, defaultPath, functionDir, pathInvariantError } from './invariants.ts';
+import { checkKrm, defaultPath, functionDir, pathInvariantError, type PathIndexSet } from './invariants.ts';
 
 export interface CallRequest {
   /** Display name: resolved image or the whole exec string. */
@@ -44,7 +44,7 @@ export interface CallOutcome {
 }
 
 type PathSnapshot = Bookkeeping;
-const snapshot = bookkeeping;
+const snapshot = knownBookkeeping;
 
 const dec = new TextDecoder();
 
@@ -188,7 +188,7 @@ function wrapRunError(e: unknown, name: string): FunctionCallError {
 function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, PathSnapshot>, req: CallRequest): void {
   const name = req.name;
   const dir = functionDir(req.functionConfig ? annotation(req.functionConfig, ANNOTATIONS.path) : undefined);
-  const seen = new Set<string>();
+  const seen: PathIndexSet = new Map();
   const states: Bookkeeping[] = [];
   for (const o of output) {
     const bk = bookkeeping(o);
@@ -216,14 +216,20 @@ function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, P
   output.forEach((o, n) => {
     if (o.root.kind !== 'mapping') return;
     const now = states[n]!;
+    rememberBookkeeping(o, now);
     const before = snapshots.get(o);
     for (const [lk, ik, legacyKey, internalKey, label] of pairs) {
       const l = now[lk];
       const i = now[ik];
       if (l === i) continue;
       if (!before) {
-        if (l === undefined) o.setAnnotation(legacyKey, i!);
-        else if (i === undefined) o.setAnnotation(internalKey, l);
+        if (l === undefined) {
+          o.setAnnotation(legacyKey, i!);
+          now[lk] = i;
+        } else if (i === undefined) {
+          o.setAnnotation(internalKey, l);
+          now[ik] = l;
+        }
         continue;
       }
       const lChanged = l !== before[lk];
@@ -231,9 +237,11 @@ function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, P
       if (lChanged && !iChanged) {
         if (l === undefined) removeAnnotations(o, [internalKey]);
         else o.setAnnotation(internalKey, l);
+        now[ik] = l;
       } else if (iChanged && !lChanged) {
         if (i === undefined) removeAnnotations(o, [legacyKey]);
         else o.setAnnotation(legacyKey, i);
+        now[lk] = i;
       } else if (lChanged && iChanged) {
         throw new KrmfnError({
           code: 'annotation-mismatch',

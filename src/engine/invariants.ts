@@ -37,8 +37,15 @@ export function krmProblem(o: KubeObject): string | undefined {
   return undefined;
 }
 
+/**
+ * Items that passed an output check. Between calls nothing edits items, so an input check can
+ * skip them: it would pass again (the next function's own output is checked anew).
+ */
+const verified = new WeakSet<KubeObject>();
+
 export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output', fn?: string): void {
   for (const o of items) {
+    if (side === 'input' && verified.has(o)) continue;
     const problem = krmProblem(o);
     if (problem) {
       throw new KrmfnError({
@@ -47,6 +54,7 @@ export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output',
         ...(fn ? { function: fn } : {}),
       });
     }
+    if (side === 'output') verified.add(o);
   }
 }
 
@@ -54,7 +62,7 @@ export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output',
  * kpt's path invariants for one output item (`seen` collects package-path/path/index keys of the
  * items checked so far): no path escaping its package, no duplicate (package-path, path, index).
  */
-export function pathInvariantError(bk: Bookkeeping, seen: Set<string>): ErrorData | undefined {
+export function pathInvariantError(bk: Bookkeeping, seen: PathIndexSet): ErrorData | undefined {
   const p = bk.ipath ?? bk.path;
   if (p === undefined) return undefined;
   const c = clean(p);
@@ -62,17 +70,24 @@ export function pathInvariantError(bk: Bookkeeping, seen: Set<string>): ErrorDat
     return { code: 'path-escape', message: `function must not modify resources outside of package: resource has path ${p}` };
   }
   const idx = bk.iindex ?? bk.index ?? '';
-  const key = `${bk.packagePath ?? ''}\u0000${c}\u0000${idx}`;
-  if (seen.has(key)) {
+  const pkg = bk.packagePath ?? '';
+  let paths = seen.get(pkg);
+  if (!paths) seen.set(pkg, (paths = new Map()));
+  let indexes = paths.get(c);
+  if (!indexes) paths.set(c, (indexes = new Set()));
+  if (indexes.has(idx)) {
     return { code: 'duplicate-path-index', message: `resource at path ${JSON.stringify(c)} and index ${JSON.stringify(idx)} already exists` };
   }
-  seen.add(key);
+  indexes.add(idx);
   return undefined;
 }
 
+/** package-path → path → indexes seen (no key strings allocated per item). */
+export type PathIndexSet = Map<string, Map<string, Set<string>>>;
+
 /** No path may escape its package; no two items may share (package-path, path, index). */
 export function checkPathInvariants(items: readonly KubeObject[], fn?: string): void {
-  const seen = new Set<string>();
+  const seen: PathIndexSet = new Map();
   for (const o of items) {
     const problem = pathInvariantError(bookkeeping(o), seen);
     if (problem) throw new KrmfnError({ ...problem, ...(fn ? { function: fn } : {}) });
