@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
-import { sequenceNode } from '../src/core/yaml/node.ts';
+import { sequenceNode, type YNode } from '../src/core/yaml/node.ts';
 import { defineBuiltin, defineMutator } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
@@ -91,12 +91,8 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
   return out;
 }
 
-function applyArraySetter(
-  node: import('../src/core/yaml/node.ts').YNode,
-  key: import('../src/core/yaml/node.ts').YNode | undefined,
-  pattern: string,
-  setters: ReadonlyMap<string, string>,
-): string {
+/** Replaces a sequence's elements with the setter's list; returns the result message. */
+function applyArraySetter(node: YNode, key: YNode | undefined, pattern: string, setters: ReadonlyMap<string, string>): string {
   if (!/^\$\{[^}]*\}$/.test(pattern)) throw new SetterError(`invalid setter pattern for array node: ${goQuote(pattern)}`);
   const text = setters.get(setterName(pattern)) ?? '';
   const comment = key?.lineComment || node.lineComment;

@@ -10,7 +10,7 @@ import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
-import { FIELD_SPEC_SCHEMA, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
+import { FIELD_SPEC_SCHEMA, splitFieldSpecPath, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { fileRefOf, matchesGvk, resourceRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
 import { kyamlPath } from './lib/walk.ts';
@@ -168,7 +168,7 @@ export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, vers
 
 /** Like forEachFieldSpecTarget, but also reports the concrete path of each existing target. */
 function visitWithPaths(obj: KubeObject, fs: FieldSpec, cb: (node: YNode, path: (string | number)[]) => void): void {
-  const segs = fs.path.split('/').filter(Boolean);
+  const segs = splitFieldSpecPath(fs.path);
   const rec = (node: YNode, i: number, path: (string | number)[]): void => {
     if (node.kind === 'sequence') {
       node.content.forEach((el, k) => rec(el, i, [...path, k]));

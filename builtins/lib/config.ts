@@ -3,7 +3,6 @@
  * as apply-setters does) in document order.
  */
 import type { KubeObject } from '../../src/core/kube-object.ts';
-import { mapGet, type YNode } from '../../src/core/yaml/node.ts';
 
 /** `data` as strings in document order (non-scalar values are skipped); `{}` when absent. */
 export function dataMap(obj: KubeObject | undefined, field = 'data'): Map<string, string> {
@@ -20,21 +19,4 @@ export function dataMap(obj: KubeObject | undefined, field = 'data'): Map<string
 
 export function isConfigMap(obj: KubeObject | undefined): boolean {
   return !!obj && obj.apiVersion === 'v1' && obj.kind === 'ConfigMap';
-}
-
-/** Whether the object is present and has any field besides apiVersion/kind/metadata. */
-export function hasBody(obj: KubeObject | undefined): boolean {
-  if (!obj) return false;
-  const r = obj.root;
-  if (r.kind !== 'mapping') return false;
-  for (let i = 0; i < r.content.length; i += 2) {
-    const k = r.content[i]!.value;
-    if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') return true;
-  }
-  return false;
-}
-
-/** Convenience: the child node `key` of a mapping node, or undefined. */
-export function child(node: YNode | undefined, key: string): YNode | undefined {
-  return node && node.kind === 'mapping' ? mapGet(node, key) : undefined;
 }
