@@ -77,4 +77,15 @@ describe('krmfn CLI', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('via: exec');
   });
+
+  test('eval from stdin: the ResourceList on stdout feeds back byte-identically', async () => {
+    const input = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # keep\ndata:\n  k: v\n';
+    const argv = ['eval', '-', '-i', 'set-namespace:v0.4.1', '--', 'namespace=dev'];
+    const first = await runCli(argv, { cwd: tmp, stdin: input });
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toContain('name: a # keep');
+    expect(first.stdout).toContain('config.kubernetes.io/path: dev/configmap_a.yaml');
+    const second = await runCli(argv, { cwd: tmp, stdin: first.stdout });
+    expect(second.stdout).toBe(first.stdout);
+  });
 });
