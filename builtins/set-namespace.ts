@@ -223,6 +223,7 @@ function runV04(ctx: Ctx): void {
     const list = [...olds].map((v) => JSON.stringify(v)).join(',');
     ctx.results.info(`namespace ${list} updated to ${JSON.stringify(s.namespace)}, ${count} value(s) changed`);
   }
+  if (dups.length > 0) ctx.log('failed to evaluate function: error: function failure');
   ctx.exitCode = dups.length > 0 ? 1 : 0;
 }
 
