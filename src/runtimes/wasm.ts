@@ -57,6 +57,12 @@ export interface WasmRuntimeOptions {
   claimAllExec?: boolean;
   /** Debugging: receives an strace-style line per WASI call of every WASI function run. */
   trace?: (line: string) => void;
+  /**
+   * Start a worker now rather than at the first resolve, so its start-up (tens of ms) overlaps
+   * with reading the package. For hosts that know WASM functions will run (the CLI with
+   * --allow-alpha-wasm). Default false: constructing the runtime has no side effects.
+   */
+  prewarm?: boolean;
 }
 
 export interface WasmRuntime extends FunctionRuntime {
@@ -83,6 +89,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
   const cache = opts.cache ?? new ModuleCache();
   const maxMemoryBytes = opts.maxMemoryBytes ?? DEFAULT_WASM_MEMORY_BYTES;
   const format = opts.stdinFormat ?? 'yaml';
+  if (opts.prewarm) executor.prewarm?.();
 
   async function parseRef(spec: FunctionSpec, ctx: ResolveContext): Promise<WasmRef | undefined> {
     if (spec.image?.startsWith('oci:')) {
