@@ -5,8 +5,8 @@
  * Convenience API: `execFile`, `evalExpr`, `checkFile`. Every stage is also public for tools:
  * `parseFile`/`parseExpr` (syntax), `resolveFile` (static checks), `compileModule`.
  */
-export { execFile, evalExpr, checkFile, legacyDialect } from './eval/exec.ts';
-export type { Dialect, ExecOptions, ExecResult, StarlarkLimits } from './eval/exec.ts';
+export { execFile, evalExpr, checkFile, compileProgram, legacyDialect } from './eval/exec.ts';
+export type { Dialect, ExecOptions, ExecResult, Program, RunOptions, StarlarkLimits } from './eval/exec.ts';
 export { ThreadImpl as StarlarkThread, POLL_INTERVAL, DEFAULT_MAX_CALL_DEPTH } from './eval/thread.ts';
 export type { ThreadOptions } from './eval/thread.ts';
 export { StarlarkFunction } from './eval/function.ts';

@@ -540,7 +540,13 @@ export class Compiler {
       }
       case 'predeclared': case 'universal': {
         const v = (b.scope === 'predeclared' ? this.opts.predeclared : this.opts.universe).get(name);
-        if (v === undefined) throw new Error(`internal: no value for ${b.scope} ${name}`);
+        if (v === undefined) {
+          // A program resolved against a name this run did not supply.
+          return (fr) => {
+            fr.pos = p;
+            return fail(`undefined: ${name}`);
+          };
+        }
         return () => v;
       }
       default:

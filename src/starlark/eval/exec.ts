@@ -9,6 +9,7 @@ import { parseExpr, parseFile } from '../syntax/parser.ts';
 import { resolveFile } from '../resolve/resolver.ts';
 import type { ResolveOptions } from '../resolve/resolver.ts';
 import { compileModule } from '../compile/compiler.ts';
+import type { CompiledModule } from '../compile/compiler.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
 import { Cell, Frame } from './frame.ts';
 import type { Slot } from './frame.ts';
@@ -117,6 +118,62 @@ function checkFileUnguarded(opts: Pick<ExecOptions, 'filename' | 'source' | 'pre
   return file;
 }
 
+/** Options for running a compiled `Program`: everything in `ExecOptions` except the source. */
+export type RunOptions = Omit<ExecOptions, 'filename' | 'source' | 'dialect'>;
+
+/**
+ * A parsed and resolved module, reusable across runs (starlark-go's `Program`): `run` compiles
+ * it to fresh closures bound to fresh globals and executes the top level. The predeclared names
+ * are fixed when the program is made; each run supplies their values (a missing one is an error
+ * when used).
+ */
+export interface Program {
+  readonly filename: string;
+  readonly dialect: Dialect;
+  /** Host names the program was resolved against. */
+  readonly predeclaredNames: readonly string[];
+  /** Names `load`ed by the program, in order (host strings). */
+  readonly loads: readonly string[];
+  run(opts?: RunOptions): ExecResult;
+}
+
+/**
+ * Parses and resolves `source` once. `predeclared` may be the values (as for `execFile`) or just
+ * the names. Throws `StarlarkSyntaxError`.
+ */
+export function compileProgram(opts: {
+  filename: string;
+  source: string;
+  predeclared?: Record<string, Value> | readonly string[];
+  dialect?: Dialect;
+}): Program {
+  const dialect = { ...(opts.dialect ?? {}) };
+  const names = Array.isArray(opts.predeclared) ? [...opts.predeclared] : Object.keys(opts.predeclared ?? {});
+  const nameSet = new Set(names.map(hostToBinary));
+  const mod = guarded(opts.filename, () => {
+    const file = parseFile(opts.filename, opts.source);
+    return resolveFile(file, resolveOptions(dialect), {
+      isPredeclared: (n) => nameSet.has(n),
+      isUniversal: (n) => UNIVERSE_MAP.has(n),
+    });
+  });
+  const loads = mod.file.stmts.flatMap((st) => (st.k === 'load' ? [binaryToHost(st.module)] : []));
+  const filename = opts.filename;
+  return {
+    filename,
+    dialect,
+    predeclaredNames: names,
+    loads,
+    run(ropts: RunOptions = {}): ExecResult {
+      const pre = toMap(ropts.predeclared);
+      const compiled = guarded(filename, () =>
+        compileModule(mod, { file: filename, recursion: dialect.recursion === true, predeclared: pre, universe: UNIVERSE_MAP }),
+      );
+      return runModule(compiled, filename, threadFor({ ...ropts, filename, source: '' }));
+    },
+  };
+}
+
 /**
  * Executes a Starlark file. Throws `StarlarkSyntaxError` (static errors), `StarlarkEvalError`
  * (dynamic, with backtrace) or `StarlarkLimitError` (a budget or cancellation).
@@ -137,11 +194,15 @@ export function execFile(opts: ExecOptions): ExecResult {
       universe: UNIVERSE_MAP,
     });
   });
-  const th = threadFor(opts);
+  return runModule(compiled, opts.filename, threadFor(opts));
+}
+
+/** Runs a compiled module's top level on `th`, then freezes and returns its globals. */
+function runModule(compiled: CompiledModule, filename: string, th: ThreadImpl): ExecResult {
   const code = compiled.toplevel;
   const locals = new Array<Slot>(code.nlocals);
   for (const s of code.cellSlots) locals[s] = new Cell(undefined);
-  const fr = new Frame(th, locals, [], '<toplevel>', opts.filename);
+  const fr = new Frame(th, locals, [], '<toplevel>', filename);
   th.frames.push(fr);
   try {
     code.body(fr);

@@ -1,7 +1,7 @@
 // Evaluator: programs and the exact lines they print. Each case is an independent module run with
 // the permissive dialect unless it says otherwise.
 import { describe, expect, it } from 'vitest';
-import { execFile, evalExpr, STRUCT_BUILTINS, List, isStarlarkEvalError, StarlarkThread } from 'krmfn/starlark';
+import { execFile, evalExpr, compileProgram, STRUCT_BUILTINS, List, isStarlarkEvalError, StarlarkThread } from 'krmfn/starlark';
 import type { Dialect, Value } from 'krmfn/starlark';
 
 const ALL: Dialect = { set: true, while: true, topLevelControl: true, globalReassign: true, recursion: true };
@@ -194,5 +194,26 @@ describe('evalExpr', () => {
       if (!isStarlarkEvalError(e)) throw e;
       expect(e.format()).toBe('Traceback (most recent call last):\n  <expr>:1:3: in <expr>\nError: floored division by zero');
     }
+  });
+});
+
+describe('compileProgram', () => {
+  it('parses and resolves once, runs many times with fresh globals and new predeclared values', () => {
+    const prog = compileProgram({ filename: 'p.star', source: 'load("m.star", "k")\nout = [n * k for n in items]\n', predeclared: ['items'] });
+    expect(prog.loads).toEqual(['m.star']);
+    expect(prog.predeclaredNames).toEqual(['items']);
+    const a = prog.run({ predeclared: { items: new List([1, 2]) }, load: () => ({ k: 10 }) });
+    const b = prog.run({ predeclared: { items: new List([3]) }, load: () => ({ k: 2 }) });
+    expect((a.globals['out'] as List).elems).toEqual([10, 20]);
+    expect((b.globals['out'] as List).elems).toEqual([6]);
+  });
+  it('reports a predeclared name a run did not supply when it is used', () => {
+    const prog = compileProgram({ filename: 'p.star', source: 'def f():\n  return ctx\nx = 1\n', predeclared: ['ctx'] });
+    const r = prog.run();
+    expect(r.globals['x']).toBe(1);
+    expect(() => r.thread.call(r.globals['f']!, [], null)).toThrow('undefined: ctx');
+  });
+  it('reports static errors when made', () => {
+    expect(() => compileProgram({ filename: 'p.star', source: 'x = y\n' })).toThrow('p.star:1:5: undefined: y');
   });
 });
