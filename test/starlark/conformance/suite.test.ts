@@ -48,3 +48,27 @@ describe('suite hygiene', () => {
     expect([...known.keys()].filter((k) => !titles.has(k))).toEqual([]);
   });
 });
+
+describe('suite coverage', () => {
+  const text = suiteFiles().map((f) => readFileSync(join(REPO, suitePath(f)), 'utf8')).join('\n');
+  it('calls every builtin of the universe and every method of every built-in type', async () => {
+    const { UNIVERSE, execFile } = await import('../../../src/starlark/index.ts');
+    const names = Object.keys(UNIVERSE).filter((n) => !['None', 'True', 'False'].includes(n));
+    const missing = names.filter((n) => !new RegExp(`(^|[^.\\w])${n}\\(`, 'm').test(text));
+    const { globals } = execFile({
+      filename: 'dir.star',
+      source: 'methods = {"string": dir(""), "bytes": dir(b""), "list": dir([]), "dict": dir({}), "set": dir(set())}\n',
+      dialect: { set: true },
+    });
+    const methods = globals['methods'] as { entries(): [string, { elems: string[] }][] };
+    for (const [type, list] of methods.entries()) {
+      for (const m of list.elems) if (!new RegExp(`\\.${m}\\(`).test(text)) missing.push(`${type}.${m}`);
+    }
+    expect(missing).toEqual([]);
+  });
+  it('exercises every dialect option', () => {
+    for (const o of ['set', 'while', 'toplevelcontrol', 'globalreassign', 'loadbindsglobally', 'recursion']) {
+      expect(text.includes(`option:${o}`), o).toBe(true);
+    }
+  });
+});
