@@ -261,13 +261,15 @@ class Resolver {
     return { scope: 'free', index: idx, name, first: null };
   }
 
+  /** Names visible from `block` (locals of enclosing blocks, globals, file-locals), sorted so
+   * that ties between equally near names are broken alphabetically. */
   private candidates(block: Block): string[] {
-    const names: string[] = [];
+    const names = new Set<string>();
     for (let b: Block | null = block; b !== null; b = b.parent ?? b.fn.defBlock) {
-      for (const n of b.bindings.keys()) names.push(n);
+      for (const n of b.bindings.keys()) names.add(n);
       if (b.isModule) break;
     }
-    return names;
+    return [...names].sort();
   }
 
   private stmts(stmts: Stmt[], block: Block): void {

@@ -26,6 +26,7 @@ const cases: [string, Dialect, string[]][] = [
   ['abc = 1\ndef f():\n  return abd', {}, ['3:10: undefined: abd (did you mean abc?)']],
   ['def f(my_value):\n  return MyValue', {}, ['2:10: undefined: MyValue (did you mean my_value?)']],
   ['x = lenn', {}, ['1:5: undefined: lenn']], // universal names are never suggested
+  ['bbc = 1\nabd = 2\ny = abc', {}, ['3:5: undefined: abc (did you mean abd?)']], // ties: alphabetical
   ['len = 1\nx = len', {}, []], // top-level names may shadow universal ones
   ['def f():\n  return g()\ndef g():\n  return 1', {}, []], // globals used before their def
   ['def f():\n  x = 1\n  def g():\n    return x\n  return g', {}, []],
