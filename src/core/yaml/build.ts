@@ -87,6 +87,7 @@ class PieceBuilder {
     this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [] };
   }
 
+  /** kyaml decodes one document per piece: stream tokens after the first document are not read. */
   build(): YNode | null {
     const doc = this.ctx.doc;
     let seenDoc = false;
@@ -105,7 +106,6 @@ class PieceBuilder {
         this.token(tok as unknown as SourceToken);
         if (tok.end) this.tokens(tok.end);
       } else if (tok.type === 'comment' || tok.type === 'newline' || tok.type === 'space' || tok.type === 'byte-order-mark') {
-        if (seenDoc && tok.type === 'comment' && this.src.startsWith('---', this.lineStarts[this.lineOf(tok.offset) - 1]!)) break;
         this.token(tok);
       } else if (seenDoc) break;
     }
