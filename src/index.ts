@@ -65,7 +65,7 @@ export {
   parseKrmignore,
   splitCommandLine,
 } from './engine/index.ts';
-export type { EngineEvent, EventSink, EngineFailure, EngineHost, ErrorStyle, OutputMode, RenderOptions, RunOutcome, EvalOptions } from './engine/index.ts';
+export type { EngineEvent, EventSink, EngineFailure, EngineHost, ErrorStyle, FileChange, OutputMode, RenderOptions, RunOutcome, EvalOptions } from './engine/index.ts';
 export { MemoryFs } from './core/memory-fs.ts';
 export type { PackageFs, DirEntry } from './core/fs.ts';
 export { KubeObject, ANNOTATIONS, isKubeObject } from './core/kube-object.ts';

@@ -9,4 +9,4 @@ export { errorStyle } from './error-style.ts';
 export { parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
 export { splitCommandLine } from './shlex.ts';
 export type { EngineEvent, EventSink } from './events.ts';
-export type { EngineFailure, EngineHost, ErrorStyle, OutputMode, RenderOptions, RunOutcome } from './types.ts';
+export type { EngineFailure, EngineHost, ErrorStyle, FileChange, OutputMode, RenderOptions, RunOutcome } from './types.ts';

@@ -26,7 +26,7 @@ import {
 } from './pipeline-config.ts';
 import { runStep, type StepContext } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
-import { applyPlan, attribute, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
+import { applyPlan, attribute, describeChanges, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
 
 interface RenderState {
   opts: RenderOptions;
@@ -179,10 +179,13 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
         readFiles: output.kind === 'dir' ? [] : st.readFiles,
         originals: st.originals,
       });
-      if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
-      await applyPlan(opts.fs, plan, st.originals);
       outcome.written = [...plan.writes].filter(([p, d]) => st.originals.get(p) !== d).map(([p]) => p);
       outcome.deleted = plan.deletes;
+      if (output.kind === 'in-place') outcome.changes = describeChanges(plan, st.originals);
+      if (!(opts.dryRun && output.kind === 'in-place')) {
+        if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
+        await applyPlan(opts.fs, plan, st.originals);
+      }
     }
     outcome.ok = true;
   } catch (e) {

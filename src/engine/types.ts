@@ -39,6 +39,16 @@ export interface RenderOptions extends EngineHost {
   root: string;
   /** kpt's KCC attribution (`KPT_DISABLE_ATTRIBUTION` turns it off). Default true. */
   attribution?: boolean;
+  /** In-place mode only: compute everything, write nothing, report the changes (`--diff`). */
+  dryRun?: boolean;
+}
+
+/** One file an in-place run changed (or would change, with dryRun). Texts are undefined for created/deleted files. */
+export interface FileChange {
+  /** Absolute path. */
+  path: string;
+  before: string | undefined;
+  after: string | undefined;
 }
 
 /** How the CLI should print an error (kpt-compat.md §11.4). */
@@ -69,7 +79,9 @@ export interface RunOutcome {
   stdout?: string;
   /** Absolute path of the results file written, if any. */
   resultsFile?: string;
-  /** Absolute paths written and deleted. */
+  /** Absolute paths written and deleted (with dryRun: that would be). */
   written: string[];
   deleted: string[];
+  /** In-place runs: every file whose bytes changed, before and after. */
+  changes?: FileChange[];
 }

@@ -11,6 +11,7 @@
  * - `emitStdout` / `emitUnwrap` produce the `-o stdout` ResourceList and the `-o unwrap` stream.
  */
 import { KrmfnError } from '../core/errors.ts';
+import type { FileChange } from './types.ts';
 import type { PackageFs } from '../core/fs.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { resourceListNode } from '../core/resource-list.ts';
@@ -182,6 +183,19 @@ export async function applyPlan(fs: PackageFs, plan: WritePlan, originals?: Read
   for (const d of dirs) await fs.mkdirp(d);
   await Promise.all(changed.map(([abs, data]) => fs.writeFile(abs, data)));
   await Promise.all(plan.deletes.map((abs) => fs.remove(abs)));
+}
+
+/** The files a plan changes, with their texts before and after, sorted by path. */
+export function describeChanges(plan: WritePlan, originals: ReadonlyMap<string, Uint8Array>): FileChange[] {
+  const dec = new TextDecoder();
+  const out: FileChange[] = [];
+  for (const [path, data] of plan.writes) {
+    const old = originals.get(path);
+    if (old === data) continue;
+    out.push({ path, before: old ? dec.decode(old) : undefined, after: dec.decode(data) });
+  }
+  for (const path of plan.deletes) out.push({ path, before: dec.decode(originals.get(path) ?? new Uint8Array()), after: undefined });
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent. */

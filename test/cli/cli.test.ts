@@ -88,4 +88,14 @@ describe('krmfn CLI', () => {
     const second = await runCli(argv, { cwd: tmp, stdin: first.stdout });
     expect(second.stdout).toBe(first.stdout);
   });
+
+  test('render --diff writes nothing and prints the would-be changes as a unified diff', async () => {
+    const before = await fsp.readFile(path.join(tmp, 'app', 'cm.yaml'), 'utf8');
+    const r = await runCli(['render', 'app', '--diff'], { cwd: tmp });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(
+      '--- a/app/cm.yaml\n+++ b/app/cm.yaml\n@@ -2,3 +2,4 @@\n kind: ConfigMap\n metadata:\n   name: c\n+  namespace: prod\n',
+    );
+    expect(await fsp.readFile(path.join(tmp, 'app', 'cm.yaml'), 'utf8')).toBe(before);
+  });
 });

@@ -5,6 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createEngine } from '../../index.ts';
+import { unifiedDiff } from '../../core/diff.ts';
 import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
@@ -26,7 +27,7 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'bool' },
 ];
 
-const RENDER_FLAGS: readonly FlagSpec[] = [...COMMON_FLAGS, { name: 'allow-exec', kind: 'bool' }];
+const RENDER_FLAGS: readonly FlagSpec[] = [...COMMON_FLAGS, { name: 'allow-exec', kind: 'bool' }, { name: 'diff', kind: 'bool' }];
 
 const HELP = `Render a package: run the Kptfile pipelines of the package and its subpackages, in process.
 
@@ -170,12 +171,18 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     allowNetwork: bool(p, 'allow-network'),
     allowWasm: bool(p, 'allow-alpha-wasm'),
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
+    dryRun: bool(p, 'diff'),
     onEvent: printer.sink,
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   });
   await wasm?.close();
   await printer.flush();
+  if (bool(p, 'diff') && outcome.ok && outcome.changes && !bool(p, 'json')) {
+    const base = nodePath.dirname(root);
+    const diff = outcome.changes.map((c) => unifiedDiff(nodePath.relative(base, c.path), c.before, c.after)).join('');
+    if (diff) await write(io.stdout, diff);
+  }
   return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
 }
 
