@@ -15,7 +15,7 @@ if [[ "${1:-}" == "--check" ]]; then
 fi
 
 CC="clang --target=wasm32-wasi -O2 -Wl,--strip-all"
-for f in echo annotate annotate-yaml results fail hog flood openf trap; do
+for f in echo environ annotate annotate-yaml results fail hog flood openf trap; do
   $CC "src/$f.c" -o "$f.wasm"
 done
 # A module with a small declared maximum (16 MiB) and one that imports its memory from the host.

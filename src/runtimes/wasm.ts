@@ -55,6 +55,12 @@ export interface WasmRuntimeOptions {
   cache?: ModuleCache;
   /** Treat every `exec:` as a WASM module when WASM is allowed (kpt render), not only `*.wasm`. */
   claimAllExec?: boolean;
+  /**
+   * Names of environment variables (from the call's `RunContext.env`) a WASI module may see.
+   * Default none: a module's environ is empty (wasm.md §1.2), whatever the host passes to exec
+   * functions. Go js/wasm programs never get an environment (kpt's protocol).
+   */
+  passEnv?: readonly string[];
   /** Debugging: receives an strace-style line per WASI call of every WASI function run. */
   trace?: (line: string) => void;
   /**
@@ -175,7 +181,8 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     const call = { timeoutMs: Math.max(0, ctx.deadline - ctx.now()), signal: ctx.signal };
     const input = format === 'json' ? toJson(stdin, ctx, name) : stdin;
     const maxOutputBytes = Math.min(ctx.limits.maxOutputBytes, opts.maxOutputBytes ?? DEFAULT_WASM_OUTPUT_BYTES);
-    const env = ctx.env;
+    const env: Record<string, string> = {};
+    for (const k of opts.passEnv ?? []) if (ctx.env[k] !== undefined) env[k] = ctx.env[k];
     if (prepared.abi.abi === 'wasi') {
       const out = await executor.runWasi({ module: prepared, stdin: input, args: ['fn', ...args], env, maxOutputBytes, ...(opts.trace ? { trace: true } : {}) }, call);
       if (opts.trace) for (const line of out.trace ?? []) opts.trace(`${name}: ${line}`);
@@ -183,7 +190,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
       if (out.failure) throw failureError(out.failure, name, stderr, out.exitCode);
       return { stdout: out.stdout, stderr, exitCode: out.exitCode };
     }
-    const out = await executor.callGoJs({ module: prepared, input: dec.decode(input), env, maxOutputBytes }, call);
+    const out = await executor.callGoJs({ module: prepared, input: dec.decode(input), maxOutputBytes }, call);
     if (out.failure) throw failureError(out.failure, name, out.stderr, 1);
     if (!out.ok) {
       throw Object.assign(

@@ -116,7 +116,14 @@ describe('runWasi', () => {
     expect(Object.keys(files)).toEqual(['hello.txt']);
   });
 
-  it('passes args and env, and traces WASI calls when asked', async () => {
+  it('passes argv and an environment sorted by key', async () => {
+    const out = await runWasi({ module: await prep('environ'), args: ['fn', '--flag', 'x'], env: { B: '2', A: '1' } });
+    expect(dec(out.stdout)).toBe('arg: fn\narg: --flag\narg: x\nenv: A=1\nenv: B=2\n');
+    const bare = await runWasi({ module: await prep('environ') });
+    expect(dec(bare.stdout)).toBe('arg: fn\n');
+  });
+
+  it('traces WASI calls when asked', async () => {
     const lines: string[] = [];
     const out = await runWasi({ module: await prep('fail'), env: { B: '2', A: '1' }, trace: (l: string) => lines.push(l) });
     expect(out.exitCode).toBe(7);

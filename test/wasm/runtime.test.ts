@@ -12,7 +12,7 @@ import { layoutTar, wasmLayout, writeLayoutDir } from './oci.ts';
 
 const MiB = 1048576;
 const tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-rt-'));
-for (const f of ['echo', 'annotate', 'fail', 'trap', 'spin', 'hog', 'flood', 'results', 'gojs-setns-go119', 'gojs-setns-go123']) {
+for (const f of ['echo', 'environ', 'annotate', 'fail', 'trap', 'spin', 'hog', 'flood', 'results', 'gojs-setns-go119', 'gojs-setns-go123']) {
   copyFileSync(`${TESTDATA}${f}.wasm`, join(tmp, `${f}.wasm`));
 }
 writeFileSync(join(tmp, 'script.sh'), '#!/bin/sh\ncat\n');
@@ -101,6 +101,14 @@ describe('createWasmRuntime: running WASI modules', () => {
     const rl = JSON.parse(dec(out.stdout));
     expect(rl.items[0].metadata.annotations).toEqual({ 'config.kubernetes.io/path': 'a.yaml', 'wasm.krmfn.dev/touched': 'true' });
     expect(rl.items[1].metadata.annotations).toEqual({ 'wasm.krmfn.dev/touched': 'true' });
+  });
+
+  it('gives modules an empty environment unless names are passed, and exec words as argv', async () => {
+    const ctx = { ...runCtx(), env: { HOME: '/root', SECRET: 'x', LANG: 'C' } };
+    expect(dec((await (await resolve({ exec: 'environ.wasm one two' })).run(enc(''), ctx)).stdout)).toBe('arg: fn\narg: one\narg: two\n');
+    const rt = createNodeWasmRuntime({ passEnv: ['LANG', 'MISSING'] });
+    expect(dec((await (await resolve({ exec: 'environ.wasm' }, rt)).run(enc(''), ctx)).stdout)).toBe('arg: fn\nenv: LANG=C\n');
+    await rt.close();
   });
 
   it('returns a non-zero exit with stderr for the engine to fail on', async () => {
