@@ -63,6 +63,27 @@ const formatArg = (a: unknown): string => {
 };
 
 export async function executeFunction(fn: KrmFunction, list: ResourceList, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+  return executeFunctionMaybeSync(fn, list, options);
+}
+
+/**
+ * `executeFunction` for hosts without an event loop turn to spare (the JS-global ABI): works only
+ * for functions whose `run` is synchronous; throws a TypeError when `run` returns a Promise.
+ */
+export function executeFunctionSync(fn: KrmFunction, list: ResourceList, options: ExecuteOptions = {}): ExecuteOutcome {
+  return executeFunctionMaybeSync(fn, list, options, true) as ExecuteOutcome;
+}
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
+
+/** The shared body: synchronous until `run` returns a Promise. */
+function executeFunctionMaybeSync(
+  fn: KrmFunction,
+  list: ResourceList,
+  options: ExecuteOptions,
+  syncOnly = false,
+): ExecuteOutcome | Promise<ExecuteOutcome> {
   const log: string[] = [];
   const results = new ResultBuilder();
   const asValidator = options.validator === true || fn.kind === 'validator';
@@ -80,6 +101,40 @@ export async function executeFunction(fn: KrmFunction, list: ResourceList, optio
   const items = new Resources(list.items, asValidator ? 'read-only' : fn.kind === 'generator' ? 'append-only' : 'mutable', prepare);
   let exitOverride: number | undefined;
   let uncaught = false;
+
+  const release = (): void => {
+    for (const o of [...touched, ...items.toArray()]) {
+      o.access = 'full';
+      o.quoteYaml11 = false;
+    }
+    if (fc) fc.access = 'full';
+  };
+  const finish = (): ExecuteOutcome => {
+    release();
+    const produced = results.all;
+    list.items = items.toArray();
+    list.results = [...list.results, ...produced];
+    let exitCode: number;
+    if (uncaught) exitCode = options.uncaughtExitCode ?? 2;
+    else if (exitOverride !== undefined) exitCode = exitOverride;
+    else exitCode = produced.some((r) => r.severity === 'error') ? 1 : 0;
+    return { results: produced, exitCode, log };
+  };
+  const caught = (e: unknown): void => {
+    if (isResultsError(e)) for (const r of e.results) results.add(r);
+    else if (isConfigErrorLike(e)) results.add(configErrorResult(e, fc));
+    else {
+      uncaught = true;
+      const msg = e instanceof Error ? e.message : String(e);
+      if (options.uncaughtResult !== false) results.error(msg);
+      if (options.logStack !== false) log.push(e instanceof Error && e.stack ? e.stack : msg);
+      else log.push(msg);
+    }
+  };
+  const returned = (r: unknown): void => {
+    if (Array.isArray(r)) for (const x of r as Result[]) results.add(x);
+  };
+
   try {
     let config: unknown = undefined;
     if (fn.config) {
@@ -114,39 +169,39 @@ export async function executeFunction(fn: KrmFunction, list: ResourceList, optio
         return found;
       },
     };
+    let out: unknown;
     try {
-      const returned = await fn.run(ctx);
-      if (Array.isArray(returned)) for (const r of returned) results.add(r);
+      out = fn.run(ctx);
     } catch (e) {
-      if (isResultsError(e)) for (const r of e.results) results.add(r);
-      else if (isConfigErrorLike(e)) results.add(configErrorResult(e, fc));
-      else {
-        uncaught = true;
-        const msg = e instanceof Error ? e.message : String(e);
-        if (options.uncaughtResult !== false) results.error(msg);
-        if (options.logStack !== false) log.push(e instanceof Error && e.stack ? e.stack : msg);
-        else log.push(msg);
-      }
+      caught(e);
+      exitOverride = ctx.exitCode;
+      return finish();
     }
+    if (isThenable(out)) {
+      if (syncOnly) {
+        Promise.resolve(out).catch(() => {});
+        release();
+        throw new TypeError(`${fn.name}: run() returned a Promise; only synchronous functions can run synchronously`);
+      }
+      return Promise.resolve(out).then(
+        (r) => {
+          returned(r);
+          exitOverride = ctx.exitCode;
+          return finish();
+        },
+        (e: unknown) => {
+          caught(e);
+          exitOverride = ctx.exitCode;
+          return finish();
+        },
+      );
+    }
+    returned(out);
     exitOverride = ctx.exitCode;
     return finish();
-  } finally {
-    for (const o of [...touched, ...items.toArray()]) {
-      o.access = 'full';
-      o.quoteYaml11 = false;
-    }
-    if (fc) fc.access = 'full';
-  }
-
-  function finish(): ExecuteOutcome {
-    const produced = results.all;
-    list.items = items.toArray();
-    list.results = [...list.results, ...produced];
-    let exitCode: number;
-    if (uncaught) exitCode = options.uncaughtExitCode ?? 2;
-    else if (exitOverride !== undefined) exitCode = exitOverride;
-    else exitCode = produced.some((r) => r.severity === 'error') ? 1 : 0;
-    return { results: produced, exitCode, log };
+  } catch (e) {
+    release();
+    throw e;
   }
 }
 

@@ -63,7 +63,7 @@ export {
   type Predicate,
   type SelectorSpec,
 } from './selectors.ts';
-export { executeFunction, type ExecuteOptions, type ExecuteOutcome } from './execute.ts';
+export { executeFunction, executeFunctionSync, type ExecuteOptions, type ExecuteOutcome } from './execute.ts';
 export { defineBuiltin, findBuiltin, type BuiltinDescriptor, type BuiltinInit, type BuiltinMatch, type ImageAlias } from './registry.ts';
 export {
   ANNOTATIONS,
@@ -89,7 +89,9 @@ export { fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.t
 export {
   parseResourceList,
   processResourceList,
+  processResourceListSync,
   stringifyResourceList,
+  toWasmGlobal,
   type ProcessOptions,
   type ProcessOutcome,
 } from './process.ts';

@@ -22,7 +22,7 @@ import { toJS } from '../src/core/yaml/convert.ts';
 import { emitYamlDocument, parseYamlFile } from '../src/core/yaml/index.ts';
 import { documentNode, mapGet, mappingNode, sequenceNode, strNode, type YNode } from '../src/core/yaml/node.ts';
 import type { KrmFunction } from './define.ts';
-import { executeFunction, type ExecuteOptions } from './execute.ts';
+import { executeFunction, executeFunctionSync, type ExecuteOptions, type ExecuteOutcome } from './execute.ts';
 
 export interface ProcessOptions extends ExecuteOptions {
   /** Limits for parsing the input (alias count, depth, size). */
@@ -117,11 +117,9 @@ function reconcileSources(items: readonly KubeObject[], before: SourceSnapshot):
   }
 }
 
-export async function processResourceList(
-  fn: KrmFunction,
-  input: string | Uint8Array | ResourceList,
-  options: ProcessOptions = {},
-): Promise<ProcessOutcome> {
+type Prepared = { parsed: ParsedInput; before: SourceSnapshot } | { failed: ProcessOutcome };
+
+function prepareInput(input: string | Uint8Array | ResourceList, options: ProcessOptions): Prepared {
   let parsed: ParsedInput;
   if (typeof input === 'string' || input instanceof Uint8Array) {
     const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
@@ -132,20 +130,70 @@ export async function processResourceList(
       const result: Result = { message: `cannot parse the input ResourceList: ${e.message}`, severity: 'error' };
       if (e.file) result.file = { path: e.file };
       const list: ResourceList = { items: [], results: [result] };
-      return { output: stringifyResourceList(list), resourceList: list, results: [result], exitCode: 1, log: [result.message] };
+      return { failed: { output: stringifyResourceList(list), resourceList: list, results: [result], exitCode: 1, log: [result.message] } };
     }
   } else {
     parsed = { list: input, apiVersion: RESOURCE_LIST_API_VERSION, kind: 'ResourceList' };
   }
-  const { list } = parsed;
-  const before = snapshotSources(list.items);
-  const outcome = await executeFunction(fn, list, options);
-  if (fn.kind !== 'validator' && !options.validator) reconcileSources(list.items, before);
+  return { parsed, before: snapshotSources(parsed.list.items) };
+}
+
+function finishOutput(fn: KrmFunction, p: { parsed: ParsedInput; before: SourceSnapshot }, outcome: ExecuteOutcome, options: ProcessOptions): ProcessOutcome {
+  const { list } = p.parsed;
+  if (fn.kind !== 'validator' && !options.validator) reconcileSources(list.items, p.before);
   return {
-    output: stringifyResourceList(list, { apiVersion: parsed.apiVersion, kind: parsed.kind }),
+    output: stringifyResourceList(list, { apiVersion: p.parsed.apiVersion, kind: p.parsed.kind }),
     resourceList: list,
     results: outcome.results,
     exitCode: outcome.exitCode,
     log: outcome.log,
+  };
+}
+
+export async function processResourceList(
+  fn: KrmFunction,
+  input: string | Uint8Array | ResourceList,
+  options: ProcessOptions = {},
+): Promise<ProcessOutcome> {
+  const p = prepareInput(input, options);
+  if ('failed' in p) return p.failed;
+  return finishOutput(fn, p, await executeFunction(fn, p.parsed.list, options), options);
+}
+
+/** `processResourceList` for synchronous functions (throws a TypeError if `run` returns a Promise). */
+export function processResourceListSync(fn: KrmFunction, input: string | Uint8Array | ResourceList, options: ProcessOptions = {}): ProcessOutcome {
+  const p = prepareInput(input, options);
+  if ('failed' in p) return p.failed;
+  return finishOutput(fn, p, executeFunctionSync(fn, p.parsed.list, options), options);
+}
+
+/**
+ * Installs the JS-global ABI some WASM/JS hosts use (spec/krm-sdk.md §4.4):
+ * `processResourceList(yaml) → yaml` and `processResourceListErrors(yaml) → string` (the messages
+ * of error results, newline-joined) on `target` (default `globalThis`). Synchronous functions only.
+ * Returns a function that removes them again.
+ */
+export function toWasmGlobal(fn: KrmFunction, target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): () => void {
+  const prev = { a: target['processResourceList'], b: target['processResourceListErrors'] };
+  target['processResourceList'] = (yaml: string): string => {
+    try {
+      return processResourceListSync(fn, yaml).output;
+    } catch (e) {
+      return `unable to process resource list: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  };
+  target['processResourceListErrors'] = (yaml: string): string => {
+    try {
+      return processResourceListSync(fn, yaml)
+        .results.filter((r) => r.severity === 'error')
+        .map((r) => r.message)
+        .join('\n');
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  };
+  return () => {
+    target['processResourceList'] = prev.a;
+    target['processResourceListErrors'] = prev.b;
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byKind, defineMutator, defineValidator, processResourceList } from 'krmfn/sdk';
+import { byKind, defineMutator, defineValidator, processResourceList, processResourceListSync, toWasmGlobal } from 'krmfn/sdk';
 import { runFunction, resourceListBuilder } from 'krmfn/sdk/testing';
 
 const setTeam = defineMutator<{ team: string }>({
@@ -98,5 +98,27 @@ describe('runFunction and resourceListBuilder', () => {
     const v = defineValidator({ name: 'count', run: (ctx) => void ctx.results.info(`${ctx.items.length} items`) });
     const out = await runFunction(v, { input });
     expect(out.results.map((r) => r.message)).toEqual(['1 items']);
+  });
+});
+
+describe('toWasmGlobal and processResourceListSync', () => {
+  it('installs the JS-global ABI for synchronous functions and removes it again', () => {
+    const host: Record<string, unknown> = {};
+    const remove = toWasmGlobal(setTeam, host);
+    const prl = host['processResourceList'] as (s: string) => string;
+    const errs = host['processResourceListErrors'] as (s: string) => string;
+    expect(prl(INPUT)).toContain('      team: blue\n');
+    const noConfig = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n';
+    expect(errs(noConfig)).toBe('functionConfig is required: provide a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1)');
+    remove();
+    expect(host['processResourceList']).toBeUndefined();
+  });
+
+  it('refuses async functions with a clear message', () => {
+    const slow = defineMutator({ name: 'slow', run: async () => {} });
+    expect(() => processResourceListSync(slow, INPUT)).toThrow('slow: run() returned a Promise; only synchronous functions can run synchronously');
+    const host: Record<string, unknown> = {};
+    toWasmGlobal(slow, host);
+    expect((host['processResourceList'] as (s: string) => string)(INPUT)).toMatch(/^unable to process resource list: slow: run\(\) returned a Promise/);
   });
 });
