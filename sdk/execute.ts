@@ -74,6 +74,13 @@ export function executeFunctionSync(fn: KrmFunction, list: ResourceList, options
   return executeFunctionMaybeSync(fn, list, options, true) as ExecuteOutcome;
 }
 
+/** A signal that never aborts; a stand-in where AbortController is missing (embedded JS engines). */
+function neverAborted(): AbortSignal {
+  if (typeof AbortController === 'function') return new AbortController().signal;
+  const noop = (): void => {};
+  return { aborted: false, reason: undefined, onabort: null, addEventListener: noop, removeEventListener: noop, throwIfAborted: noop, dispatchEvent: () => false } as unknown as AbortSignal;
+}
+
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
@@ -159,7 +166,7 @@ function executeFunctionMaybeSync(
       },
       env: Object.freeze({ ...(options.env ?? {}) }),
       now: options.now ?? (() => Date.now()),
-      signal: options.signal ?? new AbortController().signal,
+      signal: options.signal ?? neverAborted(),
       image: options.image,
       exitCode: undefined,
       select: (sel: SelectorSpec | Predicate, opts?: SelectOptions) => {

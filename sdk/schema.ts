@@ -53,6 +53,13 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** Deep copy of JSON-like data (no structuredClone: embedded JS engines lack it). */
+function clonePlain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(clonePlain);
+  if (isObj(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clonePlain(x)]));
+  return v;
+}
+
 const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Validates `data` against `schema`; returns [] when valid. */
@@ -150,7 +157,7 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
       const props = isObj(s['properties']) ? (s['properties'] as Record<string, JsonSchema>) : {};
       if (opts.useDefaults) {
         for (const [k, ps] of Object.entries(props)) {
-          if (!(k in v) && isObj(ps) && 'default' in ps) v[k] = structuredClone(ps['default']);
+          if (!(k in v) && isObj(ps) && 'default' in ps) v[k] = clonePlain(ps['default']);
         }
       }
       if (Array.isArray(s['required'])) {

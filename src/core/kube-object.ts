@@ -344,7 +344,7 @@ export class KubeObject {
    */
   edit<T extends object = Record<string, unknown>>(recipe: (draft: T) => T | void): void {
     const before = this.toJS();
-    const draft = structuredClone(before) as T;
+    const draft = toJS(this.doc) as T; // a second fresh copy (toJS never shares)
     const after = (recipe(draft) ?? draft) as Record<string, unknown>;
     mergeInto(this, [], before, after);
   }

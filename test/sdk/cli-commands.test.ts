@@ -89,6 +89,25 @@ describe('krmfn build --target container', () => {
   });
 });
 
+describe('krmfn build --target wasm-js', () => {
+  it('produces a plain script that defines processResourceList in a bare JS context', async () => {
+    const dir = path.join(tmp, 'boxed');
+    const r = await krmfn(['build', '--target', 'wasm-js'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const code = await fsp.readFile(path.join(dir, 'dist/fn.global.js'), 'utf8');
+    expect(code).not.toMatch(/^\s*(import|export)\b/m);
+    const { createContext, runInContext } = await import('node:vm');
+    const sandbox: Record<string, unknown> = { TextDecoder, TextEncoder };
+    sandbox['globalThis'] = sandbox;
+    createContext(sandbox);
+    runInContext(code, sandbox);
+    const out = (sandbox['processResourceList'] as (s: string) => string)(
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: x\n  data:\n    value: team-a\n',
+    );
+    expect(out).toContain('example.com/managed-by: team-a');
+  });
+});
+
 describe('krmfn test', () => {
   it('fails with a diff when the golden output differs, and --update rewrites it', async () => {
     const dir = path.join(tmp, 'drift');

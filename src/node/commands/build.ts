@@ -4,6 +4,8 @@
  * - `exec` (default): `#!/usr/bin/env node`, calls `runCli` on the entry's default export, so the
  *   file works as kpt's `exec:` and as a container entrypoint; written executable (0755);
  * - `module`: default-exports the function descriptor (for the engine, Workers, tests);
+ * - `wasm-js`: a script installing the JS-global `processResourceList` ABI (`toWasmGlobal`), for
+ *   JS engines embedded in WASM hosts; synchronous functions only;
  * - `container`: the `exec` file plus, beside it, a `Dockerfile` (distroless-style node base, runs
  *   as `nobody`, no network needed) and the catalog's `metadata.yaml`.
  * `krmfn/sdk`, `krmfn/sdk/node` and `krmfn/sdk/testing` are bound to this krmfn's own copy (its
@@ -17,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { write, type CliIO, type Command } from '../io.ts';
 
-export type BuildTarget = 'exec' | 'module' | 'container';
+export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
 
 export interface BuildRequest {
   /** Absolute path of the function's entry module (default-exporting the descriptor). */
@@ -40,6 +42,7 @@ Flags:
       --target T   exec (default): an executable for kpt's exec: and containers
                    module: an ES module default-exporting the function descriptor
                    container: exec plus a Dockerfile and metadata.yaml next to it
+                   wasm-js: a script defining globalThis.processResourceList (JS-global ABI)
   -o, --out FILE   output file (default: dist/fn.mjs, or dist/fn.module.mjs for --target module)
       --minify     minify the bundle
   -h, --help       show this help
@@ -115,6 +118,9 @@ export function containerFiles(fn: { name: string; kind: string; usage?: string 
 function wrapperSource(entry: string, target: BuildTarget): string {
   const spec = JSON.stringify(entry.split(nodePath.sep).join('/'));
   if (target === 'module') return `export { default } from ${spec};\n`;
+  if (target === 'wasm-js') {
+    return [`import * as mod from ${spec};`, `import { toWasmGlobal } from 'krmfn/sdk';`, 'toWasmGlobal(mod.default ?? mod.fn);', ''].join('\n');
+  }
   return [
     `import * as mod from ${spec};`,
     `import { runCli } from 'krmfn/sdk/node';`,
@@ -132,8 +138,8 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
     stdin: { contents: wrapperSource(req.entry, req.target), resolveDir: nodePath.dirname(req.entry), sourcefile: 'krmfn-entry.mjs', loader: 'js' },
     bundle: true,
     format: 'esm',
-    platform: 'node',
-    target: 'node20',
+    platform: req.target === 'wasm-js' ? 'neutral' : 'node',
+    target: req.target === 'wasm-js' ? 'es2022' : 'node20',
     outfile: req.out,
     write: false,
     minify: req.minify ?? false,
@@ -143,7 +149,9 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
     banner: {
       js: [
         ...(req.target === 'exec' ? ['#!/usr/bin/env node'] : []),
-        "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
+        ...(req.target === 'wasm-js'
+          ? []
+          : ["import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);"]),
       ].join('\n'),
     },
   });
@@ -183,8 +191,8 @@ export const buildCommand: Command = {
       return 0;
     }
     const target = (v.target ?? 'exec') as BuildTarget;
-    if (target !== 'exec' && target !== 'module' && target !== 'container') {
-      await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module or container)\n`);
+    if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
+      await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`);
       return 1;
     }
     if (parsed.positionals.length > 1) {
@@ -192,7 +200,7 @@ export const buildCommand: Command = {
       return 1;
     }
     const entry = nodePath.resolve(io.cwd, parsed.positionals[0] ?? 'src/fn.ts');
-    const defaultOut = target === 'module' ? 'dist/fn.module.mjs' : target === 'container' ? 'dist/container/fn.mjs' : 'dist/fn.mjs';
+    const defaultOut = { exec: 'dist/fn.mjs', module: 'dist/fn.module.mjs', container: 'dist/container/fn.mjs', 'wasm-js': 'dist/fn.global.js' }[target];
     const out = nodePath.resolve(io.cwd, v.out ?? defaultOut);
     if (!existsSync(entry)) {
       await write(io.stderr, `error: entry ${entry} does not exist\n`);
