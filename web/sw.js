@@ -1,5 +1,5 @@
 // Offline support: the app shell is cached at install time and served cache-first afterwards.
-// The build replaces __ASSETS__ with the list of files it wrote and __VERSION__ with their hash.
+// The build fills in the list of files it wrote (ASSETS) and a hash of their contents (CACHE).
 const CACHE = 'krmfn-playground-__VERSION__';
 const ASSETS = __ASSETS__;
 
