@@ -219,8 +219,8 @@ class Emitter {
    * Writes a non-block-collection value after `prefix` (a key's `:` or a dash) on the current line:
    * props, then the scalar, alias or flow collection, then the line comment.
    */
-  private inlineValue(n: YNode, indent: number, ctx: ScalarContext, props: string, heldComment: string): void {
-    const comment = n.lineComment || heldComment;
+  private inlineValue(n: YNode, indent: number, ctx: ScalarContext, props: string, heldComment: string, ownComment = true): void {
+    const comment = (ownComment ? n.lineComment : '') || heldComment;
     if (n.kind === 'mapping' || n.kind === 'sequence') {
       this.w(props ? `${props} ` : '');
       this.flow(n, indent + 2, comment);
@@ -289,10 +289,14 @@ class Emitter {
         else this.sequence(k, indent + 2, false);
       } else {
         this.w(' ');
-        this.inlineValue(k, indent, 'explicit-key', this.props(k), '');
+        // The key's line comment is held for the value, as for a simple key.
+        this.inlineValue(k, indent, 'explicit-key', this.props(k), '', false);
       }
       this.line(indent);
       this.w(':');
+      // After an explicit key's `:` the value is written like a sequence item.
+      this.item(v, indent, k.lineComment);
+      return;
     }
     this.value(v, indent, k.lineComment);
   }
@@ -342,12 +346,12 @@ class Emitter {
     }
   }
 
-  private item(n: YNode, indent: number): void {
+  private item(n: YNode, indent: number, heldComment = ''): void {
     const props = this.props(n);
     if (isBlockCollection(n)) {
-      if (props) {
-        this.w(` ${props}`);
-        this.lineComment(n.lineComment);
+      if (props || heldComment) {
+        if (props) this.w(` ${props}`);
+        this.lineComment(heldComment || n.lineComment);
         if (n.kind === 'mapping') this.mapping(n, indent + 2, false);
         else this.sequence(n, indent + 2, false);
         return;
@@ -358,7 +362,7 @@ class Emitter {
       return;
     }
     if (!(n.kind === 'scalar' && n.value === '' && !props && this.scalarStyle(n, 'value') === '')) this.w(' ');
-    this.inlineValue(n, indent, 'value', props, '');
+    this.inlineValue(n, indent, 'value', props, heldComment);
   }
 
   // ---- flow collections ------------------------------------------------------------------
