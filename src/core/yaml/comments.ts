@@ -168,13 +168,14 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
  * Without foot comments the round trip only moves the document's head and foot comments onto the
  * root mapping, turns folded scalars double-quoted (with the value go-yaml reads back from its own
  * folded output) and copies sequence items' first-key head comments onto the items; this is done
- * directly, O(nodes), allocating nothing when nothing changes. Foot comments re-associate in the
- * list's indentation, so a resource that has any goes through the real round trip instead.
+ * directly, O(nodes), allocating nothing when nothing changes. Foot comments and explicit (`? `)
+ * keys re-associate in the list's layout, so a resource that has any goes through the real round
+ * trip instead.
  */
 export function normalizeAfterFunction(doc: YNode): void {
   const root = rootOf(doc);
   if (!root) return;
-  if (hasFootComments(root)) {
+  if (needsRealRoundTrip(root)) {
     realRoundTrip(doc, root);
     return;
   }
@@ -191,12 +192,21 @@ export function normalizeAfterFunction(doc: YNode): void {
   normalizeWalk(root, false, 0);
 }
 
-function hasFootComments(root: YNode): boolean {
+/** Feet, or keys written in the explicit `? ` form, re-associate in the list's layout. */
+function needsRealRoundTrip(root: YNode): boolean {
   const stack: YNode[] = [root];
   while (stack.length) {
     const n = stack.pop()!;
     if (n.footComment) return true;
     const c = n.content;
+    if (n.kind === 'mapping') {
+      for (let i = 0; i < c.length; i += 2) {
+        const k = c[i]!;
+        if (k.kind === 'mapping' || k.kind === 'sequence' || k.value.length > 40 || k.value.includes('\n')) {
+          if (k.kind !== 'scalar' || k.value.includes('\n') || new TextEncoder().encode(k.anchor + k.tag + k.value).length > 100) return true;
+        }
+      }
+    }
     for (let i = 0; i < c.length; i++) stack.push(c[i]!);
   }
   return false;
