@@ -295,7 +295,7 @@ class Emitter {
       this.line(indent);
       this.w(':');
       // After an explicit key's `:` the value is written like a sequence item.
-      this.item(v, indent, k.lineComment);
+      this.item(v, indent, k.lineComment, true);
       return;
     }
     this.value(v, indent, k.lineComment);
@@ -346,14 +346,15 @@ class Emitter {
     }
   }
 
-  private item(n: YNode, indent: number, heldComment = ''): void {
+  /** A sequence item after `-`, or (`explicitValue`) a value after an explicit key's `:`. */
+  private item(n: YNode, indent: number, heldComment = '', explicitValue = false): void {
     const props = this.props(n);
     if (isBlockCollection(n)) {
       if (props || heldComment) {
         if (props) this.w(` ${props}`);
         this.lineComment(heldComment || n.lineComment);
         if (n.kind === 'mapping') this.mapping(n, indent + 2, false);
-        else this.sequence(n, indent + 2, false);
+        else this.sequence(n, explicitValue && this.compact ? indent : indent + 2, false);
         return;
       }
       this.w(' ');
