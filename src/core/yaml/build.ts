@@ -49,7 +49,7 @@ const T_FIRST_KEY_HEAD = 3;
 const T_FIRST_KEY_LINE = 4;
 
 const YAML_TAG_PREFIX = 'tag:yaml.org,2002:';
-const PARSER_ERRORS = /^did not find expected|^block sequence entries are not allowed/;
+const PARSER_ERRORS = /^did not find expected/;
 const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
@@ -153,9 +153,11 @@ class PieceBuilder {
    * errors; the error's `line` field is always the true 1-based line.
    */
   private fail(offset: number, message: string, code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax'): never {
-    const line = this.lineOf(offset) + this.input.firstLine - 1;
+    const local = this.lineOf(offset);
+    const line = local + this.input.firstLine - 1;
     const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
-    const shown = kind === 'none' ? 'yaml: ' : `yaml: line ${kind === 'parser' ? line - 1 : line}: `;
+    // kyaml decodes each document piece on its own, so go-yaml's line counts from the piece.
+    const shown = kind === 'none' ? 'yaml: ' : `yaml: line ${kind === 'parser' ? local - 1 : local}: `;
     throw new KrmfnError({
       code,
       message: code === 'yaml-syntax' ? shown + message : message,
@@ -446,6 +448,9 @@ class PieceBuilder {
     } else {
       const src = tok.source;
       if (tok.type === 'scalar') {
+        // go-yaml's scanner cannot start a token with a reserved indicator.
+        const c0 = src.charCodeAt(0);
+        if (c0 === 0x25 || c0 === 0x40 || c0 === 0x60) this.fail(tok.offset, 'found character that cannot start any token');
         style = '';
         value = src.includes('\n') ? this.resolve(tok) : src;
       } else if (tok.type === 'single-quoted-scalar') {
@@ -704,6 +709,7 @@ function decodeURIComponentSafe(s: string): string {
 /** A go-yaml-like wording for the `yaml` package's parse errors. */
 function goMessage(message: string): string {
   if (/tab/i.test(message)) return 'found character that cannot start any token';
+  if (/block-seq-ind on same line/i.test(message)) return 'block sequence entries are not allowed in this context';
   if (/flow (map|sequence)|Expected a .* ([\]}])/i.test(message)) {
     return message.includes('}') || /map/i.test(message) ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
   }
