@@ -119,7 +119,7 @@ export function assignLeadingRun(run: readonly RunLine[], n: Entry | null, ctx: 
 }
 
 /** A run before a value that starts on its own line (`key:` / comments / value): all of it is the value's head. */
-export function assignNestedFirstRun(run: readonly RunLine[], n: Entry): void {
+export function assignValueRun(run: readonly RunLine[], n: Entry): void {
   const text = runText(run);
   if (text.length) giveHead(n, text.join('\n'));
 }

@@ -13,7 +13,7 @@ import { newNode, type YNode } from './node.ts';
 import { resolvePlainTag } from './resolve.ts';
 import {
   assignLeadingRun,
-  assignNestedFirstRun,
+  assignValueRun,
   assignRun,
   joinComment,
   type Entry,
@@ -262,7 +262,7 @@ class PieceBuilder {
       // Comments before a value on its own line are its head. Comments between `key:` and its first
       // nested entry need no special case: the general rule makes them that entry's head unless
       // a column below the level or a blank line makes them feet (as go-yaml does).
-      else if (n && n.kind === 'value') assignNestedFirstRun(run, n);
+      else if (n && n.kind === 'value') assignValueRun(run, n);
       else assignRun(run, this.p, this.runContentLine, n, this.ctx);
     }
     this.run = [];
