@@ -88,6 +88,8 @@ class Resolver {
   /** Top-level `if`/`for`/`while` nesting, for load placement messages. */
   private topConditional = 0;
   private topLoop = 0;
+  /** Top-level names bound so far in pass 2 (used only with GlobalReassign). */
+  private readonly moduleBound = new Set<string>();
 
   constructor(file: string, opts: ResolveOptions, env: ResolveEnv) {
     this.file = file;
@@ -219,6 +221,16 @@ class Resolver {
   // --- uses ---------------------------------------------------------------------------------
 
   private use(id: Ident, block: Block): void {
+    if (this.opts.globalReassign && block.isModule) {
+      // starlark-go's legacy (Bazel/Python) rule under GlobalReassign: a use directly at top level
+      // sees only the top-level names bound before it; otherwise predeclared/universal/undefined.
+      if (this.moduleBound.has(id.name)) {
+        id.b = this.moduleBlock.bindings.get(id.name)!;
+        return;
+      }
+      this.useOutside(id, block);
+      return;
+    }
     if (id.b !== undefined && (id.b.scope === 'global' || id.b.scope === 'filelocal')) return;
     const fn = block.fn;
     for (let b: Block | null = block; b !== null; b = b.parent ?? (b.fn.defBlock ?? null)) {
@@ -234,6 +246,11 @@ class Resolver {
       id.b = this.freeBinding(fn, found, b.fn, id.name);
       return;
     }
+    this.useOutside(id, block);
+  }
+
+  /** Resolves a name not bound in any block: predeclared, universal, or an error. */
+  private useOutside(id: Ident, block: Block): void {
     if (this.env.isPredeclared(id.name)) {
       id.b = { scope: 'predeclared', index: -1, name: id.name, first: null };
       return;
@@ -292,13 +309,23 @@ class Resolver {
           if (lhs.k === 'tuple' || lhs.k === 'list') {
             this.err(exprStart(s.lhs), `can't use ${lhs.k} expression in augmented assignment`);
           } else if (lhs.k === 'ident') {
-            this.use(lhs, block);
+            if (this.opts.globalReassign && top && !this.moduleBound.has(lhs.name)) {
+              // Use before any top-level binding: undefined unless predeclared/universal (then the
+              // read fails dynamically, as the global is not yet assigned).
+              if (!this.env.isPredeclared(lhs.name) && !this.env.isUniversal(lhs.name)) {
+                this.err(lhs.pos, `undefined: ${lhs.name}`);
+              }
+            } else {
+              this.use(lhs, block);
+            }
+            if (top) this.moduleBound.add(lhs.name);
           } else {
             this.assignTargets(lhs, block);
           }
         }
         return;
       case 'def':
+        if (top) this.moduleBound.add(s.name.name);
         this.func(s.fn, block);
         return;
       case 'if':
@@ -346,6 +373,7 @@ class Resolver {
         } else if (this.topConditional > 0) {
           this.err(s.pos, 'load statement within a conditional');
         }
+        for (const to of s.to) if (top) this.moduleBound.add(to.name);
         for (let i = 0; i < s.from.length; i++) {
           const from = s.from[i]!;
           if (from.name === '') this.err(from.pos, 'load: empty identifier');
@@ -363,6 +391,7 @@ class Resolver {
       case 'ident':
         // Normally bound in pass 1 (collect); bind now if not.
         if (e.b === undefined) this.bind(e, block);
+        if (block.isModule) this.moduleBound.add(e.name);
         return;
       case 'paren':
         this.assignTargets(e.x, block);

@@ -44,6 +44,16 @@ const cases: [string, Dialect, string[]][] = [
   ['load("m", "a")\nload("m", "a")', {}, ['2:12: cannot reassign top-level a']],
   ['load("m", "a")\nload("m", "a")', { globalReassign: true }, []],
   ['def f():\n  x = 1\n  x = 2\n  x += 1', {}, []],
+  // with GlobalReassign, top-level uses see only the names bound before them (legacy semantics)
+  ['_ = x\nx = 1', { globalReassign: true }, ['1:5: undefined: x']],
+  ['_ = x\nx = 1', {}, []],
+  ['a = len\nlen = 1\nb = len', { globalReassign: true }, []],
+  ['x = x + 1', { globalReassign: true }, ['1:5: undefined: x']],
+  ['(a) += 5', { globalReassign: true }, ['1:2: undefined: a']],
+  ['def f():\n  return later\nlater = 1', { globalReassign: true }, []],
+  ['y = [later for _ in [1]]\nlater = 1', { globalReassign: true }, []],
+  ['_ = x\nload("m", "x")', { globalReassign: true }, ['1:5: undefined: x']],
+  ['for i in [1]:\n  j = i\nk = i + j', { globalReassign: true, topLevelControl: true }, []],
   // top-level control
   ['if True:\n  pass', {}, ['1:1: if statement not within a function']],
   ['for x in []:\n  pass', {}, ['1:1: for loop not within a function']],
