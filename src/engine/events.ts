@@ -1,5 +1,5 @@
 /**
- * What the engine reports while it runs. The engine never prints: the CLI (src/node/render-output.ts)
+ * What the engine reports while it runs. The engine never prints: the CLI (src/engine/text-output.ts)
  * turns these events into kpt's stderr text, `krmfn serve` streams them, tests assert on them.
  */
 import type { KrmfnError } from '../core/errors.ts';

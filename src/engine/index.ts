@@ -6,6 +6,7 @@ export { toBytesRunner } from './to-bytes-runner.ts';
 export { runWithDeadline } from './deadline.ts';
 export { FunctionCallError, isFunctionCallError } from './call-error.ts';
 export { errorStyle } from './error-style.ts';
+export { formatEvent, formatFailure, formatGoDuration, formatResultLine, type TextOptions } from './text-output.ts';
 export { parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
 export { splitCommandLine } from './shlex.ts';
 export type { EngineEvent, EventSink } from './events.ts';

@@ -1,6 +1,6 @@
 // kpt's CLI text, from events (kpt-compat.md §11).
 import { describe, expect, test } from 'vitest';
-import { formatEvent, formatFailure, formatGoDuration, formatResultLine } from '../../src/node/render-output.ts';
+import { formatEvent, formatFailure, formatGoDuration, formatResultLine } from '../../src/engine/text-output.ts';
 import { parseDuration } from '../../src/node/cli-flags.ts';
 import { KrmfnError } from 'krmfn';
 

@@ -131,7 +131,7 @@ describe('krmfn serve: package render', () => {
     const s = await serve();
     const enc = new TextEncoder();
     const tar = writeTar(Object.entries(packageFiles('examples/hello')).map(([path, t]) => ({ path, data: enc.encode(t) })));
-    const res = await fetch(`${s.url}/v1/render`, { method: 'POST', body: tar, headers: { 'content-type': 'application/x-tar' } });
+    const res = await fetch(`${s.url}/v1/render`, { method: 'POST', body: tar as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/x-tar' } });
     expect(res.status).toBe(200);
     const entries = readTar(new Uint8Array(await res.arrayBuffer()));
     const byPath = new Map(entries.map((e) => [e.path, new TextDecoder().decode(e.data)]));

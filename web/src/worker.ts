@@ -3,10 +3,7 @@
  * runtime chain (built-ins, Starlark, WASM), WASM modules in nested Web Workers with hard
  * deadlines. It answers every job with the rendered files, results and kpt's log text.
  */
-import { createEngine, defaultRuntimes, MemoryFs, type EngineEvent } from 'krmfn';
-// TODO(integration): these two move to public entries.
-import { formatEvent, formatFailure } from '../../src/node/render-output.ts';
-import { createWasmRuntime } from '../../src/runtimes/wasm.ts';
+import { createEngine, createWasmRuntime, defaultRuntimes, formatEvent, formatFailure, MemoryFs, type EngineEvent } from 'krmfn';
 import { createWebWorkerPool, ModuleCache } from 'krmfn/wasm';
 import type { RenderJob, RenderReply, ResultView } from './protocol.ts';
 

@@ -13,7 +13,7 @@ import { createExecRuntime } from '../exec-runtime.ts';
 import { createNodeWasmRuntime } from '../wasm/index.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO, type Command } from '../io.ts';
-import { formatEvent, formatFailure, type TextOptions } from '../render-output.ts';
+import { formatEvent, formatFailure, type TextOptions } from '../../engine/text-output.ts';
 
 export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'results-dir', kind: 'string' },

@@ -13,7 +13,7 @@ import { parseYamlFile } from '../../core/yaml/index.ts';
 import { runWithDeadline } from '../../engine/deadline.ts';
 import { toBytesRunner } from '../../engine/to-bytes-runner.ts';
 import type { EngineEvent } from '../../engine/events.ts';
-import { formatEvent, formatFailure } from '../render-output.ts';
+import { formatEvent, formatFailure } from '../../engine/text-output.ts';
 import type { FunctionInfo, FunctionService, RenderRequest, RenderResponse, RunRequest, RunResponse } from './service.ts';
 
 export interface EngineServiceOptions {
