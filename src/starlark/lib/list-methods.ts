@@ -2,7 +2,7 @@
 import type { Kwargs, Value } from '../value/contract.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
-import { List } from '../value/list.ts';
+import { List, MAX_LIST_LENGTH } from '../value/list.ts';
 import { failIn, prefixed } from '../value/errors.ts';
 import { equal, isIterableValue, toArray } from '../value/ops.ts';
 import { positional, wantInt, wrongType } from './args.ts';
@@ -22,6 +22,7 @@ const table: Record<string, ListImpl> = {
   append: (l, args, kwargs, name) => {
     if (kwargs !== null || args.length !== 1) positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'append to');
+    if (l.elems.length >= MAX_LIST_LENGTH) failIn(name, `excessive list size (${l.elems.length + 1} elements)`);
     l.elems.push(args[0]!);
     return None;
   },
@@ -37,6 +38,7 @@ const table: Record<string, ListImpl> = {
     const x = args[0]!;
     if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
     const items = prefixed(name, () => toArray(x));
+    if (l.elems.length + items.length > MAX_LIST_LENGTH) failIn(name, `excessive list size (${l.elems.length + items.length} elements)`);
     for (const v of items) l.elems.push(v);
     return None;
   },
@@ -56,6 +58,7 @@ const table: Record<string, ListImpl> = {
   insert: (l, args, kwargs, name) => {
     positional(name, args, kwargs, 2, 2);
     mutable(l, name, 'insert into');
+    if (l.elems.length >= MAX_LIST_LENGTH) failIn(name, `excessive list size (${l.elems.length + 1} elements)`);
     const n = l.elems.length;
     let i = wantInt(name, 1, args[0]!);
     if (i < 0) i = Math.max(0, i + n);

@@ -31,8 +31,10 @@ const fn = (name: string, impl: BuiltinImpl): Builtin => new Builtin(name, impl)
 /** Elements of iterable argument `x`, counted against the allocation budget (8 bytes each). */
 function elems(thread: Thread, name: string, x: Value, label: string | number = 1): Value[] {
   if (!isIterableValue(x)) wrongType(name, label, x, 'iterable');
+  const n = len(x);
+  if (n > 0) thread.alloc(8 * n); // before materializing: a huge range fails fast
   const items = prefixed(name, () => toArray(x));
-  thread.alloc(8 * items.length);
+  if (n < 0) thread.alloc(8 * items.length);
   return items;
 }
 
@@ -46,13 +48,17 @@ const abs = fn('abs', (_t, args, kwargs) => {
 });
 
 function anyAll(name: string, want: boolean): Builtin {
-  return fn(name, (_t, args, kwargs) => {
+  return fn(name, (thread, args, kwargs) => {
     positional(name, args, kwargs, 1, 1);
     const x = args[0]!;
     if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
     const it = iterate(x);
     try {
-      for (let v = it.next(); v !== undefined; v = it.next()) if (truth(v) === want) return want;
+      // one step per element, so the thread's step budget and deadline stop huge (lazy) iterables
+      for (let v = it.next(); v !== undefined; v = it.next()) {
+        thread.step(1);
+        if (truth(v) === want) return want;
+      }
     } finally {
       it.done();
     }
@@ -264,6 +270,7 @@ function minMax(name: string, sign: number): Builtin {
     let bestKey: Value = None;
     try {
       for (let v = it.next(); v !== undefined; v = it.next()) {
+        thread.step(1);
         const k = key === None ? v : thread.call(key, [v], null);
         if (best === undefined) {
           best = v;

@@ -3,6 +3,7 @@
  * Builtin itself, so bound methods read their receiver from `self.recv` without a closure.
  */
 import type { Callable, Kwargs, Thread, Value } from './contract.ts';
+import { StarlarkEvalError } from '../errors.ts';
 
 export type BuiltinImpl = (thread: Thread, args: Value[], kwargs: Kwargs, self: Builtin) => Value;
 
@@ -18,7 +19,15 @@ export class Builtin implements Callable {
     this.recv = recv;
   }
   callInternal(thread: Thread, args: Value[], kwargs: Kwargs): Value {
-    return this.impl(thread, args, kwargs, this);
+    try {
+      return this.impl(thread, args, kwargs, this);
+    } catch (e) {
+      // A result beyond the JS engine's string/array limits is a Starlark error, not a host crash.
+      if (e instanceof RangeError && /Invalid (string|array|typed array) length/.test(e.message)) {
+        throw new StarlarkEvalError(`${this.name}: result too large`);
+      }
+      throw e;
+    }
   }
   /** Binds this method implementation to `recv`. */
   bind(recv: Value): Builtin {

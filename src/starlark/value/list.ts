@@ -7,6 +7,9 @@ import type { StarlarkIterator } from './capabilities.ts';
 import { fail } from './errors.ts';
 import { freeze } from './freeze.ts';
 
+/** Largest list `append` grows (V8 aborts the process near 2^27 elements). Same as ops.MAX_LIST. */
+export const MAX_LIST_LENGTH = 1 << 26;
+
 export class List {
   readonly starlarkType = 'list';
   /** Owned by this list. Read freely; mutate only after `checkMutable`. */
@@ -24,6 +27,7 @@ export class List {
   }
   append(v: Value): void {
     if (this.frozen || this.itercount > 0) this.checkMutable('append to');
+    if (this.elems.length >= MAX_LIST_LENGTH) fail(`excessive list size (${this.elems.length + 1} elements)`);
     this.elems.push(v);
   }
   len(): number {

@@ -6,7 +6,7 @@
 import type { Thread, Value } from './contract.ts';
 import { None } from './contract.ts';
 import { Float } from './float.ts';
-import { List, Tuple } from './list.ts';
+import { List, Tuple, MAX_LIST_LENGTH } from './list.ts';
 import { Dict, StarlarkSet } from './hashtable.ts';
 import { Bytes } from './bytes.ts';
 import { Range } from './range.ts';
@@ -32,8 +32,15 @@ export { equal, compare, repr, str };
 export { freeze } from './freeze.ts';
 export { keyOf };
 
-/** Largest string/list the value layer builds (elements); beyond it `excessive repeat`/concat errors. */
+/** Largest string (bytes) the value layer builds; V8's own limit is about 2^29. */
 export const MAX_ELEMS = 1 << 28;
+/** Largest list/tuple (elements) the value layer builds; V8 aborts the process near 2^27. */
+export const MAX_LIST = MAX_LIST_LENGTH;
+
+/** Fails with `excessive list size` when a sequence of `n` elements may not be built. */
+export function checkListSize(n: number): void {
+  if (n > MAX_LIST) fail(`excessive list size (${n} elements)`);
+}
 
 export function typeName(x: Value): string {
   return typeNameOf(x);
@@ -105,14 +112,14 @@ function fallback(op: string, x: Value, y: Value): Value {
   }
 }
 
-function repeatCount(n: Int, len: number): number {
+function repeatCount(n: Int, len: number, max: number): number {
   if (typeof n === 'bigint') {
     if (n < 0n || len === 0) return 0;
     return fail(`repeat count ${n} too large`);
   }
   if (n <= 0 || len === 0) return 0;
   if (n > 0x7fffffff) fail(`repeat count ${n} too large`);
-  if (len * n > MAX_ELEMS) fail(`excessive repeat (${len} * ${n} elements)`);
+  if (len * n > max) fail(`excessive repeat (${len} * ${n} elements)`);
   return n;
 }
 
@@ -135,11 +142,18 @@ export function add(x: Value, y: Value, thread?: Thread): Value {
   }
   if (isInt(x) && isInt(y)) return intAdd(x, y);
   if (x instanceof List && y instanceof List) {
+    checkListSize(x.elems.length + y.elems.length);
     thread?.alloc(8 * (x.elems.length + y.elems.length));
     return new List(x.elems.concat(y.elems));
   }
-  if (x instanceof Tuple && y instanceof Tuple) return new Tuple(x.elems.concat(y.elems));
-  if (x instanceof Bytes && y instanceof Bytes) return new Bytes(x.data + y.data);
+  if (x instanceof Tuple && y instanceof Tuple) {
+    checkListSize(x.elems.length + y.elems.length);
+    return new Tuple(x.elems.concat(y.elems));
+  }
+  if (x instanceof Bytes && y instanceof Bytes) {
+    if (x.data.length + y.data.length > MAX_ELEMS) fail(`excessive bytes concatenation (${x.data.length + y.data.length} bytes)`);
+    return new Bytes(x.data + y.data);
+  }
   const a = toFloat(x), b = toFloat(y);
   if (a !== undefined && b !== undefined) return new Float(a + b);
   return fallback('+', x, y);
@@ -174,20 +188,20 @@ export function mul(x: Value, y: Value, thread?: Thread): Value {
 
 function repeatValue(seq: Value, n: Int, thread?: Thread): Value | undefined {
   if (typeof seq === 'string') {
-    return seq.repeat(repeatCount(n, seq.length)); // the evaluator accounts large string results
+    return seq.repeat(repeatCount(n, seq.length, MAX_ELEMS)); // the evaluator accounts large string results
   }
   if (seq instanceof List) {
-    const k = repeatCount(n, seq.elems.length);
+    const k = repeatCount(n, seq.elems.length, MAX_LIST);
     thread?.alloc(8 * k * seq.elems.length);
     return new List(repeatArray(seq.elems, k));
   }
   if (seq instanceof Tuple) {
-    const k = repeatCount(n, seq.elems.length);
+    const k = repeatCount(n, seq.elems.length, MAX_LIST);
     thread?.alloc(8 * k * seq.elems.length);
     return new Tuple(repeatArray(seq.elems, k));
   }
   if (seq instanceof Bytes) {
-    const k = repeatCount(n, seq.data.length);
+    const k = repeatCount(n, seq.data.length, MAX_ELEMS);
     thread?.alloc(k * seq.data.length);
     return new Bytes(seq.data.repeat(k));
   }
@@ -542,10 +556,14 @@ export function isIterableValue(x: Value): boolean {
 /** Collects an iterable into a fresh array (the iteration lock is held only while collecting). */
 export function toArray(x: Value): Value[] {
   if (x instanceof List || x instanceof Tuple) return x.elems.slice();
+  if (typeof x === 'object' && hasLen(x)) checkListSize(x.len());
   const it = iterate(x);
   const out: Value[] = [];
   try {
-    for (let v = it.next(); v !== undefined; v = it.next()) out.push(v);
+    for (let v = it.next(); v !== undefined; v = it.next()) {
+      out.push(v);
+      if (out.length > MAX_LIST) checkListSize(out.length); // unbounded host iterables
+    }
   } finally {
     it.done();
   }

@@ -2,7 +2,8 @@
 // callInternal; prints are collected) and shorthands for calling builtins and methods.
 import type { Callable, FrameInfo, Kwargs, Thread, Value } from '../../../src/starlark/value/contract.ts';
 import { UNIVERSE } from '../../../src/starlark/lib/universe.ts';
-import { getAttr } from '../../../src/starlark/value/ops.ts';
+import { getAttr, typeName } from '../../../src/starlark/value/ops.ts';
+import { fail } from '../../../src/starlark/value/errors.ts';
 import { fromHostString } from '../../../src/starlark/value/string.ts';
 
 export class TestThread implements Thread {
@@ -11,9 +12,18 @@ export class TestThread implements Thread {
   print(message: string): void {
     this.printed.push(message);
   }
-  step(): void {}
+  /** A step budget, so lazy iteration inside builtins is bounded as under a real thread. */
+  steps = 0;
+  maxSteps = Infinity;
+  step(n = 1): void {
+    this.steps += n;
+    if (this.steps > this.maxSteps) fail('Starlark computation cancelled: too many steps');
+  }
   alloc(): void {}
   call(fn: Value, args: Value[], kwargs: Kwargs): Value {
+    if (typeof fn !== 'object' || typeof (fn as Partial<Callable>).callInternal !== 'function') {
+      fail(`invalid call of non-function (${typeName(fn)})`);
+    }
     return (fn as Callable).callInternal(this, args, kwargs);
   }
   callStack(): FrameInfo[] {
