@@ -4,7 +4,8 @@
  * --match-* and --exclude-* flags, -o, --save/--type, --results-dir and --timeout.
  */
 import * as nodePath from 'node:path';
-import { createEngine } from '../../index.ts';
+import { createEngine, defaultRuntimes } from '../../index.ts';
+import { nodeRuntimes } from '../runtimes/options.ts';
 import type { Selector } from '../../core/function.ts';
 import { isValidImageReference, resolveImageName } from '../../core/kptfile.ts';
 import { bool, list, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
@@ -12,7 +13,7 @@ import { createExecRuntime } from '../exec-runtime.ts';
 import { createNodeWasmRuntime } from '../wasm/index.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
-import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, textOptions } from './render.ts';
+import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, runtimeChoices, textOptions } from './render.ts';
 
 const SELECTOR_FIELDS = ['api-version', 'kind', 'name', 'namespace'] as const;
 
@@ -61,6 +62,8 @@ Flags:
   -s, --save                   save the function to DIR/Kptfile (with --type)
   -t, --type TYPE              mutator or validator
       --timeout DURATION       deadline of the call, e.g. 30s (default 60s)
+      --remote-config FILE     run the images it maps on remote function servers (docs/serve.md)
+      --container-runtime RT   run images nothing else runs with docker, podman or nerdctl
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome as JSON on stdout
   -h, --help                   show this help
@@ -159,8 +162,15 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const fnConfig = str(p, 'fn-config');
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
+  let extra;
+  try {
+    extra = nodeRuntimes(runtimeChoices(p, io));
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
   const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
-  const engine = createEngine({ extraRuntimes: [...(wasm ? [wasm] : []), createExecRuntime({ env })] });
+  const engine = createEngine({ runtimes: [...extra.first, ...defaultRuntimes(), ...(wasm ? [wasm] : []), createExecRuntime({ env }), ...extra.last] });
   const outputArg = str(p, 'output');
   const outcome = await engine.eval({
     fs: new NodeFs(),

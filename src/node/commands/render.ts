@@ -4,7 +4,8 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { createEngine } from '../../index.ts';
+import { createEngine, defaultRuntimes } from '../../index.ts';
+import { nodeRuntimes, type NodeRuntimeChoices } from '../runtimes/options.ts';
 import { unifiedDiff } from '../../core/diff.ts';
 import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
@@ -23,6 +24,8 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'allow-alpha-wasm', kind: 'bool' },
   { name: 'truncate-output', kind: 'bool' },
   { name: 'timeout', kind: 'string' },
+  { name: 'remote-config', kind: 'string' },
+  { name: 'container-runtime', kind: 'string' },
   { name: 'json', kind: 'bool' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
@@ -47,6 +50,9 @@ Flags:
                                default: write the package in place
       --results-dir DIR        write the function results to DIR/results.yaml
       --timeout DURATION       deadline of each function call, e.g. 30s, 2m (default 60s)
+      --remote-config FILE     run the images it maps on remote function servers (docs/serve.md)
+      --container-runtime RT   run images nothing else runs with docker, podman or nerdctl
+                               (off by default; also KRMFN_CONTAINER_RUNTIME)
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome (results, counts, error) as JSON on stdout
   -h, --help                   show this help
@@ -158,9 +164,18 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const printer = eventPrinter(io, text, 'render');
   const resultsDir = str(p, 'results-dir');
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  let extra;
+  try {
+    extra = nodeRuntimes(runtimeChoices(p, io));
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
-  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime({ claimAllExec: true }) : undefined;
-  const engine = createEngine({ extraRuntimes: [...(wasm ? [wasm] : []), createExecRuntime({ env })] });
+  // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
+  // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
+  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
+  const engine = createEngine({ runtimes: [...extra.first, ...defaultRuntimes(), ...(wasm ? [wasm] : []), createExecRuntime({ env }), ...extra.last] });
   const outcome = await engine.render({
     fs: new NodeFs(),
     root,
@@ -184,6 +199,21 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (diff) await write(io.stdout, diff);
   }
   return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
+}
+
+/** The optional remote/container runtimes chosen by flags and environment. */
+export function runtimeChoices(p: ParsedArgs, io: CliIO): NodeRuntimeChoices {
+  const policy = str(p, 'image-pull-policy');
+  if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy)) {
+    throw new UsageError(`image pull policy must be one of Always, IfNotPresent and Never`);
+  }
+  return {
+    env: io.env,
+    cwd: io.cwd,
+    remoteConfig: str(p, 'remote-config'),
+    containers: str(p, 'container-runtime'),
+    ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
+  };
 }
 
 export const renderCommand: Command = {
