@@ -31,6 +31,7 @@ function notFoundMessage(spec: FunctionSpec, ctx: ResolveContext, runtimes: read
   return (
     `function ${JSON.stringify(ctx.displayName)} is not built into krmfn and no runtime can run it (tried: ${tried}). ` +
     `Use a catalog image krmfn has built in (e.g. gcr.io/kpt-fn/set-namespace:v0.4.1), a Starlark or WASM function, ` +
-    `or run the function as an executable with exec`
+    `run the function as an executable with exec, send it to a function server (krmfn CLI: --remote-config), ` +
+    `or let a container engine run it (krmfn CLI: --container-runtime docker|podman)`
   );
 }
