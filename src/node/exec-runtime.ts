@@ -5,11 +5,11 @@
  * not the package). Render requires `--allow-exec` (ResolveContext.allowExec); eval grants it.
  * At the deadline (or on cancel) the child gets SIGKILL.
  */
-import { spawn } from 'node:child_process';
 import * as nodePath from 'node:path';
 import { KrmfnError, NotFoundError } from '../core/errors.ts';
 import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, ResolveContext, RunContext } from '../core/function.ts';
 import { splitCommandLine } from '../engine/shlex.ts';
+import { runProcess } from './process.ts';
 
 export interface ExecRuntimeOptions {
   /** Environment of the child (default: this process's). */
@@ -33,13 +33,13 @@ export function createExecRuntime(options: ExecRuntimeOptions = {}): FunctionRun
       const cwd = ctx.cwd;
       return {
         kind: 'bytes',
-        run: (stdin, rctx) => runProcess(argv, stdin, rctx, cwd, options.env ?? process.env),
+        run: (stdin, rctx) => runExec(argv, stdin, rctx, cwd, options.env ?? process.env),
       };
     },
   };
 }
 
-function runProcess(
+function runExec(
   argv: string[],
   stdin: Uint8Array,
   ctx: RunContext,
@@ -47,50 +47,16 @@ function runProcess(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<BytesOutcome> {
   const [program, ...args] = argv as [string, ...string[]];
-  const file = program.includes('/') ? nodePath.resolve(cwd, program) : program;
-  return new Promise<BytesOutcome>((resolve, reject) => {
-    const child = spawn(file, args, { cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let settled = false;
-    const finish = (f: () => void): void => {
-      if (settled) return;
-      settled = true;
-      ctx.signal.removeEventListener('abort', onAbort);
-      f();
-    };
-    const onAbort = (): void => {
-      child.kill('SIGKILL');
-      finish(() => reject(ctx.signal.reason));
-    };
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (c: Buffer) => {
-      outBytes += c.length;
-      if (outBytes > ctx.limits.maxOutputBytes) {
-        child.kill('SIGKILL');
-        finish(() => reject(new KrmfnError({ code: 'limit-exceeded', message: `function ${JSON.stringify(argv.join(' '))} wrote more than ${ctx.limits.maxOutputBytes} bytes to stdout` })));
-        return;
-      }
-      out.push(c);
-    });
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      const what = e.code === 'ENOENT' ? 'no such file or directory' : e.code === 'EACCES' ? 'permission denied' : e.message;
-      finish(() =>
-        reject(new KrmfnError({ code: 'function-failed', message: `unexpected function error: fork/exec ${program}: ${what}`, cause: e })),
-      );
-    });
-    child.on('close', (code, signal) => {
-      finish(() =>
-        resolve({
-          stdout: new Uint8Array(Buffer.concat(out)),
-          stderr: Buffer.concat(err).toString('utf8'),
-          exitCode: code ?? (signal ? 128 + 9 : 1),
-        }),
-      );
-    });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(Buffer.from(stdin.buffer, stdin.byteOffset, stdin.byteLength));
-  });
+  return runProcess({
+    program: program.includes('/') ? nodePath.resolve(cwd, program) : program,
+    writtenAs: program,
+    spawnErrorPrefix: 'unexpected function error: ',
+    args,
+    stdin,
+    cwd,
+    env,
+    signal: ctx.signal,
+    maxOutputBytes: ctx.limits.maxOutputBytes,
+    displayName: argv.join(' '),
+  }).then((r) => ({ stdout: r.stdout, stderr: new TextDecoder().decode(r.stderr), exitCode: r.exitCode }));
 }

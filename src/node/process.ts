@@ -8,14 +8,14 @@
  * Output beyond `maxOutputBytes` kills the child and rejects with LimitExceededError('output').
  */
 import { spawn } from 'node:child_process';
-import { KrmfnError, LimitExceededError } from '../core/errors.ts';
+import { isKrmfnError, KrmfnError, LimitExceededError } from '../core/errors.ts';
 
 export interface ProcessRequest {
   program: string;
   args: readonly string[];
   stdin: Uint8Array;
   cwd?: string;
-  env?: Record<string, string | undefined>;
+  env?: Readonly<Record<string, string | undefined>>;
   /** Epoch ms; omitted = no deadline. */
   deadline?: number;
   now?: () => number;
@@ -23,6 +23,10 @@ export interface ProcessRequest {
   maxOutputBytes?: number;
   /** Shown in error messages (defaults to the program). */
   displayName?: string;
+  /** Program name as the user wrote it, for start-up errors (defaults to the program). */
+  writtenAs?: string;
+  /** Prefix of the start-up error message (kpt's exec runtime says `unexpected function error: `). */
+  spawnErrorPrefix?: string;
 }
 
 export interface ProcessResult {
@@ -67,7 +71,8 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     child.stdout.on('data', take(out));
     child.stderr.on('data', take(errs));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      finish(new KrmfnError({ code: 'function-failed', message: `fork/exec ${req.program}: ${describeSpawnError(e)}`, function: name, cause: e }));
+      const message = `${req.spawnErrorPrefix ?? ''}fork/exec ${req.writtenAs ?? req.program}: ${describeSpawnError(e)}`;
+      finish(new KrmfnError({ code: 'function-failed', message, function: name, cause: e }));
     });
     child.on('close', (code, sig) => {
       finish(undefined, {
@@ -83,7 +88,9 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
 
     const onAbort = (): void => {
       child.kill('SIGKILL');
-      finish(new KrmfnError({ code: 'cancelled', message: `function ${JSON.stringify(name)} was cancelled`, function: name }));
+      // The aborting party's reason (e.g. the engine's deadline error) wins when it is ours.
+      const reason: unknown = req.signal?.reason;
+      finish(isKrmfnError(reason) ? reason : new KrmfnError({ code: 'cancelled', message: `function ${JSON.stringify(name)} was cancelled`, function: name }));
     };
     if (req.signal?.aborted) onAbort();
     else req.signal?.addEventListener('abort', onAbort, { once: true });
