@@ -3,6 +3,8 @@
  * flags (`--allow-exec`, `--allow-exec=false`), repeatable flags, and everything after `--` kept
  * apart. Unknown flags are usage errors, reported as kpt/cobra does (`unknown flag: --x`).
  */
+import { parseGoDuration } from '../core/duration.ts';
+
 export interface FlagSpec {
   name: string;
   short?: string;
@@ -88,16 +90,7 @@ export function list(p: ParsedArgs, name: string): string[] {
 
 /** Go `time.ParseDuration` subset (`1h2m3.5s`, `500ms`), or a bare number of seconds. Milliseconds. */
 export function parseDuration(s: string): number {
-  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/gy;
-  let total = 0;
-  let pos = 0;
-  let m: RegExpExecArray | null;
-  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 0.001, µs: 0.001, ns: 0.000001 };
-  while ((m = re.exec(s))) {
-    total += Number(m[1]) * unit[m[2]!]!;
-    pos = re.lastIndex;
-  }
-  if (pos !== s.length || s.length === 0) throw new UsageError(`invalid argument ${JSON.stringify(s)} for "--timeout" flag: time: invalid duration ${JSON.stringify(s)}`);
-  return Math.max(1, Math.round(total));
+  const ms = parseGoDuration(s);
+  if (ms === undefined) throw new UsageError(`invalid argument ${JSON.stringify(s)} for "--timeout" flag: time: invalid duration ${JSON.stringify(s)}`);
+  return Math.max(1, Math.round(ms));
 }

@@ -12,6 +12,7 @@
  * up to `retries` times; HTTP errors and timeouts are not retried. Every failure becomes a
  * `remote-failed` (or `timeout`) error naming the endpoint.
  */
+import { parseGoDuration } from '../core/duration.ts';
 import { KrmfnError, LimitExceededError, NotFoundError } from '../core/errors.ts';
 import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, RunContext } from '../core/function.ts';
 import { toJS } from '../core/yaml/convert.ts';
@@ -166,7 +167,11 @@ export function parseRemoteConfig(text: string, file: string, env: Record<string
     if (typeof e.image !== 'string' || !e.image) throw bad(`endpoints[${i}].image must be a non-empty string`);
     if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url)) throw bad(`endpoints[${i}].url must be an http(s) URL`);
     const ep: RemoteEndpoint = { image: e.image, url: e.url };
-    if (e.timeout !== undefined) ep.timeoutMs = parseDuration(String(e.timeout), () => bad(`endpoints[${i}].timeout is not a duration`));
+    if (e.timeout !== undefined) {
+      const ms = parseGoDuration(String(e.timeout));
+      if (ms === undefined) throw bad(`endpoints[${i}].timeout is not a duration`);
+      ep.timeoutMs = ms;
+    }
     if (e.retries !== undefined) {
       if (typeof e.retries !== 'number' || e.retries < 0 || !Number.isInteger(e.retries)) throw bad(`endpoints[${i}].retries must be a whole number`);
       ep.retries = e.retries;
@@ -179,19 +184,4 @@ export function parseRemoteConfig(text: string, file: string, env: Record<string
     }
     return ep;
   });
-}
-
-/** Go-style durations: `500ms`, `30s`, `2m`, `1h`, `1m30s`. Returns milliseconds. */
-export function parseDuration(text: string, onError: () => Error): number {
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    const n = Number(m[1]);
-    total += m[2] === 'ms' ? n : m[2] === 's' ? n * 1e3 : m[2] === 'm' ? n * 6e4 : n * 36e5;
-    matched = re.lastIndex;
-  }
-  if (matched !== text.length || text.length === 0) throw onError();
-  return total;
 }
