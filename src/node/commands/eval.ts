@@ -4,16 +4,13 @@
  * --match-* and --exclude-* flags, -o, --save/--type, --results-dir and --timeout.
  */
 import * as nodePath from 'node:path';
-import { createEngine, defaultRuntimes } from '../../index.ts';
-import { nodeRuntimes } from '../runtimes/options.ts';
 import type { Selector } from '../../core/function.ts';
 import { isValidImageReference, resolveImageName } from '../../core/kptfile.ts';
 import { bool, list, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
-import { createExecRuntime } from '../exec-runtime.ts';
-import { createNodeWasmRuntime } from '../wasm/index.ts';
+import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
-import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, runtimeChoices, textOptions } from './render.ts';
+import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, textOptions } from './render.ts';
 
 const SELECTOR_FIELDS = ['api-version', 'kind', 'name', 'namespace'] as const;
 
@@ -160,17 +157,14 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const printer = eventPrinter(io, text, 'eval');
   const resultsDir = str(p, 'results-dir');
   const fnConfig = str(p, 'fn-config');
-  const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
-  let extra;
+  let cli;
   try {
-    extra = nodeRuntimes(runtimeChoices(p, io));
+    cli = createCliEngine(p, io);
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
-  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
-  const engine = createEngine({ runtimes: [...extra.first, ...defaultRuntimes(), ...(wasm ? [wasm] : []), createExecRuntime({ env }), ...extra.last] });
+  const { engine, env } = cli;
   const outputArg = str(p, 'output');
   const outcome = await engine.eval({
     fs: new NodeFs(),
@@ -191,7 +185,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   });
-  await wasm?.close();
+  await cli.close();
   await printer.flush();
   return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'));
 }

@@ -4,14 +4,11 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { createEngine, defaultRuntimes } from '../../index.ts';
-import { nodeRuntimes, type NodeRuntimeChoices } from '../runtimes/options.ts';
 import { unifiedDiff } from '../../core/diff.ts';
 import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
-import { createExecRuntime } from '../exec-runtime.ts';
-import { createNodeWasmRuntime } from '../wasm/index.ts';
+import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO, type Command } from '../io.ts';
 import { formatEvent, formatFailure, type TextOptions } from '../../engine/text-output.ts';
@@ -163,19 +160,14 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const text = textOptions(p, io);
   const printer = eventPrinter(io, text, 'render');
   const resultsDir = str(p, 'results-dir');
-  const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  let extra;
+  let cli;
   try {
-    extra = nodeRuntimes(runtimeChoices(p, io));
+    cli = createCliEngine(p, io);
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
-  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
-  // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
-  // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
-  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
-  const engine = createEngine({ runtimes: [...extra.first, ...defaultRuntimes(), ...(wasm ? [wasm] : []), createExecRuntime({ env }), ...extra.last] });
+  const { engine, env } = cli;
   const outcome = await engine.render({
     fs: new NodeFs(),
     root,
@@ -191,7 +183,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
   });
-  await wasm?.close();
+  await cli.close();
   await printer.flush();
   if (bool(p, 'diff') && outcome.ok && outcome.changes && !bool(p, 'json')) {
     const base = nodePath.dirname(root);
@@ -199,21 +191,6 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (diff) await write(io.stdout, diff);
   }
   return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
-}
-
-/** The optional remote/container runtimes chosen by flags and environment. */
-export function runtimeChoices(p: ParsedArgs, io: CliIO): NodeRuntimeChoices {
-  const policy = str(p, 'image-pull-policy');
-  if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy)) {
-    throw new UsageError(`image pull policy must be one of Always, IfNotPresent and Never`);
-  }
-  return {
-    env: io.env,
-    cwd: io.cwd,
-    remoteConfig: str(p, 'remote-config'),
-    containers: str(p, 'container-runtime'),
-    ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
-  };
 }
 
 export const renderCommand: Command = {

@@ -1,0 +1,42 @@
+/**
+ * The engine the `render` and `eval` commands run: optional remote runtimes first (an explicit
+ * mapping beats a built-in), then built-ins and Starlark, WASM with --allow-alpha-wasm, exec
+ * processes, and an opt-in container engine last. `close()` ends the WASM worker pool.
+ */
+import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
+import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
+import { createExecRuntime } from './exec-runtime.ts';
+import type { CliIO } from './io.ts';
+import { nodeRuntimes } from './runtimes/options.ts';
+import { createNodeWasmRuntime } from './wasm/index.ts';
+
+export interface CliEngine {
+  engine: Engine;
+  /** The environment handed to exec functions (defined values only). */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Throws UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
+export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
+  const policy = str(p, 'image-pull-policy');
+  if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy)) {
+    throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
+  }
+  const extra = nodeRuntimes({
+    env: io.env,
+    cwd: io.cwd,
+    remoteConfig: str(p, 'remote-config'),
+    containers: str(p, 'container-runtime'),
+    ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
+  });
+  const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
+  // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
+  // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
+  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
+  const engine = createEngine({
+    runtimes: [...extra.first, ...defaultRuntimes(), ...(wasm ? [wasm] : []), createExecRuntime({ env }), ...extra.last],
+  });
+  return { engine, env, close: async () => void (await wasm?.close()) };
+}
