@@ -60,7 +60,7 @@ describe('suite coverage', () => {
       source: 'methods = {"string": dir(""), "bytes": dir(b""), "list": dir([]), "dict": dir({}), "set": dir(set())}\n',
       dialect: { set: true },
     });
-    const methods = globals['methods'] as { entries(): [string, { elems: string[] }][] };
+    const methods = globals['methods'] as unknown as { entries(): [string, { elems: string[] }][] };
     for (const [type, list] of methods.entries()) {
       for (const m of list.elems) if (!new RegExp(`\\.${m}\\(`).test(text)) missing.push(`${type}.${m}`);
     }
