@@ -21,7 +21,7 @@ describe('krmfn CLI', () => {
   test('top-level help lists render and eval', async () => {
     const r = await runCli(['--help'], { cwd: tmp });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/\n  eval +run one function/);
+    expect(r.stdout).toMatch(/\n  eval +Run one function/);
     expect(r.stdout).toMatch(/\n  render +render a package/);
   });
 

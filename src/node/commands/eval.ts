@@ -192,6 +192,6 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'run one function over a directory or stdin (kpt fn eval)',
+  summary: 'Run one function over a directory or stdin (kpt fn eval)',
   run: runEval,
 };

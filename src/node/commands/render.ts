@@ -195,6 +195,6 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
 
 export const renderCommand: Command = {
   name: 'render',
-  summary: 'render a package: run its Kptfile pipelines (kpt fn render)',
+  summary: 'Render a package: run its Kptfile pipelines (kpt fn render)',
   run: runRender,
 };
