@@ -22,7 +22,7 @@ describe('krmfn CLI', () => {
     const r = await runCli(['--help'], { cwd: tmp });
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/\n  eval +Run one function/);
-    expect(r.stdout).toMatch(/\n  render +render a package/);
+    expect(r.stdout).toMatch(/\n  render +Render a package/);
   });
 
   for (const argv of [['render', '--help'], ['fn', 'render', '-h'], ['eval', '--help'], ['fn', 'eval', '--help']]) {
