@@ -175,7 +175,9 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
 export function normalizeAfterFunction(doc: YNode): void {
   const root = rootOf(doc);
   if (!root) return;
-  if (needsRealRoundTrip(root)) {
+  // One read-only pass decides the common case: nothing to re-associate or rewrite in the tree.
+  const found = scan(root, false, 0);
+  if (found !== 0 && needsRealRoundTrip(root)) {
     realRoundTrip(doc, root);
     return;
   }
@@ -189,7 +191,48 @@ export function normalizeAfterFunction(doc: YNode): void {
       doc.footComment = '';
     }
   }
-  normalizeWalk(root, false, 0);
+  if (found !== 0) normalizeWalk(root, false, 0);
+}
+
+const CHANGE = 1;
+const REAL = 2;
+
+/**
+ * 0 when the tree has nothing normalizeWalk would change and needsRealRoundTrip would reject;
+ * otherwise non-zero (REAL as soon as a foot comment or explicit key is seen). Allocates nothing.
+ */
+function scan(n: YNode, inSequence: boolean, depth: number): number {
+  if (depth > 10_000) return REAL;
+  if (n.footComment) return REAL;
+  const c = n.content;
+  if (n.kind === 'scalar') return n.style === 'folded' ? CHANGE : 0;
+  let found = 0;
+  if (n.kind === 'mapping') {
+    for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i]!)) return REAL;
+  } else if (n.kind === 'sequence' && !inSequence) {
+    for (let i = 0; i < c.length; i++) {
+      const item = c[i]!;
+      const first = item.content[0];
+      if (first && first.kind === 'scalar' && first.headComment && (item.kind === 'mapping' || item.kind === 'sequence')) {
+        found = CHANGE;
+        break;
+      }
+    }
+  }
+  const nested = n.kind === 'sequence';
+  for (let i = 0; i < c.length; i++) {
+    found |= scan(c[i]!, nested, depth + 1);
+    if (found & REAL) return found;
+  }
+  return found;
+}
+
+/** A mapping key go-yaml writes in the explicit `? ` form. */
+function explicitKey(k: YNode): boolean {
+  if (k.kind === 'mapping' || k.kind === 'sequence' || k.value.length > 40 || k.value.includes('\n')) {
+    if (k.kind !== 'scalar' || k.value.includes('\n') || new TextEncoder().encode(k.anchor + k.tag + k.value).length > 100) return true;
+  }
+  return false;
 }
 
 /** Feet, or keys written in the explicit `? ` form, re-associate in the list's layout. */
@@ -200,12 +243,7 @@ function needsRealRoundTrip(root: YNode): boolean {
     if (n.footComment) return true;
     const c = n.content;
     if (n.kind === 'mapping') {
-      for (let i = 0; i < c.length; i += 2) {
-        const k = c[i]!;
-        if (k.kind === 'mapping' || k.kind === 'sequence' || k.value.length > 40 || k.value.includes('\n')) {
-          if (k.kind !== 'scalar' || k.value.includes('\n') || new TextEncoder().encode(k.anchor + k.tag + k.value).length > 100) return true;
-        }
-      }
+      for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i]!)) return true;
     }
     for (let i = 0; i < c.length; i++) stack.push(c[i]!);
   }
