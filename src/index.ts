@@ -58,6 +58,7 @@ export {
   displayName,
   createRuntimeChain,
   toBytesRunner,
+  runFunction,
   runWithDeadline,
   FunctionCallError,
   isFunctionCallError,

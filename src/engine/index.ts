@@ -3,6 +3,7 @@ export { render, displayName } from './render.ts';
 export { evaluate, type EvalOptions } from './eval.ts';
 export { createRuntimeChain } from './chain.ts';
 export { toBytesRunner } from './to-bytes-runner.ts';
+export { runFunction, type RunFunctionOptions } from './run-function.ts';
 export { runWithDeadline } from './deadline.ts';
 export { FunctionCallError, isFunctionCallError } from './call-error.ts';
 export { errorStyle } from './error-style.ts';

@@ -74,8 +74,9 @@ export function attribute(items: readonly KubeObject[]): void {
     }
     if (next === cur) continue;
     o.setAnnotation(BLUEPRINT, next);
+    // kpt writes a new annotation single-quoted; an existing one keeps its style (checked with kpt).
     const n = o.getNode(['metadata', 'annotations', BLUEPRINT]);
-    if (n) n.style = 'single';
+    if (n && !cur) n.style = 'single';
   }
 }
 

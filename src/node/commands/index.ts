@@ -8,8 +8,9 @@ import { evalCommand } from './eval.ts';
 import { functionsCommand } from './functions.ts';
 import { initCommand } from './init.ts';
 import { renderCommand } from './render.ts';
+import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { starlarkCommand } from './starlark.ts';
 import { testCommand } from './test.ts';
 
-export const COMMANDS: readonly Command[] = Object.freeze([buildCommand, evalCommand, functionsCommand, initCommand, renderCommand, serveCommand, starlarkCommand, testCommand]);
+export const COMMANDS: readonly Command[] = Object.freeze([buildCommand, evalCommand, functionsCommand, initCommand, renderCommand, runCommand, serveCommand, starlarkCommand, testCommand]);

@@ -6,12 +6,11 @@
  */
 import type { Engine } from '../../index.ts';
 import { MemoryFs } from '../../core/memory-fs.ts';
-import type { FunctionRuntime, ResolveContext, RunContext } from '../../core/function.ts';
+import type { FunctionRuntime } from '../../core/function.ts';
 import { withLimits, type Limits } from '../../core/limits.ts';
 import { toJS } from '../../core/yaml/convert.ts';
 import { parseYamlFile } from '../../core/yaml/index.ts';
-import { runWithDeadline } from '../../engine/deadline.ts';
-import { toBytesRunner } from '../../engine/to-bytes-runner.ts';
+import { runFunction } from '../../engine/run-function.ts';
 import type { EngineEvent } from '../../engine/events.ts';
 import { formatEvent, formatFailure } from '../../engine/text-output.ts';
 import type { FunctionInfo, FunctionService, RenderRequest, RenderResponse, RunRequest, RunResponse } from './service.ts';
@@ -35,27 +34,7 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
 
     async run(req: RunRequest): Promise<RunResponse> {
       const limits = withLimits({ ...opts.limits, timeoutMs: Math.max(1, req.deadline - now()) });
-      const ctx: ResolveContext = {
-        displayName: req.image,
-        packagePath: '',
-        cwd: '/',
-        allowExec: false,
-        allowWasm: false,
-        allowNetwork: false,
-        limits,
-      };
-      const resolved = await runtime.resolve({ image: req.image }, ctx);
-      const runner = resolved.kind === 'objects' ? toBytesRunner(resolved) : resolved;
-      const out = await runWithDeadline(
-        req.image,
-        limits.timeoutMs,
-        req.signal,
-        (signal, deadline) => {
-          const rc: RunContext = { limits, signal, deadline, now, env: {}, validator: false };
-          return runner.run(req.input, rc);
-        },
-        now,
-      );
+      const out = await runFunction(runtime, req.image, req.input, { limits, signal: req.signal, now });
       if (req.format !== 'json') return out;
       // Same form as the request: re-encode the output list as JSON.
       const parsed = parseYamlFile(new TextDecoder().decode(out.stdout), { limits });
