@@ -194,7 +194,7 @@ function runV03(ctx: Ctx): void {
       count++;
     }
   }
-  updateDependsOn(ctx, new Set([old]), s.namespace);
+  updateDependsOn(ctx, items, new Set([old]), s.namespace);
   ctx.results.info(`namespace ${JSON.stringify(old)} updated to ${JSON.stringify(s.namespace)}, ${count} values changed`);
 }
 
@@ -202,7 +202,9 @@ function runV04(ctx: Ctx): void {
   const s = sdkConfig(ctx, false);
   const olds = new Set<string>();
   let count = 0;
-  for (const obj of ctx.items.whereNot(isLocal)) {
+  // Setting namespace fields never changes local-config, so one filter serves the whole run.
+  const items = ctx.items.whereNot(isLocal);
+  for (const obj of items) {
     for (const f of fieldsV04(obj)) {
       const cur = current(f);
       if (cur !== s.namespace) {
@@ -212,7 +214,7 @@ function runV04(ctx: Ctx): void {
       f.obj.set(f.path, s.namespace);
     }
   }
-  updateDependsOn(ctx, olds, s.namespace);
+  updateDependsOn(ctx, items, olds, s.namespace);
   const dups = ctx.items.duplicates();
   for (const group of dups) {
     const o = group[0]!;
@@ -228,16 +230,18 @@ function runV04(ctx: Ctx): void {
 }
 
 /** v0.3/v0.4 depends-on: `<group>/namespaces/<ns>/<Kind>/<name>` whose target exists and whose ns changed. */
-function updateDependsOn(ctx: Ctx, changed: ReadonlySet<string>, namespace: string): void {
-  const all = ctx.items.all;
-  for (const obj of ctx.items.whereNot(isLocal)) {
+function updateDependsOn(ctx: Ctx, nonLocal: readonly KubeObject[], changed: ReadonlySet<string>, namespace: string): void {
+  // group/kind/name of every item, built on the first depends-on annotation (was a scan per reference).
+  let targets: Set<string> | undefined;
+  for (const obj of nonLocal) {
     const value = obj.getAnnotation(DEPENDS_ON);
     if (value === undefined) continue;
     const parts = value.split(',').map((ref) => {
       const m = DEPENDS_ON_RE.exec(ref);
       if (!m) return ref;
       const [, group, ns, kind, name] = m;
-      const exists = all.some((o) => o.group === group && o.kind === kind && o.name === name);
+      targets ??= new Set(ctx.items.all.map((o) => `${o.group}\u0000${o.kind}\u0000${o.name}`));
+      const exists = targets.has(`${group}\u0000${kind}\u0000${name}`);
       return exists && changed.has(ns!) ? `${group}/namespaces/${namespace}/${kind}/${name}` : ref;
     });
     const next = parts.join(',');
