@@ -221,7 +221,14 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
   }
   const nested = n.kind === 'sequence';
   for (let i = 0; i < c.length; i++) {
-    found |= scan(c[i]!, nested, depth + 1);
+    const child = c[i]!;
+    // Scalars (most nodes) inline: same answer as scan(child), without the call.
+    if (child.kind === 'scalar' && depth < 10_000) {
+      if (child.footComment) return REAL;
+      if (child.style === 'folded') found |= CHANGE;
+      continue;
+    }
+    found |= scan(child, nested, depth + 1);
     if (found & REAL) return found;
   }
   return found;
