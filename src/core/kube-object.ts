@@ -88,6 +88,8 @@ export interface GroupVersionKind {
 export interface ObjectSource {
   path: string;
   index: number;
+  /** 1-based line of the object's first key in the text it was parsed from (0 when unknown). */
+  line: number;
 }
 
 /** Comments attached to a field: head (lines above), line (same line), foot (lines below). */
@@ -190,7 +192,7 @@ export class KubeObject {
     if (path === undefined) return undefined;
     const idx = this.lenientAnnotation(ANNOTATIONS.internalIndex) ?? this.lenientAnnotation(ANNOTATIONS.index) ?? '0';
     const n = Number(idx);
-    return { path, index: Number.isInteger(n) ? n : 0 };
+    return { path, index: Number.isInteger(n) ? n : 0, line: this.root.content[0]?.line ?? this.root.line };
   }
 
   /**

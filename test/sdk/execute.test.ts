@@ -165,7 +165,8 @@ describe('versionedApi', () => {
   });
 
   it('parseObject keeps comments', () => {
-    const o = parseObject('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # the name\n');
+    const o = parseObject('# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # the name\n  annotations:\n    config.kubernetes.io/path: a.yaml\n');
+    expect(o.source).toEqual({ path: 'a.yaml', index: 0, line: 2 });
     expect(o.comments('metadata.name')).toEqual({ line: '# the name' });
     expect(() => parseObject('a: 1\n---\nb: 2\n')).toThrow(/expected one YAML document, found 2/);
   });

@@ -36,7 +36,7 @@ describe('KubeObject typed getters', () => {
     expect(o.gvk).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
     expect(o.id).toBe('apps/v1/Deployment/prod/web');
     expect(o.isNamespaceScoped).toBe(true);
-    expect(o.source).toEqual({ path: 'app/deploy.yaml', index: 2 });
+    expect(o.source).toEqual({ path: 'app/deploy.yaml', index: 2, line: 0 });
     expect(o.isGVK('', 'v1', 'Deployment')).toBe(true);
     expect(o.isKind('Deployment', 'apps/v1beta1')).toBe(false);
     const ns = KubeObject.fromJS({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } });
