@@ -153,7 +153,7 @@ function describe(e: unknown): string {
  *   retries: 2                          # optional, connection errors only
  *   headers: {authorization: Bearer x}  # optional
  * ```
- * `env` resolves `${VAR}` references in header values (the Node edge passes process.env; the
+ * `env` resolves `${VAR}` references in header values (the Node edge passes its environment; the
  * browser passes nothing).
  */
 export function parseRemoteConfig(text: string, file: string, env: Record<string, string | undefined> = {}): RemoteEndpoint[] {
