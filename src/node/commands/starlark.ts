@@ -261,7 +261,7 @@ async function repl(p: ParsedArgs, io: CliIO): Promise<number> {
         if (isExpr) {
           if (value !== None) print(toHostString(repr(value)));
         } else {
-          const { globals } = execFile({ filename, source: text, predeclared: env, dialect, limits, print, load });
+          const { globals } = execFile({ filename, source: text, predeclared: env, dialect, limits, print, load, freeze: false });
           Object.assign(env, globals);
         }
       } catch (e) {

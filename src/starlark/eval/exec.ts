@@ -44,6 +44,11 @@ export interface ExecOptions {
   load?: (module: string) => Record<string, Value>;
   /** Run on an existing thread (shares its step budget, print, load and cancellation). */
   thread?: ThreadImpl;
+  /**
+   * Freeze the module's globals after its top level runs (default true: modules are immutable
+   * once initialised). A REPL turns it off so values stay mutable across inputs, as starlark-go's does.
+   */
+  freeze?: boolean;
 }
 
 export interface ExecResult {
@@ -194,11 +199,11 @@ export function execFile(opts: ExecOptions): ExecResult {
       universe: UNIVERSE_MAP,
     });
   });
-  return runModule(compiled, opts.filename, threadFor(opts));
+  return runModule(compiled, opts.filename, threadFor(opts), opts.freeze ?? true);
 }
 
-/** Runs a compiled module's top level on `th`, then freezes and returns its globals. */
-function runModule(compiled: CompiledModule, filename: string, th: ThreadImpl): ExecResult {
+/** Runs a compiled module's top level on `th`, then (unless told not to) freezes and returns its globals. */
+function runModule(compiled: CompiledModule, filename: string, th: ThreadImpl, freeze = true): ExecResult {
   const code = compiled.toplevel;
   const locals = new Array<Slot>(code.nlocals);
   for (const s of code.cellSlots) locals[s] = new Cell(undefined);
@@ -221,7 +226,7 @@ function runModule(compiled: CompiledModule, filename: string, th: ThreadImpl): 
     globals[binaryToHost(compiled.globalNames[i]!)] = v as Value;
   }
   for (const v of compiled.filelocals) if (v !== undefined) roots.push(v as Value);
-  freezeDeep(roots);
+  if (freeze) freezeDeep(roots);
   return { globals, thread: th };
 }
 

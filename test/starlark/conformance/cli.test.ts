@@ -147,4 +147,11 @@ describe('krmfn starlark (REPL)', () => {
     expect(r.stdout).toBe('3\n2\n42\np\n"é"\n');
     expect(r.stderr).toBe('Traceback (most recent call last):\n  <stdin>:1:3: in <expr>\nError: floored division by zero\n');
   });
+
+  it('keeps values mutable across inputs, as starlark-go does', async () => {
+    const input = ['x = []', 'x.append(1)', 'd = {}', 'd["k"] = 2', '(x, d)', ''].join('\n');
+    const r = await krmfn(['starlark'], dir, input);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('([1], {"k": 2})\n');
+  });
 });
