@@ -10,6 +10,8 @@
 import {
   defineBuiltin,
   defineMutator,
+  FIELD_SPEC_SCHEMA,
+  fieldSpecList,
   fieldSpecMatches,
   isEmptyConfig,
   reencodeAsKustomize,
@@ -72,9 +74,6 @@ const COMMON_LABELS: readonly FieldSpec[] = Object.freeze([
   { group: 'networking.k8s.io', kind: 'NetworkPolicy', path: 'spec/egress/to/podSelector/matchLabels' },
 ]);
 
-function fieldSpecList(v: unknown): FieldSpec[] {
-  return Array.isArray(v) ? v.filter((s): s is FieldSpec => typeof s === 'object' && s !== null && typeof (s as FieldSpec).path === 'string') : [];
-}
 
 function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs: FieldSpec[] } {
   const fc = ctx.functionConfig;
@@ -301,17 +300,7 @@ export const setLabelsSchema = Object.freeze({
     additionalLabelFields: {
       type: 'array',
       description: 'v0.1.5 (`SetLabels`): extra kustomize FieldSpecs that hold labels (alias `fieldSpecs`, v0.1.3–v0.1.4 `SetLabelConfig`).',
-      items: {
-        type: 'object',
-        required: ['path'],
-        properties: {
-          group: { type: 'string' },
-          version: { type: 'string' },
-          kind: { type: 'string' },
-          path: { type: 'string' },
-          create: { type: 'boolean' },
-        },
-      },
+      items: FIELD_SPEC_SCHEMA,
     },
   },
 });

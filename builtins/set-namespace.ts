@@ -11,6 +11,8 @@ import {
   ANNOTATIONS,
   defineBuiltin,
   defineMutator,
+  FIELD_SPEC_SCHEMA,
+  fieldSpecList,
   visitFieldSpec,
   fieldSpecMatches,
   knownScope,
@@ -48,8 +50,7 @@ function kustomizeConfig(ctx: Ctx, v02: boolean): Settings {
   if (kind === 'ConfigMap') namespace = str(fc!.get('data.namespace'));
   else if (kind === 'SetNamespaceConfig' || (v02 && kind === 'SetNamespace')) {
     namespace = str(fc!.get('namespace'));
-    const specs = fc!.get('fieldSpecs');
-    if (Array.isArray(specs)) fieldSpecs = specs.filter((s): s is FieldSpec => typeof s === 'object' && s !== null && typeof (s as FieldSpec).path === 'string');
+    fieldSpecs = fieldSpecList(fc!.get('fieldSpecs'));
   } else {
     throw new BadConfig(v02 ? '`functionConfig` must be a `ConfigMap` or `SetNamespace`' : 'function config must be a ConfigMap or SetNamespaceConfig');
   }
@@ -387,17 +388,7 @@ export const setNamespaceSchema = Object.freeze({
     fieldSpecs: {
       type: 'array',
       description: 'v0.1–v0.2 (`SetNamespaceConfig`/`SetNamespace`): extra kustomize FieldSpecs.',
-      items: {
-        type: 'object',
-        required: ['path'],
-        properties: {
-          group: { type: 'string' },
-          version: { type: 'string' },
-          kind: { type: 'string' },
-          path: { type: 'string' },
-          create: { type: 'boolean' },
-        },
-      },
+      items: FIELD_SPEC_SCHEMA,
     },
   },
 });

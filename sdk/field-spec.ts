@@ -15,6 +15,24 @@ export interface FieldSpec {
   create?: boolean;
 }
 
+/** JSON Schema of one FieldSpec (for function config schemas). */
+export const FIELD_SPEC_SCHEMA = Object.freeze({
+  type: 'object',
+  required: ['path'],
+  properties: {
+    group: { type: 'string' },
+    version: { type: 'string' },
+    kind: { type: 'string' },
+    path: { type: 'string', description: '`/`-separated field path; sequences are traversed element-wise.' },
+    create: { type: 'boolean' },
+  },
+});
+
+/** The FieldSpec-shaped entries (objects with a string `path`) of a config value, as given. */
+export function fieldSpecList(v: unknown): FieldSpec[] {
+  return Array.isArray(v) ? v.filter((s): s is FieldSpec => typeof s === 'object' && s !== null && typeof (s as FieldSpec).path === 'string') : [];
+}
+
 export function fieldSpecMatches(obj: KubeObject, fs: FieldSpec): boolean {
   return (!fs.group || fs.group === obj.group) && (!fs.version || fs.version === obj.version) && (!fs.kind || fs.kind === obj.kind);
 }

@@ -85,7 +85,7 @@ export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/co
 export type { ResourceList } from '../src/core/function.ts';
 export { newObject, parseObject, parseObjects } from './objects.ts';
 export { versionedApi, type VersionedApiOptions } from './versioned.ts';
-export { fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.ts';
+export { FIELD_SPEC_SCHEMA, fieldSpecList, fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.ts';
 export {
   parseResourceList,
   processResourceList,

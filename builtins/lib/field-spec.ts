@@ -8,13 +8,9 @@ import type { KubeObject } from '../../src/core/kube-object.ts';
 import { mappingNode, mapGet, strNode, type YNode } from '../../src/core/yaml/node.ts';
 import { matchesGvk } from './gvk.ts';
 
-export interface FieldSpec {
-  group?: string;
-  version?: string;
-  kind?: string;
-  path: string;
-  create?: boolean;
-}
+import type { FieldSpec } from '../../sdk/field-spec.ts';
+
+export { FIELD_SPEC_SCHEMA, type FieldSpec } from '../../sdk/field-spec.ts';
 
 /** Reads FieldSpecs from plain config data (unknown shapes are ignored). */
 export function toFieldSpecs(value: unknown): FieldSpec[] {
@@ -103,16 +99,3 @@ export function replaceValue(map: YNode, key: string, value: YNode): void {
   }
   map.content.push(strNode(key), value);
 }
-
-/** JSON Schema of one FieldSpec (for config schemas). */
-export const FIELD_SPEC_SCHEMA = Object.freeze({
-  type: 'object',
-  required: ['path'],
-  properties: {
-    group: { type: 'string' },
-    version: { type: 'string' },
-    kind: { type: 'string' },
-    path: { type: 'string', description: '`/`-separated field path; sequences are traversed element-wise.' },
-    create: { type: 'boolean' },
-  },
-});

@@ -116,15 +116,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
       removeAnnotations(o, [...ID_KEYS, ANNOTATIONS.migrationId]);
     }
     if (exitCode !== 0) {
-      throw new FunctionCallError({
-        code: 'function-failed',
-        message: `function ${JSON.stringify(name)} exited with code ${exitCode}`,
-        function: name,
-        results,
-        stderr,
-        exitCode,
-        exitFailure: true,
-      });
+      throw exitFailure(name, exitCode, results, stderr);
     }
   } else {
     const runner = req.runner;
@@ -143,15 +135,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
     results = outcome.output.results ?? [];
     output = outcome.output.items;
     if (exitCode !== 0) {
-      throw new FunctionCallError({
-        code: 'function-failed',
-        message: `function ${JSON.stringify(name)} exited with code ${exitCode}`,
-        function: name,
-        results,
-        stderr,
-        exitCode,
-        exitFailure: true,
-      });
+      throw exitFailure(name, exitCode, results, stderr);
     }
     if (!req.validator) for (const o of output) if (snapshots.has(o)) normalizeAfterFunction(o.doc);
   }
@@ -250,5 +234,18 @@ function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, P
         });
       }
     }
+  });
+}
+
+/** The error of a function that exited non-zero (kpt prints its `Exit code: N` block, no error line). */
+function exitFailure(name: string, exitCode: number, results: Result[], stderr: string): FunctionCallError {
+  return new FunctionCallError({
+    code: 'function-failed',
+    message: `function ${JSON.stringify(name)} exited with code ${exitCode}`,
+    function: name,
+    results,
+    stderr,
+    exitCode,
+    exitFailure: true,
   });
 }
