@@ -346,49 +346,19 @@ export class GoJsInstance {
       },
       'syscall/js.valueCall': (sp) => {
         sp >>>= 0;
-        try {
+        this.callIntoGo(56, () => {
           const receiver = this.loadValue(sp + 8) as object;
           const method = Reflect.get(receiver, this.loadString(sp + 16)) as (...a: unknown[]) => unknown;
-          const result = Reflect.apply(method, receiver, this.loadValues(sp + 32));
-          const at = this.sp();
-          this.storeValue(at + 56, result);
-          this.mem().setUint8(at + 64, 1);
-        } catch (e) {
-          this.rethrowHostFailure(e);
-          const at = this.sp();
-          this.storeValue(at + 56, e);
-          this.mem().setUint8(at + 64, 0);
-        }
+          return Reflect.apply(method, receiver, this.loadValues(sp + 32));
+        });
       },
       'syscall/js.valueInvoke': (sp) => {
         sp >>>= 0;
-        try {
-          const fn = this.loadValue(sp + 8) as (...a: unknown[]) => unknown;
-          const result = Reflect.apply(fn, undefined, this.loadValues(sp + 16));
-          const at = this.sp();
-          this.storeValue(at + 40, result);
-          this.mem().setUint8(at + 48, 1);
-        } catch (e) {
-          this.rethrowHostFailure(e);
-          const at = this.sp();
-          this.storeValue(at + 40, e);
-          this.mem().setUint8(at + 48, 0);
-        }
+        this.callIntoGo(40, () => Reflect.apply(this.loadValue(sp + 8) as (...a: unknown[]) => unknown, undefined, this.loadValues(sp + 16)));
       },
       'syscall/js.valueNew': (sp) => {
         sp >>>= 0;
-        try {
-          const ctor = this.loadValue(sp + 8) as new (...a: unknown[]) => unknown;
-          const result = Reflect.construct(ctor, this.loadValues(sp + 16));
-          const at = this.sp();
-          this.storeValue(at + 40, result);
-          this.mem().setUint8(at + 48, 1);
-        } catch (e) {
-          this.rethrowHostFailure(e);
-          const at = this.sp();
-          this.storeValue(at + 40, e);
-          this.mem().setUint8(at + 48, 0);
-        }
+        this.callIntoGo(40, () => Reflect.construct(this.loadValue(sp + 8) as new (...a: unknown[]) => unknown, this.loadValues(sp + 16)));
       },
       'syscall/js.valueLength': (sp) => {
         sp >>>= 0;
@@ -448,6 +418,26 @@ export class GoJsInstance {
    * Host limits (output cap) and traps must unwind the whole Go program, not become a JS exception
    * Go could catch and carry on from.
    */
+  /**
+   * Runs a JS call for the Go program and stores its outcome where Go expects it: the value (or
+   * the thrown error) at `sp + offset`, then an ok byte at `sp + offset + 8`. The stack pointer is
+   * read after the call, because the call may re-enter Go and move the stack.
+   */
+  private callIntoGo(offset: number, call: () => unknown): void {
+    let value: unknown;
+    let ok = 1;
+    try {
+      value = call();
+    } catch (e) {
+      this.rethrowHostFailure(e);
+      value = e;
+      ok = 0;
+    }
+    const at = this.sp();
+    this.storeValue(at + offset, value);
+    this.mem().setUint8(at + offset + 8, ok);
+  }
+
   private rethrowHostFailure(e: unknown): void {
     if (typeof e === 'object' && e !== null && ((e as { isWasmHostError?: unknown }).isWasmHostError === true || (e as Error).name === 'RuntimeError')) {
       throw e;
