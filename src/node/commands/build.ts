@@ -16,8 +16,8 @@
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { write, type CliIO, type Command } from '../io.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
 
@@ -169,27 +169,9 @@ export const buildCommand: Command = {
   name: 'build',
   summary: 'Bundle a function written with krmfn/sdk into one runnable JS file',
   async run(args: string[], io: CliIO): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          target: { type: 'string' },
-          out: { type: 'string', short: 'o' },
-          minify: { type: 'boolean' },
-          help: { type: 'boolean', short: 'h' },
-        },
-      });
-    } catch (e) {
-      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
-      return 1;
-    }
+    const parsed = await parseCommandArgs(args, { target: { type: 'string' }, out: { type: 'string', short: 'o' }, minify: { type: 'boolean' } }, HELP, io);
+    if (typeof parsed === 'number') return parsed;
     const v = parsed.values;
-    if (v.help) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
     const target = (v.target ?? 'exec') as BuildTarget;
     if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
       await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`);

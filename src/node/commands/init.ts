@@ -7,8 +7,8 @@
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { parseArgs } from 'node:util';
 import { write, type CliIO, type Command } from '../io.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { projectFiles, type TemplateKind } from '../templates/function-project.ts';
 
 const HELP = `Create a new KRM function project written with krmfn/sdk.
@@ -33,21 +33,8 @@ export const initCommand: Command = {
   name: 'init',
   summary: 'Scaffold a new function project (source, schema, golden test, build)',
   async run(args: string[], io: CliIO): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: { kind: { type: 'string' }, dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      });
-    } catch (e) {
-      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
-      return 1;
-    }
-    if (parsed.values.help) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
+    const parsed = await parseCommandArgs(args, { kind: { type: 'string' }, dir: { type: 'string' } }, HELP, io);
+    if (typeof parsed === 'number') return parsed;
     const name = parsed.positionals[0];
     if (!name || parsed.positionals.length > 1) {
       await write(io.stderr, `error: expected exactly one NAME\n\n${HELP}`);

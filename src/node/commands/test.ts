@@ -9,11 +9,11 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { isKrmFunction, type KrmFunction } from '../../../sdk/define.ts';
 import { goldenTests } from '../../../sdk/testing.ts';
 import { nodeFixtures } from '../sdk.ts';
 import { write, type CliIO, type Command } from '../io.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 import { buildFunction } from './build.ts';
 
 const HELP = `Run a function project's golden cases (testdata/<case>/) without a test framework.
@@ -31,21 +31,8 @@ export const testCommand: Command = {
   name: 'test',
   summary: "Run a function project's golden cases (no test framework)",
   async run(args: string[], io: CliIO): Promise<number> {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: { entry: { type: 'string' }, update: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      });
-    } catch (e) {
-      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${HELP}`);
-      return 1;
-    }
-    if (parsed.values.help) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
+    const parsed = await parseCommandArgs(args, { entry: { type: 'string' }, update: { type: 'boolean' } }, HELP, io);
+    if (typeof parsed === 'number') return parsed;
     const root = nodePath.resolve(io.cwd, parsed.positionals[0] ?? '.');
     const entry = nodePath.resolve(root, parsed.values.entry ?? 'src/fn.ts');
     const testdata = nodePath.join(root, 'testdata');
