@@ -9,7 +9,15 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 30);
 const server = await serveStatic('web/dist');
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   const page = await browser.newPage();
@@ -42,9 +50,15 @@ try {
   const repeated = await measure(false);
   const baseline = await measure(true);
   console.log(`playground sample "hello" (set-namespace, set-labels, starlark), Chromium, ${REPEAT} repeats`);
-  console.log(`page load to first rendered diff: ${loadToFirst} ms (first render in the Worker: ${first.toFixed(1)} ms)`);
-  console.log(`repeated render, median: ${repeated.worker.toFixed(1)} ms in the Worker, ${repeated.trip.toFixed(1)} ms round trip`);
-  console.log(`baseline (same package, no pipeline): ${baseline.worker.toFixed(1)} ms in the Worker, ${baseline.trip.toFixed(1)} ms round trip`);
+  console.log(
+    `page load to first rendered diff: ${loadToFirst} ms (first render in the Worker: ${first.toFixed(1)} ms)`,
+  );
+  console.log(
+    `repeated render, median: ${repeated.worker.toFixed(1)} ms in the Worker, ${repeated.trip.toFixed(1)} ms round trip`,
+  );
+  console.log(
+    `baseline (same package, no pipeline): ${baseline.worker.toFixed(1)} ms in the Worker, ${baseline.trip.toFixed(1)} ms round trip`,
+  );
   console.log(`ratio repeated/baseline: ${(repeated.worker / baseline.worker).toFixed(2)}x; one 60 Hz frame = 16.7 ms`);
 } finally {
   await browser.close();

@@ -127,7 +127,10 @@ async function child(mode, pkg) {
 }
 
 function measure(mode, pkg) {
-  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, pkg], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, pkg], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
@@ -140,7 +143,9 @@ if (process.argv[2] === '--generate') {
   res.rssMB = process.resourceUsage().maxRSS / 1024;
   console.log(JSON.stringify(res));
 } else {
-  console.log('krmfn render benchmark: pipeline of 5 built-in mutators (set-namespace, set-labels, set-annotations, set-labels, set-namespace)');
+  console.log(
+    'krmfn render benchmark: pipeline of 5 built-in mutators (set-namespace, set-labels, set-annotations, set-labels, set-namespace)',
+  );
   console.log('Wall ms are noisy on a shared machine; CPU ms (user+system of the process) are shown beside them.');
   console.log('resources | floor parse+emit ms (cpu) | render ms (cpu) | ratio wall (cpu) | render peak RSS MB');
   let wall;
@@ -172,6 +177,8 @@ await import(${JSON.stringify(join(repo, 'bin/krmfn.mjs'))});`;
     }
   }
   if (wall !== undefined) {
-    console.log(`whole process \`krmfn render\`, 1,000 resources x 5 functions: ${wall.toFixed(0)} ms wall, ${wallCpu.toFixed(0)} ms CPU (target < 400 ms)`);
+    console.log(
+      `whole process \`krmfn render\`, 1,000 resources x 5 functions: ${wall.toFixed(0)} ms wall, ${wallCpu.toFixed(0)} ms CPU (target < 400 ms)`,
+    );
   }
 }

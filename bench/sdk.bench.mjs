@@ -15,8 +15,15 @@ writeFileSync(
 export { BUILTINS } from ${JSON.stringify(join(root, 'builtins/index.ts'))};
 export { parseYamlFile, emitYamlDocument } from ${JSON.stringify(join(root, 'src/core/yaml/index.ts'))};`,
 );
-await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', outfile: join(dir, 'b.mjs'), logLevel: 'silent',
-  banner: { js: "import { createRequire as __c } from 'node:module'; const require = __c(import.meta.url);" } });
+await build({
+  entryPoints: [entry],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  outfile: join(dir, 'b.mjs'),
+  logLevel: 'silent',
+  banner: { js: "import { createRequire as __c } from 'node:module'; const require = __c(import.meta.url);" },
+});
 const m = await import(pathToFileURL(join(dir, 'b.mjs')).href);
 rmSync(dir, { recursive: true, force: true });
 
@@ -46,7 +53,8 @@ const item = (i) => `- apiVersion: apps/v1
           ports:
           - containerPort: 80
 `;
-const list = (cfg) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from({ length: N }, (_, i) => item(i)).join('')}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data: {${cfg}}\n`;
+const list = (cfg) =>
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from({ length: N }, (_, i) => item(i)).join('')}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data: {${cfg}}\n`;
 
 const time = async (fn, reps = 5) => {
   await fn();
@@ -64,7 +72,9 @@ const floor = await time(() => {
   const docs = m.parseYamlFile(text).docs;
   m.emitYamlDocument(docs[0], 'compact');
 });
-console.log(`${N} Deployments, ${(text.length / 1e6).toFixed(2)} MB ResourceList; best of 5 runs (ratios against the parse+emit floor of the same list)`);
+console.log(
+  `${N} Deployments, ${(text.length / 1e6).toFixed(2)} MB ResourceList; best of 5 runs (ratios against the parse+emit floor of the same list)`,
+);
 console.log(`parse + emit floor                 ${floor.toFixed(1).padStart(8)} ms   1.00x`);
 const byName = (n) => m.BUILTINS.find((d) => d.name === n).fn;
 const cases = [
@@ -87,6 +97,10 @@ for (const [label, name, version, cfg] of cases) {
   }
   const fnMs = Math.min(...fnOnly);
   const whole = await time(() => m.processResourceList(byName(name), input, { image, quoteYaml11: false }));
-  console.log(`${label.padEnd(34)} ${fnMs.toFixed(1).padStart(8)} ms   ${(fnMs / floor).toFixed(2)}x  (function on live objects)`);
-  console.log(`${(label + ' + I/O').padEnd(34)} ${whole.toFixed(1).padStart(8)} ms   ${(whole / floor).toFixed(2)}x  (processResourceList: parse, run, emit)`);
+  console.log(
+    `${label.padEnd(34)} ${fnMs.toFixed(1).padStart(8)} ms   ${(fnMs / floor).toFixed(2)}x  (function on live objects)`,
+  );
+  console.log(
+    `${(label + ' + I/O').padEnd(34)} ${whole.toFixed(1).padStart(8)} ms   ${(whole / floor).toFixed(2)}x  (processResourceList: parse, run, emit)`,
+  );
 }

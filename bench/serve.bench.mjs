@@ -48,7 +48,9 @@ const STARLARK = `${LIST.replace(/functionConfig:[\s\S]*$/, '')}functionConfig:
       r["metadata"].setdefault("labels", {})["bench"] = "yes"
 `;
 
-const server = spawn(process.execPath, ['bin/krmfn.mjs', 'serve', '--port', '0', '--max-concurrent', '64'], { stdio: ['ignore', 'ignore', 'pipe'] });
+const server = spawn(process.execPath, ['bin/krmfn.mjs', 'serve', '--port', '0', '--max-concurrent', '64'], {
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
 const url = await new Promise((resolve, reject) => {
   let buf = '';
   server.stderr.on('data', (c) => {
@@ -63,10 +65,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function once(method, path, body) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = request(`${url}${path}`, { method, agent, headers: body ? { 'content-type': 'application/yaml' } : {} }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - t0 }));
-    });
+    const req = request(
+      `${url}${path}`,
+      { method, agent, headers: body ? { 'content-type': 'application/yaml' } : {} },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - t0 }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -22,7 +22,14 @@ writeFileSync(
   join(out, 'entry.ts'),
   `export * from ${JSON.stringify(join(root, 'wasm/index.ts'))};\nexport { createNodeWasmExecutor, nodeWorkerLike, createNodeWasmRuntime } from ${JSON.stringify(join(root, 'src/node/wasm/index.ts'))};\n`,
 );
-const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning' };
+const common = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+};
 await build({ ...common, entryPoints: [join(out, 'entry.ts')], outfile: lib });
 await build({ ...common, entryPoints: [join(root, 'src/node/wasm/worker-entry.ts')], outfile: worker });
 const W = await import(pathToFileURL(lib).href);
@@ -34,14 +41,26 @@ const enc = new TextEncoder();
 
 function resourceList(targetBytes) {
   const items = [];
-  const one = (i) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, annotations: { 'config.kubernetes.io/path': `cm-${i}.yaml` } }, data: { key: `value-${i}`, more: 'x'.repeat(40) } });
+  const one = (i) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${i}`, annotations: { 'config.kubernetes.io/path': `cm-${i}.yaml` } },
+    data: { key: `value-${i}`, more: 'x'.repeat(40) },
+  });
   let size = 80;
   for (let i = 0; size < targetBytes; i++) {
     const it = one(i);
     items.push(it);
     size += JSON.stringify(it).length + 1;
   }
-  return enc.encode(JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { namespace: 'bench' } } }));
+  return enc.encode(
+    JSON.stringify({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items,
+      functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { namespace: 'bench' } },
+    }),
+  );
 }
 
 /** A copy of `bytes` with a custom section V8 has not seen: compiling it is really cold. */
@@ -68,7 +87,12 @@ async function time(n, fn) {
 const ms = (x) => `${x.toFixed(x < 1 ? 3 : 2)} ms`.padStart(11);
 const iterations = (bytes) => (bytes > 500_000 ? 9 : bytes > 50_000 ? 25 : 101);
 
-const sizes = [['1 KB', 1_000], ['10 KB', 10_000], ['100 KB', 100_000], ['1 MB', 1_000_000]];
+const sizes = [
+  ['1 KB', 1_000],
+  ['10 KB', 10_000],
+  ['100 KB', 100_000],
+  ['1 MB', 1_000_000],
+];
 const executor = W.createNodeWasmExecutor({ maxWorkers: 1, workerScript });
 const call = { timeoutMs: 60_000 };
 
@@ -83,8 +107,12 @@ for (const [lang, modName, modSizes] of wasiModules) {
   const isGo = lang.startsWith('Go');
   const opts = { maxMemoryBytes: (isGo ? 256 : 64) * MiB };
   const cached = await W.prepareModule(bytes, opts);
-  console.log(`${lang} ${modName}.wasm (${bytes.byteLength > MiB ? `${(bytes.byteLength / MiB).toFixed(1)} MiB` : `${(bytes.byteLength / 1024).toFixed(0)} KB`})`);
-  console.log(`  ${'input'.padEnd(7)} ${'compile'.padStart(11)} ${'cold run'.padStart(11)} ${'in-thread'.padStart(11)} ${'worker'.padStart(11)} ${'overhead'.padStart(11)} ${'ratio'.padStart(7)}`);
+  console.log(
+    `${lang} ${modName}.wasm (${bytes.byteLength > MiB ? `${(bytes.byteLength / MiB).toFixed(1)} MiB` : `${(bytes.byteLength / 1024).toFixed(0)} KB`})`,
+  );
+  console.log(
+    `  ${'input'.padEnd(7)} ${'compile'.padStart(11)} ${'cold run'.padStart(11)} ${'in-thread'.padStart(11)} ${'worker'.padStart(11)} ${'overhead'.padStart(11)} ${'ratio'.padStart(7)}`,
+  );
   for (const [label, size] of modSizes) {
     const stdin = resourceList(size);
     const n = isGo ? Math.min(9, iterations(size)) : iterations(size);
@@ -100,9 +128,15 @@ for (const [lang, modName, modSizes] of wasiModules) {
       await W.runWasi({ module: cached, stdin, limits: { maxOutputBytes: 64 * MiB } });
       await executor.runWasi({ module: cached, stdin, maxOutputBytes: 64 * MiB }, call);
     }
-    const inThread = await time(n, async () => W.runWasi({ module: cached, stdin, limits: { maxOutputBytes: 64 * MiB } }));
-    const inWorker = await time(n, async () => executor.runWasi({ module: cached, stdin, maxOutputBytes: 64 * MiB }, call));
-    console.log(`  ${label.padEnd(7)} ${ms(compile)} ${ms(cold)} ${ms(inThread)} ${ms(inWorker)} ${ms(inWorker - inThread)} ${(inWorker / inThread).toFixed(2).padStart(6)}x`);
+    const inThread = await time(n, async () =>
+      W.runWasi({ module: cached, stdin, limits: { maxOutputBytes: 64 * MiB } }),
+    );
+    const inWorker = await time(n, async () =>
+      executor.runWasi({ module: cached, stdin, maxOutputBytes: 64 * MiB }, call),
+    );
+    console.log(
+      `  ${label.padEnd(7)} ${ms(compile)} ${ms(cold)} ${ms(inThread)} ${ms(inWorker)} ${ms(inWorker - inThread)} ${(inWorker / inThread).toFixed(2).padStart(6)}x`,
+    );
   }
   console.log('');
 }
@@ -119,7 +153,9 @@ for (const [lang, modName, modSizes] of wasiModules) {
   const inThread = await time(101, async () => W.runWasi({ module: echo, stdin }));
   console.log('Worker start (echo, 10 KB)');
   console.log(`  fresh worker per call ${ms(perCallFresh)}   warm worker ${ms(warm)}   in-thread ${ms(inThread)}`);
-  console.log(`  worker start cost     ${ms(perCallFresh - warm)}   (reuse saves ${(perCallFresh / warm).toFixed(1)}x per call)\n`);
+  console.log(
+    `  worker start cost     ${ms(perCallFresh - warm)}   (reuse saves ${(perCallFresh / warm).toFixed(1)}x per call)\n`,
+  );
 }
 
 // Go js/wasm (kpt's alpha ABI): start-up once, then warm calls on the same program.
@@ -127,7 +163,9 @@ for (const [lang, modName, modSizes] of wasiModules) {
   const bytes = fixture('gojs-setns-go123');
   const goOpts = { maxMemoryBytes: 256 * MiB };
   console.log(`Go 1.23 js/wasm set-namespace (${(bytes.byteLength / MiB).toFixed(1)} MiB)`);
-  console.log(`  ${'input'.padEnd(7)} ${'compile'.padStart(11)} ${'start'.padStart(11)} ${'1st call'.padStart(11)} ${'warm'.padStart(11)} ${'worker warm'.padStart(12)}`);
+  console.log(
+    `  ${'input'.padEnd(7)} ${'compile'.padStart(11)} ${'start'.padStart(11)} ${'1st call'.padStart(11)} ${'warm'.padStart(11)} ${'worker warm'.padStart(12)}`,
+  );
   const cached = await W.prepareModule(bytes, goOpts);
   for (const [label, size] of sizes.slice(0, 3)) {
     const input = new TextDecoder().decode(resourceList(size));
@@ -142,8 +180,12 @@ for (const [lang, modName, modSizes] of wasiModules) {
     const warm = await time(iterations(size) > 50 ? 31 : 9, async () => W.callProcessResourceList(inst, input));
     inst.kill();
     await executor.callGoJs({ module: cached, input, maxOutputBytes: 64 * MiB }, call);
-    const inWorker = await time(iterations(size) > 50 ? 31 : 9, async () => executor.callGoJs({ module: cached, input, maxOutputBytes: 64 * MiB }, call));
-    console.log(`  ${label.padEnd(7)} ${ms(t1 - t0)} ${ms(t2 - t1)} ${ms(t3 - t2)} ${ms(warm)} ${ms(inWorker).padStart(12)}`);
+    const inWorker = await time(iterations(size) > 50 ? 31 : 9, async () =>
+      executor.callGoJs({ module: cached, input, maxOutputBytes: 64 * MiB }, call),
+    );
+    console.log(
+      `  ${label.padEnd(7)} ${ms(t1 - t0)} ${ms(t2 - t1)} ${ms(t3 - t2)} ${ms(warm)} ${ms(inWorker).padStart(12)}`,
+    );
   }
 }
 
@@ -151,10 +193,28 @@ for (const [lang, modName, modSizes] of wasiModules) {
 // one run per call with kpt's YAML on stdin, in a worker under a deadline.
 {
   const rt = W.createNodeWasmRuntime({ workerScript });
-  const ctx = { displayName: 'echo.wasm', packagePath: '', cwd: join(root, 'wasm/testdata'), allowExec: true, allowWasm: true, allowNetwork: false, limits: {} };
+  const ctx = {
+    displayName: 'echo.wasm',
+    packagePath: '',
+    cwd: join(root, 'wasm/testdata'),
+    allowExec: true,
+    allowWasm: true,
+    allowNetwork: false,
+    limits: {},
+  };
   const limits = { timeoutMs: 60_000, maxOutputBytes: 64 * MiB, maxAliases: 10_000 };
-  const runCtx = () => ({ limits, signal: new AbortController().signal, deadline: Date.now() + 60_000, now: Date.now, env: {}, validator: false });
-  const yaml = (n) => enc.encode(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from({ length: n }, (_, i) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n  data:\n    key: value-${i}\n`).join('')}`);
+  const runCtx = () => ({
+    limits,
+    signal: new AbortController().signal,
+    deadline: Date.now() + 60_000,
+    now: Date.now,
+    env: {},
+    validator: false,
+  });
+  const yaml = (n) =>
+    enc.encode(
+      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${Array.from({ length: n }, (_, i) => `- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm-${i}\n  data:\n    key: value-${i}\n`).join('')}`,
+    );
   const t0 = performance.now();
   const runner = await rt.resolve({ exec: 'echo.wasm' }, ctx);
   const t1 = performance.now();

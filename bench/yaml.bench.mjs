@@ -121,11 +121,15 @@ function median(f, runs) {
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
 const fmt = (x) => x.toFixed(1).padStart(6);
 
-for (const [label, bytes, runs] of [['1 MB', 1e6, 7], ['10 MB', 1e7, 3]]) {
+for (const [label, bytes, runs] of [
+  ['1 MB', 1e6, 7],
+  ['10 MB', 1e7, 3],
+]) {
   const text = pkg(bytes);
   const docs = text.split('---\n').length;
   // Warm up the JIT on a slice.
-  for (let i = 0; i < 2; i++) emitYamlFile(...Object.values(parseYamlFile(text.slice(0, 200_000).replace(/[^\n]*$/, ''))));
+  for (let i = 0; i < 2; i++)
+    emitYamlFile(...Object.values(parseYamlFile(text.slice(0, 200_000).replace(/[^\n]*$/, ''))));
   const cst = median(() => {
     let n = 0;
     for (const _ of new Parser().parse(text)) n++;
@@ -141,8 +145,12 @@ for (const [label, bytes, runs] of [['1 MB', 1e6, 7], ['10 MB', 1e7, 3]]) {
   const yEmit = median(() => yParse.result.map((d) => d.toString({ lineWidth: 0 })).join('---\n'), runs);
   const yTrip = yParse.ms + yEmit.ms;
   console.log(`${label} (${text.length} bytes, ${docs} documents)`);
-  console.log(`  ours   parse ${fmt(mbps(text.length, parse.ms))} MB/s   emit ${fmt(mbps(text.length, emit.ms))} MB/s   round trip ${fmt(mbps(text.length, trip.ms))} MB/s`);
-  console.log(`  yaml   parseAllDocuments ${fmt(mbps(text.length, yParse.ms))} MB/s   toString ${fmt(mbps(text.length, yEmit.ms))} MB/s   round trip ${fmt(mbps(text.length, yTrip))} MB/s`);
+  console.log(
+    `  ours   parse ${fmt(mbps(text.length, parse.ms))} MB/s   emit ${fmt(mbps(text.length, emit.ms))} MB/s   round trip ${fmt(mbps(text.length, trip.ms))} MB/s`,
+  );
+  console.log(
+    `  yaml   parseAllDocuments ${fmt(mbps(text.length, yParse.ms))} MB/s   toString ${fmt(mbps(text.length, yEmit.ms))} MB/s   round trip ${fmt(mbps(text.length, yTrip))} MB/s`,
+  );
   console.log(`  yaml   CST Parser only ${fmt(mbps(text.length, cst.ms))} MB/s (the floor under our parse)`);
   console.log(
     `  ratios parse/parseAllDocuments ${(yParse.ms / parse.ms).toFixed(2)}x   emit/toString ${(yEmit.ms / emit.ms).toFixed(2)}x   ` +
@@ -156,5 +164,7 @@ for (const [label, bytes, runs] of [['1 MB', 1e6, 7], ['10 MB', 1e7, 3]]) {
   const t = performance.now();
   const f = parseYamlFile(text);
   const ms = performance.now() - t;
-  console.log(`50 MB (${text.length} bytes, ${f.docs.length} documents): parse ${fmt(mbps(text.length, ms))} MB/s, ${(ms / 1000).toFixed(1)} s, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`);
+  console.log(
+    `50 MB (${text.length} bytes, ${f.docs.length} documents): parse ${fmt(mbps(text.length, ms))} MB/s, ${(ms / 1000).toFixed(1)} s, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`,
+  );
 }

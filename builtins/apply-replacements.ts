@@ -40,12 +40,19 @@ export function parseApplyReplacementsConfig(fc: KubeObject | undefined): Replac
   }
   const r = fc.get('replacements');
   if (r === undefined || r === null) return [];
-  if (!Array.isArray(r)) return `unable to convert functionConfig to replacements:\njson: cannot unmarshal ${jsonKind(r)} into Go struct field .replacements of type []types.Replacement`;
+  if (!Array.isArray(r))
+    return `unable to convert functionConfig to replacements:\njson: cannot unmarshal ${jsonKind(r)} into Go struct field .replacements of type []types.Replacement`;
   return r as Replacement[];
 }
 
 function jsonKind(v: unknown): string {
-  return typeof v === 'string' ? 'string' : typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : 'object';
+  return typeof v === 'string'
+    ? 'string'
+    : typeof v === 'number'
+      ? 'number'
+      : typeof v === 'boolean'
+        ? 'bool'
+        : 'object';
 }
 
 class ReplacementError extends Error {}
@@ -96,7 +103,11 @@ function matches(obj: KubeObject, s: ResSelector): boolean {
   );
 }
 
-export function applyReplacements(items: readonly KubeObject[], replacements: readonly Replacement[], version: string): Report {
+export function applyReplacements(
+  items: readonly KubeObject[],
+  replacements: readonly Replacement[],
+  version: string,
+): Report {
   const v19 = atLeast(version, '0.1.2');
   try {
     for (const r of replacements) applyOne(items, r, v19);
@@ -108,7 +119,8 @@ export function applyReplacements(items: readonly KubeObject[], replacements: re
 }
 
 function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): void {
-  if (!r.source || !r.targets || r.targets.length === 0) throw new ReplacementError('replacements must specify a source and at least one target');
+  if (!r.source || !r.targets || r.targets.length === 0)
+    throw new ReplacementError('replacements must specify a source and at least one target');
   const src = r.source;
   const sel: ResSelector = { ...src };
   const found = items.filter((o) => matches(o, sel));
@@ -125,7 +137,8 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
     if (node.kind !== 'scalar') throw new ReplacementError('delimiter option can only be used with scalar nodes');
     const parts = node.value.split(src.options.delimiter);
     const idx = src.options.index ?? 0;
-    if (idx < 0 || idx >= parts.length) throw new ReplacementError(`options.index ${idx} is out of bounds for value ${node.value}`);
+    if (idx < 0 || idx >= parts.length)
+      throw new ReplacementError(`options.index ${idx} is out of bounds for value ${node.value}`);
     value = { ...cloneNode(node), value: parts[idx]! };
   }
   for (const t of r.targets) {
@@ -141,7 +154,9 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
         if (hits.length === 0) {
           if (!v19) continue;
           throw new ReplacementError(
-            t.options?.create ? `unable to find or create field "${tfp}" in replacement target` : `unable to find field "${tfp}" in replacement target`,
+            t.options?.create
+              ? `unable to find or create field "${tfp}" in replacement target`
+              : `unable to find field "${tfp}" in replacement target`,
           );
         }
         for (const h of hits) setTarget(h, value, t.options);
@@ -153,7 +168,8 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
 function setTarget(target: YNode, value: YNode, options: FieldOptions | undefined): void {
   const fresh = cloneNode(value);
   if (options?.delimiter) {
-    if (target.kind !== 'scalar' || value.kind !== 'scalar') throw new ReplacementError('delimiter option can only be used with scalar nodes');
+    if (target.kind !== 'scalar' || value.kind !== 'scalar')
+      throw new ReplacementError('delimiter option can only be used with scalar nodes');
     const parts = target.value.split(options.delimiter);
     const idx = options.index ?? 0;
     if (idx < 0) parts.unshift(value.value);
@@ -210,7 +226,10 @@ export default defineBuiltin({
         items: {
           type: 'object',
           properties: {
-            source: { ...SELECTOR_SCHEMA, properties: { ...SELECTOR_SCHEMA.properties, fieldPath: { type: 'string' }, options: OPTIONS_SCHEMA } },
+            source: {
+              ...SELECTOR_SCHEMA,
+              properties: { ...SELECTOR_SCHEMA.properties, fieldPath: { type: 'string' }, options: OPTIONS_SCHEMA },
+            },
             targets: {
               type: 'array',
               items: {

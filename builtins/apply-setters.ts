@@ -20,7 +20,11 @@ import { kyamlPath, walk } from './lib/walk.ts';
 class SetterError extends Error {}
 
 /** Applies `setters` to every item in place. `version` is the image version ('' = newest). */
-export function applySetters(items: readonly KubeObject[], setters: ReadonlyMap<string, string>, version: string): Report {
+export function applySetters(
+  items: readonly KubeObject[],
+  setters: ReadonlyMap<string, string>,
+  version: string,
+): Report {
   const v2 = atLeast(version, '0.2.0');
   if (!v2 && setters.size === 0) return fail('failed to apply setters: input setters list cannot be empty');
   const results: Result[] = [];
@@ -92,8 +96,14 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
 }
 
 /** Replaces a sequence's elements with the setter's list; returns the result message. */
-function applyArraySetter(node: YNode, key: YNode | undefined, pattern: string, setters: ReadonlyMap<string, string>): string {
-  if (!/^\$\{[^}]*\}$/.test(pattern)) throw new SetterError(`invalid setter pattern for array node: ${goQuote(pattern)}`);
+function applyArraySetter(
+  node: YNode,
+  key: YNode | undefined,
+  pattern: string,
+  setters: ReadonlyMap<string, string>,
+): string {
+  if (!/^\$\{[^}]*\}$/.test(pattern))
+    throw new SetterError(`invalid setter pattern for array node: ${goQuote(pattern)}`);
   const text = setters.get(setterName(pattern)) ?? '';
   const comment = key?.lineComment || node.lineComment;
   if (isEmptyListText(text)) {

@@ -66,7 +66,9 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         value = node.value;
       } else if (node.kind === 'sequence' && key && node.content.every((c) => c.kind === 'scalar')) {
         const sorted = node.content.map((c) => c.value).sort();
-        const hit = defs.arrays.find((a) => a.values.length === sorted.length && a.values.every((v, i) => v === sorted[i]));
+        const hit = defs.arrays.find(
+          (a) => a.values.length === sorted.length && a.values.every((v, i) => v === sorted[i]),
+        );
         if (!hit) return;
         comment = `kpt-set: \${${hit.name}}`;
         key.lineComment = SETTER_PREFIX + `\${${hit.name}}`;
@@ -75,7 +77,10 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         // Go's fmt.Sprint of a []string: `[a b]`.
         value = `[${node.content.map((c) => c.value).join(' ')}]`;
       } else return;
-      const r: Result = { message: `Added line comment ${goQuote(comment)} for field with value ${goQuote(value)}`, field: { path: kyamlPath(path) } };
+      const r: Result = {
+        message: `Added line comment ${goQuote(comment)} for field with value ${goQuote(value)}`,
+        field: { path: kyamlPath(path) },
+      };
       if (file) r.file = file;
       results.push(r);
       return node.kind === 'sequence' ? 'skip' : undefined;
@@ -90,7 +95,12 @@ export const createSettersFn = defineMutator({
   usage: 'Adds `# kpt-set:` setter comments to fields whose values match the given setter values.',
   run(ctx) {
     const data = dataMap(ctx.functionConfig);
-    finish(ctx, data.size === 0 ? fail('failed to create setters: config map cannot be empty') : createSetters(ctx.items.all, parseSetterDefs(data)));
+    finish(
+      ctx,
+      data.size === 0
+        ? fail('failed to create setters: config map cannot be empty')
+        : createSetters(ctx.items.all, parseSetterDefs(data)),
+    );
   },
 });
 

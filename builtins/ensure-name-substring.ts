@@ -33,13 +33,18 @@ export function parseEnsureNameSubstringConfig(fc: KubeObject | undefined): Ensu
     cfg = { substring: v, editMode: k, additionalNameFields: [] };
   } else if (fc && fc.kind === 'EnsureNameSubstring' && fc.apiVersion === 'fn.kpt.dev/v1alpha1') {
     const mode = fc.getString('editMode') ?? 'prepend';
-    if (mode !== 'prepend' && mode !== 'append') return `${WRAP}unknown editMode: ${mode}, only prepend and append are allowed`;
+    if (mode !== 'prepend' && mode !== 'append')
+      return `${WRAP}unknown editMode: ${mode}, only prepend and append are allowed`;
     const extra = fc.get('additionalNameFields');
     const legacy = fc.get('fieldSpecs');
     if (extra !== undefined && legacy !== undefined) {
       return `${WRAP}\`fieldSpecs\` has been deprecated, please rename it to \`additionalNameFields\``;
     }
-    cfg = { substring: fc.getString('substring') ?? '', editMode: mode, additionalNameFields: toFieldSpecs(extra ?? legacy) };
+    cfg = {
+      substring: fc.getString('substring') ?? '',
+      editMode: mode,
+      additionalNameFields: toFieldSpecs(extra ?? legacy),
+    };
   } else {
     const got = fc ? gvkString(fc) : '/, Kind=';
     return `${WRAP}function config must be either ConfigMap.v1 or EnsureNameSubstring.v1alpha1.fn.kpt.dev, but we got: ${got}`;
@@ -94,7 +99,8 @@ export function ensureNameSubstring(items: readonly KubeObject[], cfg: EnsureNam
         touched = true;
       });
     }
-    if (obj.name !== oldName) renamed.push({ group: groupOf(obj), kind: obj.kind, namespace: obj.namespace, oldName, newName: obj.name });
+    if (obj.name !== oldName)
+      renamed.push({ group: groupOf(obj), kind: obj.kind, namespace: obj.namespace, oldName, newName: obj.name });
     // Upstream bug (reproduced): objects whose name already had the substring skip depends-on.
     if (touched || obj.name !== oldName) processed.push(obj);
   }
@@ -120,7 +126,11 @@ function fixBackReferences(items: readonly KubeObject[], renamed: readonly Renam
             if (k && k.value !== ref.kind) return;
           }
           const ns = scalarOf(mapGet(parent, 'namespace')) ?? obj.namespace;
-          const hit = targets.find((t) => t.oldName === n.value && (CLUSTER_SCOPED_REFS.has(t.kind) || (t.namespace || 'default') === (ns || 'default')));
+          const hit = targets.find(
+            (t) =>
+              t.oldName === n.value &&
+              (CLUSTER_SCOPED_REFS.has(t.kind) || (t.namespace || 'default') === (ns || 'default')),
+          );
           if (hit) n.value = hit.newName;
         });
       }
@@ -145,7 +155,8 @@ function fixDependsOn(
   const next = value.split(',').map((ref) => {
     const parts = ref.split('/');
     let g: string, k: string, n: string;
-    if (parts.length === 5 && parts[1] === 'namespaces') [g, , , k, n] = parts as [string, string, string, string, string];
+    if (parts.length === 5 && parts[1] === 'namespaces')
+      [g, , , k, n] = parts as [string, string, string, string, string];
     else if (parts.length === 3) [g, k, n] = parts as [string, string, string];
     else return ref;
     const exists = original.some((o) => o.group === g && o.kind === k && o.name === n);
@@ -156,7 +167,6 @@ function fixDependsOn(
   const joined = next.join(',');
   if (joined !== value) obj.setAnnotation(DEPENDS_ON, joined);
 }
-
 
 export const ensureNameSubstringFn = defineMutator({
   name: 'ensure-name-substring',

@@ -114,7 +114,10 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
     const git: Obj = {};
     for (const k of ['repo', 'directory', 'ref']) if (g[k] !== undefined) git[k] = g[k];
     kf.set('upstream', { type: 'git', git, updateStrategy: 'resource-merge' });
-    kf.set('upstreamLock', { type: 'git', git: { ...git, ...(g['commit'] !== undefined ? { commit: g['commit'] } : {}) } });
+    kf.set('upstreamLock', {
+      type: 'git',
+      git: { ...git, ...(g['commit'] !== undefined ? { commit: g['commit'] } : {}) },
+    });
     results.push({ message: 'Transformed "upstream" to "upstream" and "upstreamLock"', severity: 'info' });
   }
   if (mapGet(root, 'dependencies')) deleteKey(root, 'dependencies');
@@ -128,7 +131,10 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
   const mutators: Obj[] = [];
   if (setters.values.size > 0) {
     mutators.push({ image: APPLY_SETTERS, configMap: Object.fromEntries(setters.values) });
-    results.push({ message: `Added "${APPLY_SETTERS}" to mutators list, please move it to validators section if it is a validator function`, severity: 'info' });
+    results.push({
+      message: `Added "${APPLY_SETTERS}" to mutators list, please move it to validators section if it is a validator function`,
+      severity: 'info',
+    });
   }
   for (const o of items) {
     if (o === kf || isKptfile(o) || !inPackage(o)) continue;
@@ -145,7 +151,10 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
       const rel = dir ? pathOf(o).slice(dir.length + 1) : pathOf(o);
       if (image) {
         mutators.push({ image, configPath: rel });
-        results.push({ message: `Added "${image}" to mutators list, please move it to validators section if it is a validator function`, severity: 'info' });
+        results.push({
+          message: `Added "${image}" to mutators list, please move it to validators section if it is a validator function`,
+          severity: 'info',
+        });
       }
       o.removeAnnotation('config.kubernetes.io/function');
       o.removeAnnotation('config.k8s.io/function');
@@ -160,13 +169,17 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
 
 export function fixPackage(items: readonly KubeObject[]): Report {
   const kptfiles = items.filter(isKptfile);
-  if (kptfiles.length === 0) return fail("Kptfile not found in directory tree, make sure you specify '--include-meta-resources' flag");
+  if (kptfiles.length === 0)
+    return fail("Kptfile not found in directory tree, make sure you specify '--include-meta-resources' flag");
   const results: Result[] = [];
   for (const kf of kptfiles) {
     if (kf.apiVersion === 'kpt.dev/v1') continue;
     fixKptfile(kf, items, results);
   }
-  if (results.length === 0) return ok([{ message: 'This package is already fixed as it is on latest apiVersion kpt.dev/v1', severity: 'info' }]);
+  if (results.length === 0)
+    return ok([
+      { message: 'This package is already fixed as it is on latest apiVersion kpt.dev/v1', severity: 'info' },
+    ]);
   return ok(results);
 }
 

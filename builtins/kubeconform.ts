@@ -31,7 +31,6 @@ interface SchemaErr {
   message?: string;
 }
 
-
 const truthy = (v: unknown, dialect: Dialect): boolean => {
   const s = typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
   return dialect === 'kubeconform' ? s.toLowerCase() === 'true' || s === '1' : s === 'true';
@@ -43,7 +42,14 @@ export function parseValidatorConfig(fc: KubeObject | undefined, dialect: Dialec
   const data = (typeof js['data'] === 'object' && js['data'] !== null ? js['data'] : {}) as Record<string, unknown>;
   const pick = (k: string): unknown => (k in data ? data[k] : dialect === 'kubeconform' ? js[k] : undefined);
   const list = (v: unknown): string[] =>
-    Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : [];
+    Array.isArray(v)
+      ? v.map(String)
+      : typeof v === 'string'
+        ? v
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+        : [];
   const cfg: ValidatorConfig = {
     ignoreMissingSchemas: truthy(pick('ignore_missing_schemas'), dialect),
     skipKinds: list(pick('skip_kinds')),
@@ -56,7 +62,17 @@ export function parseValidatorConfig(fc: KubeObject | undefined, dialect: Dialec
 }
 
 const jsType = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v === 'object' ? 'object' : typeof v;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? Number.isInteger(v)
+          ? 'integer'
+          : 'number'
+        : typeof v === 'object'
+          ? 'object'
+          : typeof v;
 
 function valueAt(root: unknown, pointer: string): unknown {
   let cur = root;
@@ -68,7 +84,11 @@ function valueAt(root: unknown, pointer: string): unknown {
   return cur;
 }
 
-const segments = (pointer: string): string[] => pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+const segments = (pointer: string): string[] =>
+  pointer
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
 
 /** One validation error as the emulated tool words it, with its field path. */
 export function describeError(e: SchemaErr, data: unknown, dialect: Dialect): { path: string; message: string } {
@@ -83,7 +103,10 @@ export function describeError(e: SchemaErr, data: unknown, dialect: Dialect): { 
       case 'required':
         return { path: field, message: `${String(p['missingProperty'])} is required` };
       case 'enum':
-        return { path: field, message: `${field} must be one of the following: ${(p['allowedValues'] as unknown[] | undefined)?.map((x) => JSON.stringify(x)).join(', ') ?? ''}` };
+        return {
+          path: field,
+          message: `${field} must be one of the following: ${(p['allowedValues'] as unknown[] | undefined)?.map((x) => JSON.stringify(x)).join(', ') ?? ''}`,
+        };
       case 'additionalProperties':
         return { path: field, message: `Additional property ${String(p['additionalProperty'])} is not allowed` };
       default:
@@ -97,7 +120,10 @@ export function describeError(e: SchemaErr, data: unknown, dialect: Dialect): { 
     case 'required':
       return { path: field, message: `missing properties: '${String(p['missingProperty'])}'` };
     case 'enum':
-      return { path: field, message: `value must be one of ${(p['allowedValues'] as unknown[] | undefined)?.map((x) => JSON.stringify(x)).join(', ') ?? ''}` };
+      return {
+        path: field,
+        message: `value must be one of ${(p['allowedValues'] as unknown[] | undefined)?.map((x) => JSON.stringify(x)).join(', ') ?? ''}`,
+      };
     case 'additionalProperties':
       return { path: field, message: `additionalProperties '${String(p['additionalProperty'])}' not allowed` };
     case 'pattern':
@@ -110,7 +136,10 @@ export function describeError(e: SchemaErr, data: unknown, dialect: Dialect): { 
 }
 
 /** Validation errors of one object, or undefined when no schema is known for its kind. */
-async function validateObject(obj: KubeObject, crds: ReadonlyMap<string, JsonSchema>): Promise<SchemaErr[] | undefined> {
+async function validateObject(
+  obj: KubeObject,
+  crds: ReadonlyMap<string, JsonSchema>,
+): Promise<SchemaErr[] | undefined> {
   const key = `${obj.apiVersion}/${obj.kind}`;
   const data = obj.toJS();
   const crd = crds.get(key);
@@ -128,7 +157,11 @@ async function validateObject(obj: KubeObject, crds: ReadonlyMap<string, JsonSch
   }
 }
 
-export async function validateItems(items: readonly KubeObject[], cfg: ValidatorConfig, dialect: Dialect): Promise<Report> {
+export async function validateItems(
+  items: readonly KubeObject[],
+  cfg: ValidatorConfig,
+  dialect: Dialect,
+): Promise<Report> {
   const crds = crdSchemas(items, cfg.strict);
   const results: Result[] = [];
   for (const obj of items) {
@@ -169,9 +202,18 @@ function makeValidator(name: Dialect) {
     async run(ctx) {
       const cfg = parseValidatorConfig(ctx.functionConfig, name);
       const report = await validateItems(ctx.items.all, cfg, name);
-      if (cfg.strict && !report.failed) report.results.push({ message: 'strict mode is enforced for CRD schemas only; built-in kinds are checked without additional-property checks', severity: 'info' });
+      if (cfg.strict && !report.failed)
+        report.results.push({
+          message:
+            'strict mode is enforced for CRD schemas only; built-in kinds are checked without additional-property checks',
+          severity: 'info',
+        });
       if (cfg.schemaLocation || cfg.additionalSchemaLocations.length > 0) {
-        report.results.push({ message: 'schema_location and additional_schema_locations are ignored: krmfn validates offline with bundled schemas and the package CRDs', severity: 'warning' });
+        report.results.push({
+          message:
+            'schema_location and additional_schema_locations are ignored: krmfn validates offline with bundled schemas and the package CRDs',
+          severity: 'warning',
+        });
       }
       finish(ctx, report.results.length === 0 ? ok() : report, 'fn-sdk');
     },

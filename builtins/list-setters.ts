@@ -33,13 +33,18 @@ export function findSetters(items: readonly KubeObject[]): Map<string, string> |
   const kptfiles = items.filter(isKptfile);
   const pkg = (k: KubeObject): string => k.getAnnotation('internal.config.kubernetes.io/package-path') ?? '';
   // The root package's Kptfile: the one with the shortest package path (render), or at `Kptfile` (eval).
-  const kf = [...kptfiles].sort((a, b) => pkg(a).length - pkg(b).length || Number(pathOf(b) === 'Kptfile') - Number(pathOf(a) === 'Kptfile'))[0];
+  const kf = [...kptfiles].sort(
+    (a, b) => pkg(a).length - pkg(b).length || Number(pathOf(b) === 'Kptfile') - Number(pathOf(a) === 'Kptfile'),
+  )[0];
   if (!kf) return warn('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
   const mutators = kf.getNode(['pipeline', 'mutators']);
   if (!kf.getNode(['pipeline'])) return warn('unable to find Pipeline declaration in Kptfile');
-  const entry = mutators?.kind === 'sequence'
-    ? mutators.content.find((m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'))
-    : undefined;
+  const entry =
+    mutators?.kind === 'sequence'
+      ? mutators.content.find(
+          (m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'),
+        )
+      : undefined;
   if (!entry) return warn('unable to find apply-setters fn in Kptfile Pipeline.Mutators');
   const cm = mapGet(entry, 'configMap');
   const out = new Map<string, string>();
@@ -52,7 +57,10 @@ export function findSetters(items: readonly KubeObject[]): Map<string, string> |
     const dir = pathOf(kf).includes('/') ? pathOf(kf).slice(0, pathOf(kf).lastIndexOf('/') + 1) : '';
     const want = (dir + configPath).replace(/^\.\//, '');
     const file = items.find((o) => pathOf(o) === want && samePackage(o, kf));
-    if (!file) return warn(`file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`);
+    if (!file)
+      return warn(
+        `file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`,
+      );
     return new Map(dataMap(file));
   }
   return out;
@@ -73,12 +81,16 @@ export function listSetters(items: readonly KubeObject[]): Report {
     walk(obj.root, ({ node, key }) => {
       const pattern = fieldMarker(node, key);
       if (pattern === undefined) return;
-      for (const ref of new Set(setterRefs(pattern))) counts.set(setterName(ref), (counts.get(setterName(ref)) ?? 0) + 1);
+      for (const ref of new Set(setterRefs(pattern)))
+        counts.set(setterName(ref), (counts.get(setterName(ref)) ?? 0) + 1);
     });
   }
   const results: Result[] = [...setters.keys()].sort().map((name) => {
     const value = setters.get(name)!;
-    return { message: `Name: ${name}, Value: ${value}, Type: ${setterType(value)}, Count: ${counts.get(name) ?? 0}`, severity: 'info' };
+    return {
+      message: `Name: ${name}, Value: ${value}, Type: ${setterType(value)}, Count: ${counts.get(name) ?? 0}`,
+      severity: 'info',
+    };
   });
   return ok(results);
 }

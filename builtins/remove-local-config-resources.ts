@@ -23,7 +23,8 @@ export function isPrunable(obj: KubeObject): boolean {
 export function removeLocalConfig(items: readonly KubeObject[], remove: (o: KubeObject) => void): Report {
   for (const o of items.filter(isEmptyItem)) remove(o);
   const pruned = items.filter((o) => !isEmptyItem(o) && isPrunable(o));
-  if (pruned.length === 0) return ok([{ message: 'Found no resources to prune with the local config annotation', severity: 'warning' }]);
+  if (pruned.length === 0)
+    return ok([{ message: 'Found no resources to prune with the local config annotation', severity: 'warning' }]);
   const results: Result[] = [{ message: `Number of resources pruned: ${pruned.length}`, severity: 'info' }];
   for (const o of pruned) {
     const r: Result = { message: `Resource name: [${o.name}]`, severity: 'info' };
@@ -39,7 +40,10 @@ export const removeLocalConfigResourcesFn = defineMutator({
   name: 'remove-local-config-resources',
   usage: 'Removes resources annotated `config.kubernetes.io/local-config: "true"`.',
   run(ctx) {
-    finish(ctx, removeLocalConfig(ctx.items.all, (o) => ctx.items.remove(o)));
+    finish(
+      ctx,
+      removeLocalConfig(ctx.items.all, (o) => ctx.items.remove(o)),
+    );
   },
 });
 

@@ -29,11 +29,15 @@ const KEYS_V2 = ['by-value', 'by-file-path', 'by-value-regex', 'by-path', 'put-v
 const KEYS_V1 = ['by-value', 'by-value-regex', 'by-path', 'put-value', 'put-comment'];
 
 /** Validates the ConfigMap `data` for the given version; a string is the error message. */
-export function parseSearchReplaceConfig(data: ReadonlyMap<string, string>, version: string): SearchReplaceConfig | string {
+export function parseSearchReplaceConfig(
+  data: ReadonlyMap<string, string>,
+  version: string,
+): SearchReplaceConfig | string {
   const allowed = atLeast(version, '0.2.0') ? KEYS_V2 : KEYS_V1;
   const cfg: SearchReplaceConfig = {};
   for (const [k, v] of data) {
-    if (!allowed.includes(k)) return `invalid matcher ${goQuote(k)}, must be one of [${allowed.map(goQuote).join(' ')}]`;
+    if (!allowed.includes(k))
+      return `invalid matcher ${goQuote(k)}, must be one of [${allowed.map(goQuote).join(' ')}]`;
     // Upstream reads the data map as Go strings: an empty value is the same as an absent key.
     if (v === '') continue;
     if (k === 'by-value') cfg.byValue = v;
@@ -43,7 +47,8 @@ export function parseSearchReplaceConfig(data: ReadonlyMap<string, string>, vers
     else if (k === 'put-value') cfg.putValue = v;
     else cfg.putComment = v;
   }
-  if (cfg.byValue !== undefined && cfg.byValueRegex !== undefined) return 'only one of ["by-value", "by-value-regex"] can be provided';
+  if (cfg.byValue !== undefined && cfg.byValueRegex !== undefined)
+    return 'only one of ["by-value", "by-value-regex"] can be provided';
   if (!atLeast(version, '0.2.0') && !cfg.byValue && !cfg.byValueRegex && !cfg.byPath) {
     return 'at least one of ["by-value", "by-value-regex", "by-path"] must be provided';
   }
@@ -58,7 +63,9 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
     try {
       regex = new RegExp(cfg.byValueRegex);
     } catch (e) {
-      return fail(`failed to perform search-replace operation: ${goQuote(`failed to compile input pattern ${goQuote(cfg.byValueRegex)}: ${String(e)}`)}`);
+      return fail(
+        `failed to perform search-replace operation: ${goQuote(`failed to compile input pattern ${goQuote(cfg.byValueRegex)}: ${String(e)}`)}`,
+      );
     }
   }
   const mutate = cfg.putValue !== undefined || cfg.putComment !== undefined;
@@ -111,7 +118,8 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
       });
     }
   } catch (e) {
-    if (e instanceof SearchReplaceError) return fail(`failed to perform search-replace operation: ${goQuote(e.message)}`);
+    if (e instanceof SearchReplaceError)
+      return fail(`failed to perform search-replace operation: ${goQuote(e.message)}`);
     throw e;
   }
   if (results.length === 0) return ok([{ message: 'no matches' }]);

@@ -9,7 +9,13 @@ import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { mappingNode, mapGet, strNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
-import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, replaceValue, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
+import {
+  FIELD_SPEC_SCHEMA,
+  forEachFieldSpecTarget,
+  replaceValue,
+  toFieldSpecs,
+  type FieldSpec,
+} from './lib/field-spec.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
 import { atLeast } from './lib/version.ts';
@@ -44,7 +50,8 @@ export function parseSetAnnotationsConfig(fc: KubeObject | undefined, version: s
   } else if (fc.kind === 'SetAnnotationConfig' || (v14 && fc.kind === 'SetAnnotations')) {
     const a = fc.get('annotations');
     const annotations = new Map<string, string>();
-    if (a && typeof a === 'object' && !Array.isArray(a)) for (const [k, v] of Object.entries(a)) annotations.set(k, String(v ?? ''));
+    if (a && typeof a === 'object' && !Array.isArray(a))
+      for (const [k, v] of Object.entries(a)) annotations.set(k, String(v ?? ''));
     const extra = fc.get('additionalAnnotationFields');
     const legacy = fc.get('fieldSpecs');
     if (extra !== undefined && legacy !== undefined) {
@@ -127,7 +134,11 @@ export default defineBuiltin({
     properties: {
       annotations: { type: 'object', additionalProperties: { type: 'string' } },
       additionalAnnotationFields: { type: 'array', items: FIELD_SPEC_SCHEMA },
-      fieldSpecs: { type: 'array', items: FIELD_SPEC_SCHEMA, description: 'Deprecated alias of additionalAnnotationFields.' },
+      fieldSpecs: {
+        type: 'array',
+        items: FIELD_SPEC_SCHEMA,
+        description: 'Deprecated alias of additionalAnnotationFields.',
+      },
     },
   },
   fn: setAnnotationsFn,

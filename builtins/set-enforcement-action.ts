@@ -14,8 +14,12 @@ const ACTIONS = ['deny', 'warn', 'dryrun'];
 export function parseEnforcementAction(fc: KubeObject | undefined): string | { error: string } {
   const data = dataMap(fc);
   const v = data.get('enforcementAction');
-  if (data.size !== 1 || v === undefined) return { error: 'failed to process policies: expecting exactly 1 enforcementAction as part of the ConfigMap' };
-  if (!ACTIONS.includes(v)) return { error: 'failed to process policies: expected values for enforcementAction are [deny] or [warn] or [dryrun]' };
+  if (data.size !== 1 || v === undefined)
+    return { error: 'failed to process policies: expecting exactly 1 enforcementAction as part of the ConfigMap' };
+  if (!ACTIONS.includes(v))
+    return {
+      error: 'failed to process policies: expected values for enforcementAction are [deny] or [warn] or [dryrun]',
+    };
   return v;
 }
 
@@ -48,7 +52,9 @@ export default defineBuiltin({
   summary: 'Set spec.enforcementAction on Gatekeeper constraints',
   schema: {
     type: 'object',
-    properties: { data: { type: 'object', required: ['enforcementAction'], properties: { enforcementAction: { enum: ACTIONS } } } },
+    properties: {
+      data: { type: 'object', required: ['enforcementAction'], properties: { enforcementAction: { enum: ACTIONS } } },
+    },
   },
   fn: setEnforcementActionFn,
 });

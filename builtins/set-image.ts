@@ -40,12 +40,22 @@ const MASTER_KEYS = ['name', 'newName', 'newTag', 'digest'];
 export function parseSetImageConfig(fc: KubeObject | undefined, version: string): SetImageConfig | Report {
   const master = version === '';
   const terminated = (msg: string): Report =>
-    master ? { results: [{ message: msg, severity: 'error' }, { message: `function is terminated: ${msg}`, severity: 'error' }], failed: true } : fail(msg);
+    master
+      ? {
+          results: [
+            { message: msg, severity: 'error' },
+            { message: `function is terminated: ${msg}`, severity: 'error' },
+          ],
+          failed: true,
+        }
+      : fail(msg);
   let image: ImageSpec;
   let extra: FieldSpec[] = [];
   if (fc && (isConfigMap(fc) || fc.kind === 'ConfigMap')) {
     const data = dataMap(fc);
-    if (master) for (const k of data.keys()) if (!MASTER_KEYS.includes(k)) return terminated(`ConfigMap has wrong field name ${k}`);
+    if (master)
+      for (const k of data.keys())
+        if (!MASTER_KEYS.includes(k)) return terminated(`ConfigMap has wrong field name ${k}`);
     image = { name: data.get('name') ?? '' };
     if (data.get('newName')) image.newName = data.get('newName')!;
     if (data.get('newTag')) image.newTag = data.get('newTag')!;
@@ -53,7 +63,8 @@ export function parseSetImageConfig(fc: KubeObject | undefined, version: string)
   } else if (fc && fc.kind === 'SetImage') {
     const img = fc.get('image');
     const o = img && typeof img === 'object' && !Array.isArray(img) ? (img as Record<string, unknown>) : {};
-    const s = (k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : o[k] === undefined || o[k] === null ? '' : String(o[k]));
+    const s = (k: string): string =>
+      typeof o[k] === 'string' ? (o[k] as string) : o[k] === undefined || o[k] === null ? '' : String(o[k]);
     image = { name: s('name') };
     if (s('newName')) image.newName = s('newName');
     if (s('newTag')) image.newTag = s('newTag');
@@ -64,7 +75,9 @@ export function parseSetImageConfig(fc: KubeObject | undefined, version: string)
   }
   if (!image.name) return terminated(master ? 'must specify `name`' : 'missing image name');
   if (!image.newName && !image.newTag && !image.digest) {
-    return terminated(master ? 'must specify one of `newName`, `newTag`, or `digest`' : 'missing image newName, newTag, or digest');
+    return terminated(
+      master ? 'must specify one of `newName`, `newTag`, or `digest`' : 'missing image newName, newTag, or digest',
+    );
   }
   if (!master && image.newTag && image.digest) return fail('image newTag and digest both set');
   return { image, additionalImageFields: extra };

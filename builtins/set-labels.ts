@@ -50,8 +50,16 @@ const COMMON_LABELS: readonly FieldSpec[] = Object.freeze([
   { kind: 'Deployment', path: 'spec/template/metadata/labels', create: true },
   ...['Deployment', 'StatefulSet'].flatMap((kind): FieldSpec[] =>
     ['podAffinity', 'podAntiAffinity'].flatMap((a): FieldSpec[] => [
-      { group: 'apps', kind, path: `spec/template/spec/affinity/${a}/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels` },
-      { group: 'apps', kind, path: `spec/template/spec/affinity/${a}/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels` },
+      {
+        group: 'apps',
+        kind,
+        path: `spec/template/spec/affinity/${a}/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels`,
+      },
+      {
+        group: 'apps',
+        kind,
+        path: `spec/template/spec/affinity/${a}/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels`,
+      },
     ]),
   ),
   { group: 'apps', kind: 'Deployment', path: 'spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels' },
@@ -61,7 +69,11 @@ const COMMON_LABELS: readonly FieldSpec[] = Object.freeze([
   { kind: 'DaemonSet', path: 'spec/template/metadata/labels', create: true },
   { group: 'apps', kind: 'StatefulSet', path: 'spec/selector/matchLabels', create: true },
   { group: 'apps', kind: 'StatefulSet', path: 'spec/template/metadata/labels', create: true },
-  { group: 'apps', kind: 'StatefulSet', path: 'spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels' },
+  {
+    group: 'apps',
+    kind: 'StatefulSet',
+    path: 'spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels',
+  },
   { group: 'apps', kind: 'StatefulSet', path: 'spec/volumeClaimTemplates[]/metadata/labels', create: true },
   { group: 'batch', kind: 'Job', path: 'spec/selector/matchLabels' },
   { group: 'batch', kind: 'Job', path: 'spec/template/metadata/labels', create: true },
@@ -73,7 +85,6 @@ const COMMON_LABELS: readonly FieldSpec[] = Object.freeze([
   { group: 'networking.k8s.io', kind: 'NetworkPolicy', path: 'spec/ingress/from/podSelector/matchLabels' },
   { group: 'networking.k8s.io', kind: 'NetworkPolicy', path: 'spec/egress/to/podSelector/matchLabels' },
 ]);
-
 
 function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs: FieldSpec[] } {
   const fc = ctx.functionConfig;
@@ -90,7 +101,11 @@ function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs:
       fieldSpecs = fieldSpecList(fc!.get('additionalLabelFields') ?? fc!.get('fieldSpecs'));
     } else fieldSpecs = fieldSpecList(fc!.get('fieldSpecs'));
   } else {
-    throw new BadConfig(v015 ? '`functionConfig` must be either a `ConfigMap` or `SetLabels`' : 'function config must be a ConfigMap or SetLabelConfig');
+    throw new BadConfig(
+      v015
+        ? '`functionConfig` must be either a `ConfigMap` or `SetLabels`'
+        : 'function config must be a ConfigMap or SetLabelConfig',
+    );
   }
   if (Object.keys(labels).length === 0) throw new BadConfig('input label list cannot be empty');
   return { labels, fieldSpecs };
@@ -142,8 +157,17 @@ function sdkConfig(ctx: Ctx): V02Config | undefined {
   if (fc!.kind === 'SetLabels' && group === 'fn.kpt.dev') {
     const raw = fc!.get('labels');
     if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) {
-      const jsonType = Array.isArray(raw) ? 'array' : typeof raw === 'boolean' ? 'bool' : typeof raw === 'number' ? 'number' : 'string';
-      fail(ctx, `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${jsonType} into Go struct field SetLabels.labels of type map[string]string`);
+      const jsonType = Array.isArray(raw)
+        ? 'array'
+        : typeof raw === 'boolean'
+          ? 'bool'
+          : typeof raw === 'number'
+            ? 'number'
+            : 'string';
+      fail(
+        ctx,
+        `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${jsonType} into Go struct field SetLabels.labels of type map[string]string`,
+      );
       return undefined;
     }
     return { empty: false, labels: toLabels(raw) };
@@ -203,7 +227,14 @@ class LabelSetter {
   }
 }
 
-const POD_TEMPLATE_KINDS = new Set(['ReplicationController', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job']);
+const POD_TEMPLATE_KINDS = new Set([
+  'ReplicationController',
+  'Deployment',
+  'ReplicaSet',
+  'DaemonSet',
+  'StatefulSet',
+  'Job',
+]);
 
 function setLabelsV02(obj: KubeObject, labels: Labels): number {
   const s = new LabelSetter(obj, labels);
@@ -211,15 +242,27 @@ function setLabelsV02(obj: KubeObject, labels: Labels): number {
   s.update([], ['metadata', 'labels'], true);
   const kind = obj.kind;
   const g = obj.group;
-  if (obj.isGVK('', 'v1', 'Service') || obj.isGVK('', 'v1', 'ReplicationController')) s.update(spec, ['selector'], true);
-  if (kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'DaemonSet' || (g === 'apps' && kind === 'StatefulSet')) {
+  if (obj.isGVK('', 'v1', 'Service') || obj.isGVK('', 'v1', 'ReplicationController'))
+    s.update(spec, ['selector'], true);
+  if (
+    kind === 'Deployment' ||
+    kind === 'ReplicaSet' ||
+    kind === 'DaemonSet' ||
+    (g === 'apps' && kind === 'StatefulSet')
+  ) {
     s.update(spec, ['selector', 'matchLabels'], true);
   }
-  if ((g === 'batch' && kind === 'Job') || (g === 'policy' && kind === 'PodDisruptionBudget')) s.update(spec, ['selector', 'matchLabels'], false);
+  if ((g === 'batch' && kind === 'Job') || (g === 'policy' && kind === 'PodDisruptionBudget'))
+    s.update(spec, ['selector', 'matchLabels'], false);
   if (kind === 'NetworkPolicy') {
     s.update(spec, ['podSelector', 'matchLabels'], false);
-    for (const [dir, peers] of [['ingress', 'from'], ['egress', 'to']] as const) {
-      s.each(spec, [dir], (rule) => s.each(rule, [peers], (peer) => s.update(peer, ['podSelector', 'matchLabels'], false)));
+    for (const [dir, peers] of [
+      ['ingress', 'from'],
+      ['egress', 'to'],
+    ] as const) {
+      s.each(spec, [dir], (rule) =>
+        s.each(rule, [peers], (peer) => s.update(peer, ['podSelector', 'matchLabels'], false)),
+      );
     }
   }
   const podTemplate = (template: PathSegment[]): void => {
@@ -290,7 +333,14 @@ function runV02(ctx: Ctx): void {
 // ---- descriptor ------------------------------------------------------------------------------------
 
 export const SET_LABELS_VERSIONS: readonly string[] = Object.freeze([
-  'v0.1.3', 'v0.1.4', 'v0.1.5', 'v0.2.0', 'v0.2.1', 'v0.2.3', 'v0.2.4', 'v0.2.5',
+  'v0.1.3',
+  'v0.1.4',
+  'v0.1.5',
+  'v0.2.0',
+  'v0.2.1',
+  'v0.2.3',
+  'v0.2.4',
+  'v0.2.5',
 ]);
 
 export const setLabelsSchema = Object.freeze({
@@ -299,7 +349,8 @@ export const setLabelsSchema = Object.freeze({
     labels: { type: 'object', additionalProperties: { type: 'string' }, description: 'Labels to set.' },
     additionalLabelFields: {
       type: 'array',
-      description: 'v0.1.5 (`SetLabels`): extra kustomize FieldSpecs that hold labels (alias `fieldSpecs`, v0.1.3–v0.1.4 `SetLabelConfig`).',
+      description:
+        'v0.1.5 (`SetLabels`): extra kustomize FieldSpecs that hold labels (alias `fieldSpecs`, v0.1.3–v0.1.4 `SetLabelConfig`).',
       items: FIELD_SPEC_SCHEMA,
     },
   },

@@ -52,7 +52,11 @@ function kustomizeConfig(ctx: Ctx, v02: boolean): Settings {
     namespace = str(fc!.get('namespace'));
     fieldSpecs = fieldSpecList(fc!.get('fieldSpecs'));
   } else {
-    throw new BadConfig(v02 ? '`functionConfig` must be a `ConfigMap` or `SetNamespace`' : 'function config must be a ConfigMap or SetNamespaceConfig');
+    throw new BadConfig(
+      v02
+        ? '`functionConfig` must be a `ConfigMap` or `SetNamespace`'
+        : 'function config must be a ConfigMap or SetNamespaceConfig',
+    );
   }
   if (namespace === '') throw new BadConfig('input namespace cannot be empty');
   return { namespace, matcher: '', fieldSpecs };
@@ -71,10 +75,16 @@ function runKustomize(ctx: Ctx, v02: boolean): void {
     { kind: 'Namespace', path: 'metadata/name', create: true },
     { group: 'apiregistration.k8s.io', kind: 'APIService', path: 'spec/service/namespace', create: true },
   ];
-  if (v02) builtin.push({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition', path: 'spec/conversion/webhook/clientConfig/service/namespace' });
+  if (v02)
+    builtin.push({
+      group: 'apiextensions.k8s.io',
+      kind: 'CustomResourceDefinition',
+      path: 'spec/conversion/webhook/clientConfig/service/namespace',
+    });
   for (const obj of ctx.items) {
     const before = snapshotKeyOrder(obj);
-    if (knownScope(obj.apiVersion, obj.kind) !== 'cluster') setPath(obj, { path: 'metadata/namespace', create: true }, s.namespace);
+    if (knownScope(obj.apiVersion, obj.kind) !== 'cluster')
+      setPath(obj, { path: 'metadata/namespace', create: true }, s.namespace);
     for (const fs of [...builtin, ...s.fieldSpecs]) if (fieldSpecMatches(obj, fs)) setPath(obj, fs, s.namespace);
     if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') {
       const subjects = obj.getNode('subjects');
@@ -104,7 +114,8 @@ function frameworkError(ctx: Ctx, message: string): void {
 function sdkConfig(ctx: Ctx, v05: boolean): Settings {
   const fc = ctx.functionConfig;
   const expect = v05 ? '`ConfigMap.v1` or `SetNamespace.v1alpha1.fn.kpt.dev`' : '`SetNamespace` or `ConfigMap`';
-  if (!fc || Object.keys(fc.toJS()).length === 0) throw new BadConfig(`FunctionConfig is missing. Expect ${v05 ? expect : '`ConfigMap` or `SetNamespace`'}`);
+  if (!fc || Object.keys(fc.toJS()).length === 0)
+    throw new BadConfig(`FunctionConfig is missing. Expect ${v05 ? expect : '`ConfigMap` or `SetNamespace`'}`);
   if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
     let namespace = str(fc.get('data.namespace'));
     const matcher = str(fc.get('data.namespaceMatcher'));
@@ -148,7 +159,8 @@ function fieldsV04(obj: KubeObject): NsField[] {
   if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') {
     out.push({ obj, path: ['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace'], create: true });
   }
-  if (obj.kind === 'APIService' && obj.apiVersion === 'apiregistration.k8s.io/v1') out.push({ obj, path: ['spec', 'service', 'namespace'], create: true });
+  if (obj.kind === 'APIService' && obj.apiVersion === 'apiregistration.k8s.io/v1')
+    out.push({ obj, path: ['spec', 'service', 'namespace'], create: true });
   if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') out.push(...subjectFields(obj));
   if (obj.isNamespaceScoped) out.push({ obj, path: ['metadata', 'namespace'], create: true });
   return out;
@@ -173,17 +185,23 @@ function runV03(ctx: Ctx): void {
   let old: string;
   if (s.matcher) {
     if (namespaces.length > 0) {
-      throw new BadConfig('found Namespace objects from the input resources, you cannot use `namespaceMatcher` in FunctionConfig together with Namespace objects');
+      throw new BadConfig(
+        'found Namespace objects from the input resources, you cannot use `namespaceMatcher` in FunctionConfig together with Namespace objects',
+      );
     }
     old = s.matcher;
   } else if (namespaces.length > 1) {
-    throw new BadConfig(`cannot accept more than one Namespace objects from the input resources, found [${namespaces.map((n) => n.name).join(' ')}]`);
+    throw new BadConfig(
+      `cannot accept more than one Namespace objects from the input resources, found [${namespaces.map((n) => n.name).join(' ')}]`,
+    );
   } else if (namespaces.length === 1) {
     old = namespaces[0]!.name;
   } else {
     const seen = [...new Set(items.filter((o) => o.isNamespaceScoped).map((o) => o.namespace))];
     if (seen.length > 1) {
-      throw new BadConfig(`all namespace-scoped resources must share one namespace to replace it, found [${seen.join(' ')}]; use \`namespaceMatcher\``);
+      throw new BadConfig(
+        `all namespace-scoped resources must share one namespace to replace it, found [${seen.join(' ')}]; use \`namespaceMatcher\``,
+      );
     }
     old = seen[0] ?? '';
   }
@@ -196,7 +214,9 @@ function runV03(ctx: Ctx): void {
     }
   }
   updateDependsOn(ctx, items, new Set([old]), s.namespace);
-  ctx.results.info(`namespace ${JSON.stringify(old)} updated to ${JSON.stringify(s.namespace)}, ${count} values changed`);
+  ctx.results.info(
+    `namespace ${JSON.stringify(old)} updated to ${JSON.stringify(s.namespace)}, ${count} values changed`,
+  );
 }
 
 function runV04(ctx: Ctx): void {
@@ -219,7 +239,9 @@ function runV04(ctx: Ctx): void {
   const dups = ctx.items.duplicates();
   for (const group of dups) {
     const o = group[0]!;
-    ctx.results.error(`duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`);
+    ctx.results.error(
+      `duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`,
+    );
   }
   if (count === 0) ctx.results.info(`all namespaces are already ${JSON.stringify(s.namespace)}. no value changed`);
   else {
@@ -231,7 +253,12 @@ function runV04(ctx: Ctx): void {
 }
 
 /** v0.3/v0.4 depends-on: `<group>/namespaces/<ns>/<Kind>/<name>` whose target exists and whose ns changed. */
-function updateDependsOn(ctx: Ctx, nonLocal: readonly KubeObject[], changed: ReadonlySet<string>, namespace: string): void {
+function updateDependsOn(
+  ctx: Ctx,
+  nonLocal: readonly KubeObject[],
+  changed: ReadonlySet<string>,
+  namespace: string,
+): void {
   // group/kind/name of every item, built on the first depends-on annotation (was a scan per reference).
   let targets: Set<string> | undefined;
   for (const obj of nonLocal) {
@@ -267,7 +294,9 @@ function originOf(o: KubeObject): Origin {
   if (raw !== undefined) {
     const parts = raw.split('|');
     if (parts.length !== 4) {
-      throw new BadConfig(`annotation ${ANNOTATIONS.upstreamIdentifier}: ${raw} is in bad format. expect "<GROUP>|<KIND>|<NAMESPACE>|<NAME>"`);
+      throw new BadConfig(
+        `annotation ${ANNOTATIONS.upstreamIdentifier}: ${raw} is in bad format. expect "<GROUP>|<KIND>|<NAMESPACE>|<NAME>"`,
+      );
     }
     return { group: parts[0]!, kind: parts[1]!, namespace: parts[2]!, name: parts[3]! };
   }
@@ -291,7 +320,8 @@ function runV05(ctx: Ctx): void {
   const preIds = new Set(items.map(dependsOnId));
   const origins = new Map<KubeObject, Origin>();
   for (const o of items) {
-    if (o.getAnnotation(ANNOTATIONS.upstreamIdentifier) === undefined) ctx.results.info(`${resourceId(o)} does not have upstream origin.`);
+    if (o.getAnnotation(ANNOTATIONS.upstreamIdentifier) === undefined)
+      ctx.results.info(`${resourceId(o)} does not have upstream origin.`);
     let origin: Origin;
     try {
       origin = originOf(o);
@@ -301,7 +331,9 @@ function runV05(ctx: Ctx): void {
       return;
     }
     if (o.isNamespaceScoped && origin.namespace === '~C') {
-      ctx.results.error(`${resourceId(o)} is namespace-scoped, but has cluster-scoped or unknown scoepd origin ${JSON.stringify(origin)}`);
+      ctx.results.error(
+        `${resourceId(o)} is namespace-scoped, but has cluster-scoped or unknown scoepd origin ${JSON.stringify(origin)}`,
+      );
       return;
     }
     origins.set(o, origin);
@@ -332,20 +364,31 @@ function runV05(ctx: Ctx): void {
   };
   const clusterScoped = items.filter((o) => !o.isNamespaceScoped);
   for (const obj of clusterScoped) {
-    if (obj.kind === 'Namespace' && obj.apiVersion === 'v1') visit({ obj, path: ['metadata', 'name'], create: true, origin: origins.get(obj)!.name });
+    if (obj.kind === 'Namespace' && obj.apiVersion === 'v1')
+      visit({ obj, path: ['metadata', 'name'], create: true, origin: origins.get(obj)!.name });
     if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') {
-      visit({ obj, path: ['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace'], create: true, origin: '' });
+      visit({
+        obj,
+        path: ['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace'],
+        create: true,
+        origin: '',
+      });
     }
     if (obj.kind === 'APIService' && obj.apiVersion === 'apiregistration.k8s.io/v1') {
       visit({ obj, path: ['spec', 'service', 'namespace'], create: true, origin: '' });
     }
-    if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') for (const f of subjectFields(obj)) visit({ ...f, origin: '' });
+    if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding')
+      for (const f of subjectFields(obj)) visit({ ...f, origin: '' });
   }
   for (const obj of items.filter((o) => o.isNamespaceScoped)) {
     visit({ obj, path: ['metadata', 'namespace'], create: true, origin: origins.get(obj)!.namespace });
   }
-  if (count === 0) ctx.results.info(`all matching namespaces are already ${JSON.stringify(s.namespace)}. no value changed`);
-  else ctx.results.info(`namespace [${olds.join(' ')}] updated to ${JSON.stringify(s.namespace)}, ${count} value(s) changed`);
+  if (count === 0)
+    ctx.results.info(`all matching namespaces are already ${JSON.stringify(s.namespace)}. no value changed`);
+  else
+    ctx.results.info(
+      `namespace [${olds.join(' ')}] updated to ${JSON.stringify(s.namespace)}, ${count} value(s) changed`,
+    );
 
   const depOlds: string[] = [];
   let depCount = 0;
@@ -367,24 +410,43 @@ function runV05(ctx: Ctx): void {
     if (next !== value) obj.setAnnotation(DEPENDS_ON, next);
   }
   if (depCount === 0) ctx.results.info('all `depends-on` annotations are up-to-date. no `namespace` changed');
-  else ctx.results.info(`\`depends-on\` annotation namespace [${depOlds.join(' ')}] updated to ${JSON.stringify(s.namespace)}, ${depCount} value(s) changed`);
+  else
+    ctx.results.info(
+      `\`depends-on\` annotation namespace [${depOlds.join(' ')}] updated to ${JSON.stringify(s.namespace)}, ${depCount} value(s) changed`,
+    );
   ctx.exitCode = 0;
 }
 
 // ---- descriptor ------------------------------------------------------------------------------
 
 export const SET_NAMESPACE_VERSIONS: readonly string[] = Object.freeze([
-  'v0.1.0', 'v0.1.1', 'v0.1.2', 'v0.1.3', 'v0.1.4', 'v0.2.0',
-  'v0.3.0', 'v0.3.1', 'v0.3.2', 'v0.3.3', 'v0.3.4',
-  'v0.4.0', 'v0.4.1', 'v0.4.3', 'v0.4.5',
-  'v0.5.0', 'v0.5.1',
+  'v0.1.0',
+  'v0.1.1',
+  'v0.1.2',
+  'v0.1.3',
+  'v0.1.4',
+  'v0.2.0',
+  'v0.3.0',
+  'v0.3.1',
+  'v0.3.2',
+  'v0.3.3',
+  'v0.3.4',
+  'v0.4.0',
+  'v0.4.1',
+  'v0.4.3',
+  'v0.4.5',
+  'v0.5.0',
+  'v0.5.1',
 ]);
 
 export const setNamespaceSchema = Object.freeze({
   type: 'object',
   properties: {
     namespace: { type: 'string', description: 'The new namespace.' },
-    namespaceMatcher: { type: 'string', description: 'v0.5+: only change namespaces equal to this value (or with this origin).' },
+    namespaceMatcher: {
+      type: 'string',
+      description: 'v0.5+: only change namespaces equal to this value (or with this origin).',
+    },
     fieldSpecs: {
       type: 'array',
       description: 'v0.1–v0.2 (`SetNamespaceConfig`/`SetNamespace`): extra kustomize FieldSpecs.',
@@ -395,7 +457,8 @@ export const setNamespaceSchema = Object.freeze({
 
 export const setNamespace = defineMutator({
   name: 'set-namespace',
-  usage: 'Sets the namespace of every namespaced resource (and the namespace references kpt knows about) to `namespace`.',
+  usage:
+    'Sets the namespace of every namespaced resource (and the namespace references kpt knows about) to `namespace`.',
   run(ctx) {
     const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1]!;
     if (!versionAtLeast(version, 'v0.3.0')) return runKustomize(ctx, versionAtLeast(version, 'v0.2.0'));

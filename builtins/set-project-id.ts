@@ -43,12 +43,16 @@ function joinPath(dir: string, rel: string): string {
 
 export function setProjectId(items: readonly KubeObject[], projectId: string): Report {
   const kptfiles = items.filter(isKptfile);
-  if (kptfiles.length === 0) return fail('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
+  if (kptfiles.length === 0)
+    return fail('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
   for (const kf of kptfiles) {
     const mutators = kf.getNode(['pipeline', 'mutators']);
-    const entry = mutators?.kind === 'sequence'
-      ? mutators.content.find((m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'))
-      : undefined;
+    const entry =
+      mutators?.kind === 'sequence'
+        ? mutators.content.find(
+            (m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'),
+          )
+        : undefined;
     if (!entry) {
       const fresh = mappingNode([
         strNode('image'),
@@ -69,7 +73,10 @@ export function setProjectId(items: readonly KubeObject[], projectId: string): R
     } else if (configPath) {
       const want = joinPath(dirOf(pathOf(kf)), configPath);
       const file = items.find((o) => pathOf(o) === want && samePackage(o, kf));
-      if (!file) return fail(`file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`);
+      if (!file)
+        return fail(
+          `file ${configPath} doesn't exist, please ensure the file specified in "configPath" exists and retry`,
+        );
       if (!file.getString(['data', 'project-id'])) file.set(['data', 'project-id'], projectId);
     } else {
       return fail('unable to find `ConfigMap` or `configPath` as the `functionConfig` for apply-setters');
@@ -99,7 +106,9 @@ export default defineBuiltin({
   summary: 'Set the GCP project id in apply-setters configs and on Config Connector resources',
   schema: {
     type: 'object',
-    properties: { data: { type: 'object', required: ['project-id'], properties: { 'project-id': { type: 'string' } } } },
+    properties: {
+      data: { type: 'object', required: ['project-id'], properties: { 'project-id': { type: 'string' } } },
+    },
   },
   fn: setProjectIdFn,
 });

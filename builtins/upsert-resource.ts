@@ -36,7 +36,11 @@ function pathOf(o: KubeObject): string | undefined {
 }
 
 /** Upserts each input; `add` appends a new item to the list. */
-export function upsertResources(items: readonly KubeObject[], inputs: readonly KubeObject[], add: (o: KubeObject) => void): Report {
+export function upsertResources(
+  items: readonly KubeObject[],
+  inputs: readonly KubeObject[],
+  add: (o: KubeObject) => void,
+): Report {
   for (const input of inputs) {
     const targetPath = input.getAnnotation(TARGET_PATH);
     const matches = items.filter(
@@ -77,7 +81,10 @@ export const upsertResourceFn = defineMutator({
   name: 'upsert-resource',
   usage: 'Inserts the functionConfig resource (or each item of a List), replacing resources with the same identity.',
   run(ctx) {
-    finish(ctx, upsertResources(ctx.items.all, upsertInputs(ctx.functionConfig), (o) => ctx.items.add(o)));
+    finish(
+      ctx,
+      upsertResources(ctx.items.all, upsertInputs(ctx.functionConfig), (o) => ctx.items.add(o)),
+    );
   },
 });
 

@@ -3,7 +3,16 @@
 // Sample packages come from examples/playground/<name>/ and are embedded in main.js.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 
 const out = 'web/dist';
@@ -28,7 +37,8 @@ function readTree(dir) {
 
 const samplesDir = 'examples/playground';
 const samples = {};
-if (existsSync(samplesDir)) for (const name of readdirSync(samplesDir).sort()) samples[name] = readTree(join(samplesDir, name));
+if (existsSync(samplesDir))
+  for (const name of readdirSync(samplesDir).sort()) samples[name] = readTree(join(samplesDir, name));
 
 const samplesPlugin = {
   name: 'samples',
@@ -69,11 +79,18 @@ writeFileSync(join(out, 'meta.json'), JSON.stringify(result.metafile));
 copyFileSync('web/index.html', join(out, 'index.html'));
 copyFileSync('web/style.css', join(out, 'style.css'));
 
-const assets = ['./', ...readdirSync(out).filter((f) => !f.endsWith('.map') && f !== 'meta.json' && f !== 'sw.js').map((f) => `./${f}`)];
+const assets = [
+  './',
+  ...readdirSync(out)
+    .filter((f) => !f.endsWith('.map') && f !== 'meta.json' && f !== 'sw.js')
+    .map((f) => `./${f}`),
+];
 const version = createHash('sha256');
 for (const a of assets.slice(1)) version.update(readFileSync(join(out, a)));
 writeFileSync(
   join(out, 'sw.js'),
-  readFileSync('web/sw.js', 'utf8').replace('__ASSETS__', JSON.stringify(assets)).replace('__VERSION__', version.digest('hex').slice(0, 12)),
+  readFileSync('web/sw.js', 'utf8')
+    .replace('__ASSETS__', JSON.stringify(assets))
+    .replace('__VERSION__', version.digest('hex').slice(0, 12)),
 );
 console.log(`web/dist: ${assets.length - 1} assets, samples: ${Object.keys(samples).join(', ') || '(none)'}`);

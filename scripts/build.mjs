@@ -38,7 +38,9 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
   // Bundled CommonJS dependencies (ajv) may call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
+  },
   // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start.
   external: ['kubernetes-models', 'kubernetes-models/*'],
 });

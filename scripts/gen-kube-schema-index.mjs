@@ -26,7 +26,10 @@ const visit = (dir, rel) => {
 visit(root, '');
 rows.sort((a, b) => (a[0] < b[0] ? -1 : 1));
 const body = rows
-  .map(([key, mod, kind]) => `  ${JSON.stringify(key)}: () => import(${JSON.stringify(mod)}).then((m) => m.${kind} as unknown as KubeModel),`)
+  .map(
+    ([key, mod, kind]) =>
+      `  ${JSON.stringify(key)}: () => import(${JSON.stringify(mod)}).then((m) => m.${kind} as unknown as KubeModel),`,
+  )
   .join('\n');
 writeFileSync(
   'builtins/schemas/kubernetes.ts',

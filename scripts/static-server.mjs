@@ -37,7 +37,14 @@ export async function serveStatic(root, { port = 0, host = '127.0.0.1' } = {}) {
   });
   await new Promise((r) => server.listen(port, host, r));
   const { port: p } = server.address();
-  return { url: `http://${host}:${p}/`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    url: `http://${host}:${p}/`,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -71,7 +71,11 @@ export function isEmptyConfig(raw: KubeObject | undefined): boolean {
   if (raw.kind === 'ConfigMap' && raw.apiVersion === 'v1') {
     const data = body['data'];
     const empty = data === undefined || data === null || (isObj(data) && Object.keys(data).length === 0);
-    return empty && (raw.name === 'function-input' || Object.keys(body).every((k) => ['apiVersion', 'kind', 'metadata', 'data'].includes(k)));
+    return (
+      empty &&
+      (raw.name === 'function-input' ||
+        Object.keys(body).every((k) => ['apiVersion', 'kind', 'metadata', 'data'].includes(k)))
+    );
   }
   return Object.keys(body).length === 0;
 }
@@ -81,7 +85,11 @@ const kindsOf = (spec: ConfigSpec<unknown>): string[] => (typeof spec.kind === '
 /** Coerces one ConfigMap string to what the property schema expects; unchanged when it does not fit. */
 export function coerceString(text: string, schema: JsonSchema | undefined): unknown {
   if (!isObj(schema)) return text;
-  const types = Array.isArray(schema['type']) ? (schema['type'] as string[]) : schema['type'] ? [schema['type'] as string] : [];
+  const types = Array.isArray(schema['type'])
+    ? (schema['type'] as string[])
+    : schema['type']
+      ? [schema['type'] as string]
+      : [];
   if (types.length === 0 || types.includes('string')) return text;
   for (const t of types) {
     if ((t === 'integer' || t === 'number') && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$/.test(text.trim())) {
@@ -101,14 +109,18 @@ export function coerceString(text: string, schema: JsonSchema | undefined): unkn
   return text;
 }
 
-const scalarText = (v: unknown): string => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const scalarText = (v: unknown): string =>
+  v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 export function bindConfig<C>(spec: ConfigSpec<C>, raw: KubeObject | undefined, ctx: BindContext = {}): BindOutcome<C> {
   if (spec.bind) return { ok: true, config: spec.bind(raw, ctx), results: [] };
   const kinds = kindsOf(spec as ConfigSpec<unknown>);
   const apiVersions = spec.apiVersions ?? [DEFAULT_CONFIG_API_VERSION];
   const expected = `${spec.acceptConfigMap === false ? '' : '`ConfigMap` (v1) or '}${kinds.map((k) => `\`${k}\``).join(' or ')} (${apiVersions.join(', ')})`;
-  const fail = (message: string, field?: string): BindOutcome<C> => ({ ok: false, results: [configResult(message, raw, field)] });
+  const fail = (message: string, field?: string): BindOutcome<C> => ({
+    ok: false,
+    results: [configResult(message, raw, field)],
+  });
   const warnings: Result[] = [];
 
   let body: Obj;

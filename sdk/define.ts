@@ -21,7 +21,6 @@ export type { ImageInfo };
 
 export type FunctionKind = 'mutator' | 'validator' | 'generator';
 
-
 export interface SelectOptions {
   /** Add an error result when nothing matches (kyaml `FailOnEmptyMatch`). */
   failOnEmptyMatch?: boolean;

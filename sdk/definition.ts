@@ -54,7 +54,10 @@ export function helpText(fn: KrmFunction): string {
   const schema = fn.config?.schema;
   if (fn.config && schema && typeof schema === 'object') {
     const kinds = typeof fn.config.kind === 'string' ? [fn.config.kind] : fn.config.kind;
-    lines.push('', `Config: a ConfigMap, or ${kinds.join(' / ')} (${(fn.config.apiVersions ?? [DEFAULT_CONFIG_API_VERSION]).join(', ')}).`);
+    lines.push(
+      '',
+      `Config: a ConfigMap, or ${kinds.join(' / ')} (${(fn.config.apiVersions ?? [DEFAULT_CONFIG_API_VERSION]).join(', ')}).`,
+    );
     const props = (schema as Obj)['properties'];
     const required = new Set(((schema as Obj)['required'] as string[] | undefined) ?? []);
     if (props && typeof props === 'object') {

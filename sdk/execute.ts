@@ -62,7 +62,11 @@ const formatArg = (a: unknown): string => {
   }
 };
 
-export async function executeFunction(fn: KrmFunction, list: ResourceList, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+export async function executeFunction(
+  fn: KrmFunction,
+  list: ResourceList,
+  options: ExecuteOptions = {},
+): Promise<ExecuteOutcome> {
   return executeFunctionMaybeSync(fn, list, options);
 }
 
@@ -78,7 +82,15 @@ export function executeFunctionSync(fn: KrmFunction, list: ResourceList, options
 function neverAborted(): AbortSignal {
   if (typeof AbortController === 'function') return new AbortController().signal;
   const noop = (): void => {};
-  return { aborted: false, reason: undefined, onabort: null, addEventListener: noop, removeEventListener: noop, throwIfAborted: noop, dispatchEvent: () => false } as unknown as AbortSignal;
+  return {
+    aborted: false,
+    reason: undefined,
+    onabort: null,
+    addEventListener: noop,
+    removeEventListener: noop,
+    throwIfAborted: noop,
+    dispatchEvent: () => false,
+  } as unknown as AbortSignal;
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
@@ -105,7 +117,11 @@ function executeFunctionMaybeSync(
   };
   for (const o of list.items) prepare(o);
   if (fc) fc.access = 'read-only';
-  const items = new Resources(list.items, asValidator ? 'read-only' : fn.kind === 'generator' ? 'append-only' : 'mutable', prepare);
+  const items = new Resources(
+    list.items,
+    asValidator ? 'read-only' : fn.kind === 'generator' ? 'append-only' : 'mutable',
+    prepare,
+  );
   let exitOverride: number | undefined;
   let uncaught = false;
 
@@ -217,5 +233,8 @@ function isConfigErrorLike(e: unknown): e is Error & { field?: string } {
 }
 
 function configErrorResult(e: Error & { field?: string }, fc: KubeObject | undefined): Result {
-  return makeResult('error', e.message, { ...(fc ? { object: fc } : {}), ...(e.field ? { field: { path: e.field } } : {}) });
+  return makeResult('error', e.message, {
+    ...(fc ? { object: fc } : {}),
+    ...(e.field ? { field: { path: e.field } } : {}),
+  });
 }

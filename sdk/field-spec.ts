@@ -30,11 +30,17 @@ export const FIELD_SPEC_SCHEMA = Object.freeze({
 
 /** The FieldSpec-shaped entries (objects with a string `path`) of a config value, as given. */
 export function fieldSpecList(v: unknown): FieldSpec[] {
-  return Array.isArray(v) ? v.filter((s): s is FieldSpec => typeof s === 'object' && s !== null && typeof (s as FieldSpec).path === 'string') : [];
+  return Array.isArray(v)
+    ? v.filter((s): s is FieldSpec => typeof s === 'object' && s !== null && typeof (s as FieldSpec).path === 'string')
+    : [];
 }
 
 export function fieldSpecMatches(obj: KubeObject, fs: FieldSpec): boolean {
-  return (!fs.group || fs.group === obj.group) && (!fs.version || fs.version === obj.version) && (!fs.kind || fs.kind === obj.kind);
+  return (
+    (!fs.group || fs.group === obj.group) &&
+    (!fs.version || fs.version === obj.version) &&
+    (!fs.kind || fs.kind === obj.kind)
+  );
 }
 
 /**
@@ -42,8 +48,15 @@ export function fieldSpecMatches(obj: KubeObject, fs: FieldSpec): boolean {
  * `create` the missing ones whose missing part contains no sequence. `exists` tells which.
  * Does not check the GVK (see `fieldSpecMatches`).
  */
-export function visitFieldSpec(obj: KubeObject, fs: FieldSpec, visit: (path: PathSegment[], exists: boolean) => void): void {
-  const parts = fs.path.split('/').filter((p) => p !== '').map((p) => (p.endsWith('[]') ? p.slice(0, -2) : p));
+export function visitFieldSpec(
+  obj: KubeObject,
+  fs: FieldSpec,
+  visit: (path: PathSegment[], exists: boolean) => void,
+): void {
+  const parts = fs.path
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => (p.endsWith('[]') ? p.slice(0, -2) : p));
   const walk = (prefix: PathSegment[], i: number): void => {
     const node = obj.getNode(prefix);
     if (i === parts.length) {

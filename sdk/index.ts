@@ -64,7 +64,14 @@ export {
   type SelectorSpec,
 } from './selectors.ts';
 export { executeFunction, executeFunctionSync, type ExecuteOptions, type ExecuteOutcome } from './execute.ts';
-export { defineBuiltin, findBuiltin, type BuiltinDescriptor, type BuiltinInit, type BuiltinMatch, type ImageAlias } from './registry.ts';
+export {
+  defineBuiltin,
+  findBuiltin,
+  type BuiltinDescriptor,
+  type BuiltinInit,
+  type BuiltinMatch,
+  type ImageAlias,
+} from './registry.ts';
 export {
   ANNOTATIONS,
   FieldTypeError,

@@ -11,7 +11,8 @@ export function newObject(value: Record<string, unknown>): KubeObject {
 /** The single object in `text` (YAML or JSON); throws KrmfnError for none or several. */
 export function parseObject(text: string): KubeObject {
   const docs = parseYamlFile(text).docs;
-  if (docs.length !== 1) throw new KrmfnError({ code: 'usage', message: `expected one YAML document, found ${docs.length}` });
+  if (docs.length !== 1)
+    throw new KrmfnError({ code: 'usage', message: `expected one YAML document, found ${docs.length}` });
   return new KubeObject(docs[0]!);
 }
 

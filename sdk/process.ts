@@ -63,11 +63,18 @@ export function parseResourceList(text: string, limits?: Partial<Limits>): Parse
     if (functionConfig) list.functionConfig = functionConfig;
     return { list, apiVersion: av?.kind === 'scalar' ? av.value : RESOURCE_LIST_API_VERSION, kind };
   }
-  return { list: { items: parsed.docs.map((d) => new KubeObject(d)), results: [] }, apiVersion: RESOURCE_LIST_API_VERSION, kind: 'ResourceList' };
+  return {
+    list: { items: parsed.docs.map((d) => new KubeObject(d)), results: [] },
+    apiVersion: RESOURCE_LIST_API_VERSION,
+    kind: 'ResourceList',
+  };
 }
 
 /** The ResourceList as YAML text: apiVersion, kind, items, functionConfig, results (kyaml's order). */
-export function stringifyResourceList(list: ResourceList, wrapper: { apiVersion?: string; kind?: string } = {}): string {
+export function stringifyResourceList(
+  list: ResourceList,
+  wrapper: { apiVersion?: string; kind?: string } = {},
+): string {
   const content: YNode[] = [
     strNode('apiVersion'),
     strNode(wrapper.apiVersion ?? RESOURCE_LIST_API_VERSION),
@@ -111,8 +118,10 @@ function reconcileSources(items: readonly KubeObject[], before: SourceSnapshot):
     for (const [legacy, internal] of PAIRS) {
       const legacyChanged = now[legacy] !== old[legacy];
       const internalChanged = now[internal] !== old[internal];
-      if (legacyChanged && !internalChanged && now[legacy] !== undefined && old[internal] !== undefined) o.setAnnotation(internal, now[legacy]!);
-      if (internalChanged && !legacyChanged && now[internal] !== undefined && old[legacy] !== undefined) o.setAnnotation(legacy, now[internal]!);
+      if (legacyChanged && !internalChanged && now[legacy] !== undefined && old[internal] !== undefined)
+        o.setAnnotation(internal, now[legacy]!);
+      if (internalChanged && !legacyChanged && now[internal] !== undefined && old[legacy] !== undefined)
+        o.setAnnotation(legacy, now[internal]!);
     }
   }
 }
@@ -130,7 +139,15 @@ function prepareInput(input: string | Uint8Array | ResourceList, options: Proces
       const result: Result = { message: `cannot parse the input ResourceList: ${e.message}`, severity: 'error' };
       if (e.file) result.file = { path: e.file };
       const list: ResourceList = { items: [], results: [result] };
-      return { failed: { output: stringifyResourceList(list), resourceList: list, results: [result], exitCode: 1, log: [result.message] } };
+      return {
+        failed: {
+          output: stringifyResourceList(list),
+          resourceList: list,
+          results: [result],
+          exitCode: 1,
+          log: [result.message],
+        },
+      };
     }
   } else {
     parsed = { list: input, apiVersion: RESOURCE_LIST_API_VERSION, kind: 'ResourceList' };
@@ -138,7 +155,12 @@ function prepareInput(input: string | Uint8Array | ResourceList, options: Proces
   return { parsed, before: snapshotSources(parsed.list.items) };
 }
 
-function finishOutput(fn: KrmFunction, p: { parsed: ParsedInput; before: SourceSnapshot }, outcome: ExecuteOutcome, options: ProcessOptions): ProcessOutcome {
+function finishOutput(
+  fn: KrmFunction,
+  p: { parsed: ParsedInput; before: SourceSnapshot },
+  outcome: ExecuteOutcome,
+  options: ProcessOptions,
+): ProcessOutcome {
   const { list } = p.parsed;
   if (fn.kind !== 'validator' && !options.validator) reconcileSources(list.items, p.before);
   return {
@@ -161,7 +183,11 @@ export async function processResourceList(
 }
 
 /** `processResourceList` for synchronous functions (throws a TypeError if `run` returns a Promise). */
-export function processResourceListSync(fn: KrmFunction, input: string | Uint8Array | ResourceList, options: ProcessOptions = {}): ProcessOutcome {
+export function processResourceListSync(
+  fn: KrmFunction,
+  input: string | Uint8Array | ResourceList,
+  options: ProcessOptions = {},
+): ProcessOutcome {
   const p = prepareInput(input, options);
   if ('failed' in p) return p.failed;
   return finishOutput(fn, p, executeFunctionSync(fn, p.parsed.list, options), options);
@@ -173,7 +199,10 @@ export function processResourceListSync(fn: KrmFunction, input: string | Uint8Ar
  * of error results, newline-joined) on `target` (default `globalThis`). Synchronous functions only.
  * Returns a function that removes them again.
  */
-export function toWasmGlobal(fn: KrmFunction, target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>): () => void {
+export function toWasmGlobal(
+  fn: KrmFunction,
+  target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
+): () => void {
   const prev = { a: target['processResourceList'], b: target['processResourceListErrors'] };
   target['processResourceList'] = (yaml: string): string => {
     try {

@@ -3,7 +3,14 @@
  * to know about a catalog function implemented natively. The registry (builtins/index.ts) is a
  * frozen array of these; the runtime takes it as an argument, so hosts can extend or replace it.
  */
-import { BETA56_IMAGE_PREFIX, catalogName, HEAD_IMAGE_PREFIX, parseImageRef, resolveCatalogVersion, type ImageInfo } from '../src/core/image.ts';
+import {
+  BETA56_IMAGE_PREFIX,
+  catalogName,
+  HEAD_IMAGE_PREFIX,
+  parseImageRef,
+  resolveCatalogVersion,
+  type ImageInfo,
+} from '../src/core/image.ts';
 import type { KrmFunction } from './define.ts';
 import type { JsonSchema } from './schema.ts';
 

@@ -27,7 +27,11 @@ export class Resources implements Iterable<KubeObject> {
   /** Applied to objects added during the call, so they get the existing items' access and policy. */
   readonly #prepare: (o: KubeObject, fromPlainData: boolean) => void;
 
-  constructor(items: readonly KubeObject[] = [], access: ListAccess = 'mutable', prepare: (o: KubeObject, fromPlainData: boolean) => void = () => {}) {
+  constructor(
+    items: readonly KubeObject[] = [],
+    access: ListAccess = 'mutable',
+    prepare: (o: KubeObject, fromPlainData: boolean) => void = () => {},
+  ) {
     this.#items = [...items];
     this.#access = access;
     this.#prepare = prepare;

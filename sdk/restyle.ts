@@ -56,7 +56,9 @@ export function reencodeAsKustomize(obj: KubeObject, before: KeySnapshot): void 
       const pairs: [YNode, YNode][] = [];
       for (let i = 0; i + 1 < n.content.length; i += 2) pairs.push([n.content[i]!, n.content[i + 1]!]);
       const old = known ? pairs.filter(([k]) => known.has(k.value)) : [];
-      const added = pairs.filter(([k]) => !known || !known.has(k.value)).sort(([a], [b]) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+      const added = pairs
+        .filter(([k]) => !known || !known.has(k.value))
+        .sort(([a], [b]) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
       n.content = [...old, ...added].flat();
     }
     for (const c of n.content) walk(c);

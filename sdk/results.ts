@@ -144,7 +144,10 @@ export function pointerToFieldPath(pointer: string): string {
 export function fromAjvErrors(errors: readonly SchemaErrorLike[], object?: KubeObject): Result[] {
   return errors.map((e) => {
     const path = pointerToFieldPath(e.instancePath);
-    const missing = e.keyword === 'required' && typeof e.params?.['missingProperty'] === 'string' ? String(e.params['missingProperty']) : '';
+    const missing =
+      e.keyword === 'required' && typeof e.params?.['missingProperty'] === 'string'
+        ? String(e.params['missingProperty'])
+        : '';
     const fieldPath = missing ? (path ? `${path}.${missing}` : missing) : path;
     const message = `${fieldPath || '(root)'}: ${e.message ?? 'is invalid'}`;
     const opts: ResultOptions = {};

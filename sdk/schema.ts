@@ -87,7 +87,13 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
   const walk = (s: JsonSchema, v: unknown, path: string, spath: string, out: SchemaError[]): void => {
     if (s === true) return;
     if (s === false) {
-      out.push({ instancePath: path, schemaPath: spath, keyword: 'false schema', message: 'boolean schema is false', params: {} });
+      out.push({
+        instancePath: path,
+        schemaPath: spath,
+        keyword: 'false schema',
+        message: 'boolean schema is false',
+        params: {},
+      });
       return;
     }
     const err = (keyword: string, message: string, params: Record<string, unknown> = {}): void => {
@@ -105,7 +111,8 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
     if (Array.isArray(s['enum']) && !s['enum'].some((e) => deepEqual(e, v))) {
       err('enum', 'must be equal to one of the allowed values', { allowedValues: s['enum'] });
     }
-    if ('const' in s && !deepEqual(s['const'], v)) err('const', 'must be equal to constant', { allowedValue: s['const'] });
+    if ('const' in s && !deepEqual(s['const'], v))
+      err('const', 'must be equal to constant', { allowedValue: s['const'] });
 
     if (typeof v === 'string') {
       const len = [...v].length;
@@ -128,9 +135,12 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
       const mult = num('multipleOf');
       if (min !== undefined && v < min) err('minimum', `must be >= ${min}`, { comparison: '>=', limit: min });
       if (max !== undefined && v > max) err('maximum', `must be <= ${max}`, { comparison: '<=', limit: max });
-      if (xmin !== undefined && v <= xmin) err('exclusiveMinimum', `must be > ${xmin}`, { comparison: '>', limit: xmin });
-      if (xmax !== undefined && v >= xmax) err('exclusiveMaximum', `must be < ${xmax}`, { comparison: '<', limit: xmax });
-      if (mult !== undefined && !Number.isInteger(v / mult)) err('multipleOf', `must be multiple of ${mult}`, { multipleOf: mult });
+      if (xmin !== undefined && v <= xmin)
+        err('exclusiveMinimum', `must be > ${xmin}`, { comparison: '>', limit: xmin });
+      if (xmax !== undefined && v >= xmax)
+        err('exclusiveMaximum', `must be < ${xmax}`, { comparison: '<', limit: xmax });
+      if (mult !== undefined && !Number.isInteger(v / mult))
+        err('multipleOf', `must be multiple of ${mult}`, { multipleOf: mult });
     }
     if (Array.isArray(v)) {
       if (typeof s['minItems'] === 'number' && v.length < s['minItems']) {
@@ -167,12 +177,16 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
       }
       const keys = Object.keys(v);
       if (typeof s['minProperties'] === 'number' && keys.length < s['minProperties']) {
-        err('minProperties', `must NOT have fewer than ${s['minProperties']} properties`, { limit: s['minProperties'] });
+        err('minProperties', `must NOT have fewer than ${s['minProperties']} properties`, {
+          limit: s['minProperties'],
+        });
       }
       if (typeof s['maxProperties'] === 'number' && keys.length > s['maxProperties']) {
         err('maxProperties', `must NOT have more than ${s['maxProperties']} properties`, { limit: s['maxProperties'] });
       }
-      const patterns = isObj(s['patternProperties']) ? Object.entries(s['patternProperties'] as Record<string, JsonSchema>) : [];
+      const patterns = isObj(s['patternProperties'])
+        ? Object.entries(s['patternProperties'] as Record<string, JsonSchema>)
+        : [];
       for (const k of keys) {
         const child = `${path}/${escapePointer(k)}`;
         let matched = false;
@@ -188,12 +202,14 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
         }
         if (!matched && s['additionalProperties'] !== undefined) {
           const ap = s['additionalProperties'] as JsonSchema;
-          if (ap === false) err('additionalProperties', 'must NOT have additional properties', { additionalProperty: k });
+          if (ap === false)
+            err('additionalProperties', 'must NOT have additional properties', { additionalProperty: k });
           else walk(ap, v[k], child, `${spath}/additionalProperties`, out);
         }
       }
     }
-    if (Array.isArray(s['allOf'])) (s['allOf'] as JsonSchema[]).forEach((sub, i) => walk(sub, v, path, `${spath}/allOf/${i}`, out));
+    if (Array.isArray(s['allOf']))
+      (s['allOf'] as JsonSchema[]).forEach((sub, i) => walk(sub, v, path, `${spath}/allOf/${i}`, out));
     const passes = (sub: JsonSchema, i: number, kw: string): boolean => {
       const tmp: SchemaError[] = [];
       walk(sub, v, path, `${spath}/${kw}/${i}`, tmp);

@@ -20,7 +20,8 @@ export interface SelectorSpec {
   annotations?: Readonly<Record<string, string>>;
 }
 
-const anyOf = (list: readonly string[] | undefined, v: string): boolean => !list || list.length === 0 || list.includes(v);
+const anyOf = (list: readonly string[] | undefined, v: string): boolean =>
+  !list || list.length === 0 || list.includes(v);
 
 const hasAll = (have: Record<string, string>, want: Readonly<Record<string, string>> | undefined): boolean =>
   !want || Object.entries(want).every(([k, v]) => have[k] === v);
@@ -48,16 +49,41 @@ export function fromKptSelector(sel: KptSelector): Predicate {
   return select(spec);
 }
 
-export const byKind = (kind: string, apiVersion?: string): Predicate => (o) =>
-  o.kind === kind && (apiVersion === undefined || o.apiVersion === apiVersion);
-export const byGroupKind = (group: string, kind: string): Predicate => (o) => o.group === group && o.kind === kind;
-export const byName = (...names: string[]): Predicate => (o) => names.includes(o.name);
-export const byNamespace = (...namespaces: string[]): Predicate => (o) => namespaces.includes(o.namespace);
-export const byLabels = (labels: Readonly<Record<string, string>>): Predicate => (o) => hasAll(o.labels(), labels);
-export const byAnnotations = (annotations: Readonly<Record<string, string>>): Predicate => (o) =>
-  hasAll(o.annotations(), annotations);
+export const byKind =
+  (kind: string, apiVersion?: string): Predicate =>
+  (o) =>
+    o.kind === kind && (apiVersion === undefined || o.apiVersion === apiVersion);
+export const byGroupKind =
+  (group: string, kind: string): Predicate =>
+  (o) =>
+    o.group === group && o.kind === kind;
+export const byName =
+  (...names: string[]): Predicate =>
+  (o) =>
+    names.includes(o.name);
+export const byNamespace =
+  (...namespaces: string[]): Predicate =>
+  (o) =>
+    namespaces.includes(o.namespace);
+export const byLabels =
+  (labels: Readonly<Record<string, string>>): Predicate =>
+  (o) =>
+    hasAll(o.labels(), labels);
+export const byAnnotations =
+  (annotations: Readonly<Record<string, string>>): Predicate =>
+  (o) =>
+    hasAll(o.annotations(), annotations);
 export const isLocalConfig: Predicate = (o) => o.isLocalConfig;
 
-export const matchAll = (...ps: Predicate[]): Predicate => (o) => ps.every((p) => p(o));
-export const matchAny = (...ps: Predicate[]): Predicate => (o) => ps.some((p) => p(o));
-export const not = (p: Predicate): Predicate => (o) => !p(o);
+export const matchAll =
+  (...ps: Predicate[]): Predicate =>
+  (o) =>
+    ps.every((p) => p(o));
+export const matchAny =
+  (...ps: Predicate[]): Predicate =>
+  (o) =>
+    ps.some((p) => p(o));
+export const not =
+  (p: Predicate): Predicate =>
+  (o) =>
+    !p(o);

@@ -46,7 +46,12 @@ function toConfig(config: RunFunctionInput['config']): KubeObject | undefined {
   if (isKubeObject(config)) return config;
   const c = config as Record<string, unknown>;
   if (typeof c['kind'] === 'string') return KubeObject.fromJS(c);
-  return KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: { ...c } });
+  return KubeObject.fromJS({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'function-input' },
+    data: { ...c },
+  });
 }
 
 /** Builds the input ResourceList text from items and config. */
@@ -61,7 +66,13 @@ export function buildResourceList(input: Pick<RunFunctionInput, 'items' | 'confi
 export async function runFunction(fn: KrmFunction, input: RunFunctionInput = {}): Promise<RunFunctionOutput> {
   const text = input.input ?? buildResourceList(input);
   const out = await processResourceList(fn, text, input);
-  return { output: out.output, items: out.resourceList.items, results: out.results, exitCode: out.exitCode, log: out.log };
+  return {
+    output: out.output,
+    items: out.resourceList.items,
+    results: out.results,
+    exitCode: out.exitCode,
+    log: out.log,
+  };
 }
 
 /** A fluent builder of ResourceList inputs for tests. */
@@ -120,7 +131,8 @@ export interface GoldenCase {
 }
 
 const isResourceFile = (name: string): boolean =>
-  name === 'Kptfile' || ((name.endsWith('.yaml') || name.endsWith('.yml')) && name !== '_fnconfig.yaml' && name !== '_expected.yaml');
+  name === 'Kptfile' ||
+  ((name.endsWith('.yaml') || name.endsWith('.yml')) && name !== '_fnconfig.yaml' && name !== '_expected.yaml');
 
 /** Items of one case directory (recursively), annotated with their path and index as kpt reads them. */
 async function readCaseItems(fs: GoldenFs, dir: string, rel = ''): Promise<KubeObject[]> {
@@ -155,7 +167,10 @@ async function readCaseItems(fs: GoldenFs, dir: string, rel = ''): Promise<KubeO
 
 /** One case per subdirectory of `dir` (sorted); the caller wraps each in its runner's test(). */
 export async function goldenTests(fn: KrmFunction, opts: GoldenOptions): Promise<GoldenCase[]> {
-  const dirs = (await opts.fs.readDir(opts.dir)).filter((e) => e.kind === 'dir').map((e) => e.name).sort();
+  const dirs = (await opts.fs.readDir(opts.dir))
+    .filter((e) => e.kind === 'dir')
+    .map((e) => e.name)
+    .sort();
   return dirs.map((name) => {
     const dir = `${opts.dir}/${name}`;
     return {
@@ -166,7 +181,8 @@ export async function goldenTests(fn: KrmFunction, opts: GoldenOptions): Promise
         const items = await readCaseItems(opts.fs, dir);
         const list: ResourceList = { items, results: [] };
         if (names.includes('_fnconfig.yaml')) {
-          const doc = parseYamlFile(await opts.fs.readFile(`${dir}/_fnconfig.yaml`), { file: '_fnconfig.yaml' }).docs[0];
+          const doc = parseYamlFile(await opts.fs.readFile(`${dir}/_fnconfig.yaml`), { file: '_fnconfig.yaml' })
+            .docs[0];
           if (doc) list.functionConfig = new KubeObject(doc);
         }
         const out = await processResourceList(fn, list, opts.run ?? {});
@@ -178,7 +194,13 @@ export async function goldenTests(fn: KrmFunction, opts: GoldenOptions): Promise
           return { ok: true, diff: '', actual, expected: actual, exitCode: out.exitCode };
         }
         const ok = expected === actual;
-        return { ok, diff: ok ? '' : unifiedDiff('_expected.yaml', expected ?? '', actual), actual, expected, exitCode: out.exitCode };
+        return {
+          ok,
+          diff: ok ? '' : unifiedDiff('_expected.yaml', expected ?? '', actual),
+          actual,
+          expected,
+          exitCode: out.exitCode,
+        };
       },
     };
   });
@@ -191,12 +213,20 @@ export const matchers = {
     const pass = received.some(
       (r) =>
         (want.severity === undefined || r.severity === want.severity) &&
-        (want.message === undefined || (typeof want.message === 'string' ? r.message === want.message : want.message.test(r.message))),
+        (want.message === undefined ||
+          (typeof want.message === 'string' ? r.message === want.message : want.message.test(r.message))),
     );
-    return { pass, message: () => `expected results ${pass ? 'not ' : ''}to contain ${JSON.stringify(want)}; got ${JSON.stringify(received)}` };
+    return {
+      pass,
+      message: () =>
+        `expected results ${pass ? 'not ' : ''}to contain ${JSON.stringify(want)}; got ${JSON.stringify(received)}`,
+    };
   },
   /** `expect(await golden.run()).toMatchGolden()` */
   toMatchGolden(received: GoldenResult) {
-    return { pass: received.ok, message: () => (received.ok ? 'expected a golden mismatch' : `golden mismatch:\n${received.diff}`) };
+    return {
+      pass: received.ok,
+      message: () => (received.ok ? 'expected a golden mismatch' : `golden mismatch:\n${received.diff}`),
+    };
   },
 };

@@ -15,10 +15,14 @@ export interface VersionedApiOptions {
   usage?: string;
 }
 
-export function versionedApi(versions: Readonly<Record<string, KrmFunction>>, options: VersionedApiOptions): KrmFunction {
+export function versionedApi(
+  versions: Readonly<Record<string, KrmFunction>>,
+  options: VersionedApiOptions,
+): KrmFunction {
   const impls = Object.values(versions);
   const kind = impls[0]?.kind ?? 'mutator';
-  if (impls.some((f) => f.kind !== kind)) throw new TypeError('versionedApi: every version must be the same kind of function');
+  if (impls.some((f) => f.kind !== kind))
+    throw new TypeError('versionedApi: every version must be the same kind of function');
   return defineFunction(kind, {
     name: options.name,
     ...(options.usage ? { usage: options.usage } : {}),
@@ -32,7 +36,12 @@ export function versionedApi(versions: Readonly<Record<string, KrmFunction>>, op
         );
       }
       const list = { items: ctx.items.all, results: [], ...(fc ? { functionConfig: fc } : {}) };
-      const outcome = await executeFunction(impl, list, { env: ctx.env, now: ctx.now, signal: ctx.signal, ...(ctx.image ? { image: ctx.image } : {}) });
+      const outcome = await executeFunction(impl, list, {
+        env: ctx.env,
+        now: ctx.now,
+        signal: ctx.signal,
+        ...(ctx.image ? { image: ctx.image } : {}),
+      });
       // Mirror the inner item list (adds and removals) into the outer one.
       const inner = new Set(list.items);
       for (const o of ctx.items.all) if (!inner.has(o)) ctx.items.remove(o);

@@ -71,7 +71,18 @@ export {
   splitCommandLine,
 } from './engine/index.ts';
 export type { TextOptions } from './engine/index.ts';
-export type { EngineEvent, EventSink, EngineFailure, EngineHost, ErrorStyle, FileChange, OutputMode, RenderOptions, RunOutcome, EvalOptions } from './engine/index.ts';
+export type {
+  EngineEvent,
+  EventSink,
+  EngineFailure,
+  EngineHost,
+  ErrorStyle,
+  FileChange,
+  OutputMode,
+  RenderOptions,
+  RunOutcome,
+  EvalOptions,
+} from './engine/index.ts';
 export { MemoryFs } from './core/memory-fs.ts';
 export type { PackageFs, DirEntry } from './core/fs.ts';
 export { KubeObject, ANNOTATIONS, isKubeObject } from './core/kube-object.ts';
@@ -95,7 +106,18 @@ export { serializeResourceList, parseFunctionOutput, parseResourceListInput } fr
 export { emitResultsFile } from './core/results-file.ts';
 export { parseYamlFile, emitYamlFile, emitYamlDocument } from './core/yaml/index.ts';
 export { createBuiltinRuntime, createStarlarkRuntime };
-export { createWasmRuntime, DEFAULT_WASM_MEMORY_BYTES, type WasmRuntime, type WasmRuntimeOptions, type WasmLoader } from './runtimes/wasm.ts';
-export { createRemoteRuntime, parseRemoteConfig, type RemoteEndpoint, type RemoteRuntimeOptions } from './runtimes/remote.ts';
+export {
+  createWasmRuntime,
+  DEFAULT_WASM_MEMORY_BYTES,
+  type WasmRuntime,
+  type WasmRuntimeOptions,
+  type WasmLoader,
+} from './runtimes/wasm.ts';
+export {
+  createRemoteRuntime,
+  parseRemoteConfig,
+  type RemoteEndpoint,
+  type RemoteRuntimeOptions,
+} from './runtimes/remote.ts';
 export { unifiedDiff, diffLines } from './core/diff.ts';
 export { readTar, writeTar, type TarEntry } from './core/tar.ts';

@@ -7,8 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
 import { builtinModules } from 'node:module';
 
-const ENTRIES = ['src/index.ts', 'sdk/index.ts', 'sdk/testing.ts', 'builtins/index.ts', 'src/starlark/index.ts', 'wasm/index.ts'];
-const NODE_GLOBALS = /\b(process\s*\.\s*(env|argv|exit|cwd|stdout|stderr|platform|versions?)|Buffer\s*\.|require\s*\(|__dirname|__filename)\b/;
+const ENTRIES = [
+  'src/index.ts',
+  'sdk/index.ts',
+  'sdk/testing.ts',
+  'builtins/index.ts',
+  'src/starlark/index.ts',
+  'wasm/index.ts',
+];
+const NODE_GLOBALS =
+  /\b(process\s*\.\s*(env|argv|exit|cwd|stdout|stderr|platform|versions?)|Buffer\s*\.|require\s*\(|__dirname|__filename)\b/;
 
 describe('browser isomorphism of the core entries', () => {
   for (const entry of ENTRIES) {
@@ -33,7 +41,8 @@ describe('browser isomorphism of the core entries', () => {
                   return { path: args.path, external: true };
                 }
                 // Third-party packages are checked by their own browser builds; ours are read below.
-                if (!args.path.startsWith('.') && !args.path.startsWith('/')) return { path: args.path, external: true };
+                if (!args.path.startsWith('.') && !args.path.startsWith('/'))
+                  return { path: args.path, external: true };
                 return undefined;
               });
             },
@@ -43,7 +52,9 @@ describe('browser isomorphism of the core entries', () => {
       expect(nodeImports).toEqual([]);
       const ownFiles = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules'));
       const { readFileSync } = await import('node:fs');
-      const offenders = ownFiles.filter((f) => NODE_GLOBALS.test(readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')));
+      const offenders = ownFiles.filter((f) =>
+        NODE_GLOBALS.test(readFileSync(f, 'utf8').replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '')),
+      );
       expect(offenders).toEqual([]);
     });
   }

@@ -14,9 +14,7 @@ export interface ImportedMemory {
   name: string;
 }
 
-export type ModuleAbi =
-  | { abi: 'wasi'; importedMemory?: ImportedMemory }
-  | { abi: 'gojs'; namespace: 'go' | 'gojs' };
+export type ModuleAbi = { abi: 'wasi'; importedMemory?: ImportedMemory } | { abi: 'gojs'; namespace: 'go' | 'gojs' };
 
 const WASI_NAMESPACE = 'wasi_snapshot_preview1';
 
@@ -27,9 +25,14 @@ export function classifyModule(module: WebAssembly.Module): ModuleAbi {
   const importModules = [...new Set(imports.map((i) => i.module))];
 
   const goNamespace = importModules.find((m) => m === 'go' || m === 'gojs');
-  if (goNamespace && ['run', 'resume', 'getsp'].every((n) => exported.get(n) === 'function') && exported.get('mem') === 'memory') {
+  if (
+    goNamespace &&
+    ['run', 'resume', 'getsp'].every((n) => exported.get(n) === 'function') &&
+    exported.get('mem') === 'memory'
+  ) {
     const foreign = importModules.filter((m) => m !== goNamespace);
-    if (foreign.length > 0) throw abiError(`Go js/wasm module also imports ${foreign.join(', ')}`, exports, importModules);
+    if (foreign.length > 0)
+      throw abiError(`Go js/wasm module also imports ${foreign.join(', ')}`, exports, importModules);
     return { abi: 'gojs', namespace: goNamespace as 'go' | 'gojs' };
   }
 
@@ -41,7 +44,11 @@ export function classifyModule(module: WebAssembly.Module): ModuleAbi {
         continue;
       }
       if (i.module !== WASI_NAMESPACE || i.kind !== 'function') {
-        throw abiError(`WASI module imports ${i.module}.${i.name} (${i.kind}), which is not granted`, exports, importModules);
+        throw abiError(
+          `WASI module imports ${i.module}.${i.name} (${i.kind}), which is not granted`,
+          exports,
+          importModules,
+        );
       }
     }
     if (!importedMemory && exported.get('memory') !== 'memory') {
@@ -51,12 +58,24 @@ export function classifyModule(module: WebAssembly.Module): ModuleAbi {
   }
 
   if (exported.get('_initialize') === 'function') {
-    throw abiError('WASI reactor modules (_initialize) are not supported; build a command module with _start', exports, importModules);
+    throw abiError(
+      'WASI reactor modules (_initialize) are not supported; build a command module with _start',
+      exports,
+      importModules,
+    );
   }
-  throw abiError('not a WASI command module (_start, memory) nor a Go js/wasm module (run, resume, getsp, mem)', exports, importModules);
+  throw abiError(
+    'not a WASI command module (_start, memory) nor a Go js/wasm module (run, resume, getsp, mem)',
+    exports,
+    importModules,
+  );
 }
 
-function abiError(reason: string, exports: WebAssembly.ModuleExportDescriptor[], importModules: string[]): WasmHostError {
+function abiError(
+  reason: string,
+  exports: WebAssembly.ModuleExportDescriptor[],
+  importModules: string[],
+): WasmHostError {
   const ex = exports.map((e) => e.name).join(', ') || 'none';
   const im = importModules.join(', ') || 'none';
   return new WasmHostError('abi', `${reason} (exports: ${ex}; import modules: ${im})`);

@@ -5,7 +5,16 @@
 export { runWasi, nearCap, memoryFailure, type RunWasiOptions, type WasiOutcome, type WasiLimits } from './run-wasi.ts';
 export { ModuleCache, prepareModule, sha256Hex, type PreparedModule, type PrepareOptions } from './module-cache.ts';
 export { classifyModule, type ModuleAbi, type ImportedMemory } from './classify.ts';
-export { capMemory, capModuleMemory, importedMemoryLimits, pagesForBytes, WASM_PAGE_BYTES, MAX_WASM_PAGES, type MemoryLimits, type CappedModule } from './memory-cap.ts';
+export {
+  capMemory,
+  capModuleMemory,
+  importedMemoryLimits,
+  pagesForBytes,
+  WASM_PAGE_BYTES,
+  MAX_WASM_PAGES,
+  type MemoryLimits,
+  type CappedModule,
+} from './memory-cap.ts';
 export { CollectorFd, outputBudget, type OutputBudget } from './sink.ts';
 export { preopenTree, type ReadOnlyTree } from './readonly-tree.ts';
 export { traceImports, type TraceSink } from './strace.ts';

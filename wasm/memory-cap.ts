@@ -42,7 +42,10 @@ export function capModuleMemory(bytes: Uint8Array, capPages: number): CappedModu
   if (imported) {
     out.maxPages = Math.min(imported.maximum ?? capPages, capPages);
     if (imported.initial > capPages) {
-      throw new WasmHostError('memory', `module needs ${imported.initial} pages (${mib(imported.initial)} MiB) of memory initially, above the cap of ${capPages} pages (${mib(capPages)} MiB)`);
+      throw new WasmHostError(
+        'memory',
+        `module needs ${imported.initial} pages (${mib(imported.initial)} MiB) of memory initially, above the cap of ${capPages} pages (${mib(capPages)} MiB)`,
+      );
     }
     out.importedMemory = imported;
   }

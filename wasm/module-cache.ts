@@ -50,7 +50,14 @@ export async function prepareModule(bytes: Uint8Array, opts: PrepareOptions, dig
   } catch (e) {
     throw new WasmHostError('compile', `invalid WebAssembly module: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const prepared: PreparedModule = { module, digest: d, abi: classifyModule(module), capPages, maxPages: capped.maxPages, key: `${d}/${capPages}` };
+  const prepared: PreparedModule = {
+    module,
+    digest: d,
+    abi: classifyModule(module),
+    capPages,
+    maxPages: capped.maxPages,
+    key: `${d}/${capPages}`,
+  };
   if (capped.importedMemory) prepared.importedMemory = capped.importedMemory;
   return prepared;
 }

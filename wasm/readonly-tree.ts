@@ -18,7 +18,8 @@ export function preopenTree(tree: ReadOnlyTree): Fd {
   const root = new Map<string, Inode>();
   for (const [path, data] of Object.entries(tree.files)) {
     const parts = path.split('/').filter((p) => p !== '' && p !== '.');
-    if (parts.length === 0 || parts.includes('..')) throw new Error(`invalid path in read-only tree: ${JSON.stringify(path)}`);
+    if (parts.length === 0 || parts.includes('..'))
+      throw new Error(`invalid path in read-only tree: ${JSON.stringify(path)}`);
     let dir = root;
     for (const part of parts.slice(0, -1)) {
       let next = dir.get(part);
@@ -35,7 +36,14 @@ export function preopenTree(tree: ReadOnlyTree): Fd {
 
 function openReadOnly(
   self: OpenDirectory,
-  base: (dirflags: number, path: string, oflags: number, rb: bigint, ri: bigint, fdflags: number) => { ret: number; fd_obj: Fd | null },
+  base: (
+    dirflags: number,
+    path: string,
+    oflags: number,
+    rb: bigint,
+    ri: bigint,
+    fdflags: number,
+  ) => { ret: number; fd_obj: Fd | null },
   dirflags: number,
   path: string,
   oflags: number,
@@ -52,7 +60,14 @@ function openReadOnly(
 }
 
 class ReadOnlyDirectoryFd extends OpenDirectory {
-  override path_open(d: number, p: string, o: number, rb: bigint, ri: bigint, f: number): { ret: number; fd_obj: Fd | null } {
+  override path_open(
+    d: number,
+    p: string,
+    o: number,
+    rb: bigint,
+    ri: bigint,
+    f: number,
+  ): { ret: number; fd_obj: Fd | null } {
     return openReadOnly(this, OpenDirectory.prototype.path_open, d, p, o, rb, ri, f);
   }
   override path_create_directory(): number {

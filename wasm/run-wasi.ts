@@ -65,7 +65,14 @@ const DEFAULT_MAX_MEMORY = 512 * 1024 * 1024;
 async function asPrepared(m: RunWasiOptions['module'], maxMemoryBytes: number): Promise<PreparedModule> {
   if (m instanceof Uint8Array) return prepareModule(m, { maxMemoryBytes });
   if (m instanceof WebAssembly.Module) {
-    return { module: m, digest: '', abi: classifyModule(m), capPages: MAX_WASM_PAGES, maxPages: MAX_WASM_PAGES, key: '' };
+    return {
+      module: m,
+      digest: '',
+      abi: classifyModule(m),
+      capPages: MAX_WASM_PAGES,
+      maxPages: MAX_WASM_PAGES,
+      key: '',
+    };
   }
   return m;
 }
@@ -73,7 +80,8 @@ async function asPrepared(m: RunWasiOptions['module'], maxMemoryBytes: number): 
 export async function runWasi(opts: RunWasiOptions): Promise<WasiOutcome> {
   const prepared = await asPrepared(opts.module, opts.limits?.maxMemoryBytes ?? DEFAULT_MAX_MEMORY);
   const abi = prepared.abi;
-  if (abi.abi !== 'wasi') throw new WasmHostError('abi', 'runWasi needs a WASI command module; this is a Go js/wasm module');
+  if (abi.abi !== 'wasi')
+    throw new WasmHostError('abi', 'runWasi needs a WASI command module; this is a Go js/wasm module');
   const budget = outputBudget(opts.limits?.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
   const stdout = new CollectorFd(budget, opts.onStdout);
   const stderr = new CollectorFd(budget, opts.onStderr);
@@ -96,7 +104,10 @@ export async function runWasi(opts: RunWasiOptions): Promise<WasiOutcome> {
     } catch (e) {
       throw new WasmHostError('memory', `cannot create the module's memory: ${String(e)}`);
     }
-    imports[abi.importedMemory.module] = { ...(imports[abi.importedMemory.module] ?? {}), [abi.importedMemory.name]: memory };
+    imports[abi.importedMemory.module] = {
+      ...(imports[abi.importedMemory.module] ?? {}),
+      [abi.importedMemory.name]: memory,
+    };
   }
 
   let instance: WebAssembly.Instance;
@@ -104,7 +115,13 @@ export async function runWasi(opts: RunWasiOptions): Promise<WasiOutcome> {
     instance = await WebAssembly.instantiate(prepared.module, imports);
   } catch (e) {
     // LinkError: e.g. the imported memory's declared minimum exceeds what the host offered.
-    return { exitCode: 1, stdout: stdout.bytes(), stderr: stderr.bytes(), failure: failureFromThrown(e), memoryBytes: 0 };
+    return {
+      exitCode: 1,
+      stdout: stdout.bytes(),
+      stderr: stderr.bytes(),
+      failure: failureFromThrown(e),
+      memoryBytes: 0,
+    };
   }
   const mem = memory ?? (instance.exports.memory as WebAssembly.Memory);
   const startable = { exports: { memory: mem, _start: instance.exports._start } };
@@ -150,5 +167,8 @@ export function nearCap(memoryBytes: number, capBytes: number): boolean {
 
 export function memoryFailure(capBytes: number, cause?: WasmFailure): WasmFailure {
   const why = cause ? ` (${cause.message})` : '';
-  return { kind: 'memory', message: `function exceeded the memory limit of ${Math.round(capBytes / 1048576)} MiB${why}` };
+  return {
+    kind: 'memory',
+    message: `function exceeded the memory limit of ${Math.round(capBytes / 1048576)} MiB${why}`,
+  };
 }

@@ -28,6 +28,8 @@ export function finish(ctx: FnContext<unknown>, report: Report, generation: SdkG
 
 function kyamlLine(r: Result): string {
   const sev = r.severity ?? 'info';
-  const ref = r.resourceRef ? `${[r.resourceRef.apiVersion, r.resourceRef.kind, r.resourceRef.namespace, r.resourceRef.name].filter(Boolean).join('/')} ` : '';
+  const ref = r.resourceRef
+    ? `${[r.resourceRef.apiVersion, r.resourceRef.kind, r.resourceRef.namespace, r.resourceRef.name].filter(Boolean).join('/')} `
+    : '';
   return `[${sev}] ${ref}${r.field?.path ?? ''}: ${r.message}`;
 }

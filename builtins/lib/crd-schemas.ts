@@ -23,7 +23,8 @@ export function crdSchemas(items: readonly KubeObject[], strict: boolean): Map<s
     if (!group || !kind) continue;
     const common = isObj(spec['validation']) ? spec['validation']['openAPIV3Schema'] : undefined;
     const versions = Array.isArray(spec['versions']) ? spec['versions'] : [];
-    const list = versions.length > 0 ? versions : typeof spec['version'] === 'string' ? [{ name: spec['version'] }] : [];
+    const list =
+      versions.length > 0 ? versions : typeof spec['version'] === 'string' ? [{ name: spec['version'] }] : [];
     for (const v of list) {
       if (!isObj(v) || typeof v['name'] !== 'string') continue;
       const own = isObj(v['schema']) ? v['schema']['openAPIV3Schema'] : undefined;
@@ -31,7 +32,8 @@ export function crdSchemas(items: readonly KubeObject[], strict: boolean): Map<s
       if (!isObj(schema)) continue;
       const js = toJsonSchema(schema, strict);
       // Every object carries apiVersion, kind and metadata, whether or not the CRD lists them.
-      if (strict && isObj(js) && isObj(js['properties'])) js['properties'] = { apiVersion: {}, kind: {}, metadata: {}, ...js['properties'] };
+      if (strict && isObj(js) && isObj(js['properties']))
+        js['properties'] = { apiVersion: {}, kind: {}, metadata: {}, ...js['properties'] };
       out.set(`${group}/${v['name']}/${kind}`, js);
     }
   }
@@ -42,9 +44,11 @@ function toJsonSchema(s: unknown, strict: boolean): JsonSchema {
   if (!isObj(s)) return true;
   const o: Obj = {};
   for (const [k, v] of Object.entries(s)) {
-    if (k === 'properties' && isObj(v)) o[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, toJsonSchema(pv, strict)]));
+    if (k === 'properties' && isObj(v))
+      o[k] = Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, toJsonSchema(pv, strict)]));
     else if ((k === 'items' || k === 'additionalProperties' || k === 'not') && isObj(v)) o[k] = toJsonSchema(v, strict);
-    else if ((k === 'allOf' || k === 'anyOf' || k === 'oneOf') && Array.isArray(v)) o[k] = v.map((x) => toJsonSchema(x, strict));
+    else if ((k === 'allOf' || k === 'anyOf' || k === 'oneOf') && Array.isArray(v))
+      o[k] = v.map((x) => toJsonSchema(x, strict));
     else o[k] = v;
   }
   if (s['nullable'] === true && typeof o['type'] === 'string') o['type'] = [o['type'], 'null'];
@@ -52,7 +56,12 @@ function toJsonSchema(s: unknown, strict: boolean): JsonSchema {
     delete o['type'];
     if (!o['anyOf']) o['anyOf'] = [{ type: 'integer' }, { type: 'string' }];
   }
-  if (strict && isObj(s['properties']) && s['additionalProperties'] === undefined && s['x-kubernetes-preserve-unknown-fields'] !== true) {
+  if (
+    strict &&
+    isObj(s['properties']) &&
+    s['additionalProperties'] === undefined &&
+    s['x-kubernetes-preserve-unknown-fields'] !== true
+  ) {
     o['additionalProperties'] = false;
   }
   return o;

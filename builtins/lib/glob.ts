@@ -26,7 +26,14 @@ export function globToRegExp(glob: string): RegExp {
       const close = glob.indexOf('}', i + 1);
       if (close < 0) re += '\\{';
       else {
-        re += '(?:' + glob.slice(i + 1, close).split(',').map((a) => globToRegExp(a).source.slice(1, -1)).join('|') + ')';
+        re +=
+          '(?:' +
+          glob
+            .slice(i + 1, close)
+            .split(',')
+            .map((a) => globToRegExp(a).source.slice(1, -1))
+            .join('|') +
+          ')';
         i = close;
       }
     } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

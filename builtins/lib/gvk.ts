@@ -13,7 +13,9 @@ export interface GroupVersion {
 /** `apps/v1` → {apps, v1}; `v1` → {'', v1}. */
 export function splitApiVersion(apiVersion: string): GroupVersion {
   const i = apiVersion.lastIndexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 export function groupOf(obj: KubeObject): string {
@@ -37,9 +39,11 @@ export function matchesGvk(obj: KubeObject, sel: GvkSelector): boolean {
 
 /** The file an object came from: internal path annotation first, then the legacy one. */
 export function fileRefOf(obj: KubeObject): FileRef | undefined {
-  const path = obj.getAnnotation('internal.config.kubernetes.io/path') ?? obj.getAnnotation('config.kubernetes.io/path');
+  const path =
+    obj.getAnnotation('internal.config.kubernetes.io/path') ?? obj.getAnnotation('config.kubernetes.io/path');
   if (path === undefined) return undefined;
-  const idx = obj.getAnnotation('internal.config.kubernetes.io/index') ?? obj.getAnnotation('config.kubernetes.io/index');
+  const idx =
+    obj.getAnnotation('internal.config.kubernetes.io/index') ?? obj.getAnnotation('config.kubernetes.io/index');
   const n = idx === undefined ? 0 : Number(idx);
   return Number.isInteger(n) && n > 0 ? { path, index: n } : { path };
 }

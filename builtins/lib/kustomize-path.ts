@@ -76,7 +76,9 @@ function step(n: YNode, seg: KSegment): YNode[] {
     case 'match':
       if (n.kind !== 'sequence') return [];
       return n.content.filter((el) =>
-        seg.field === '' ? el.kind === 'scalar' && el.value === seg.value : el.kind === 'mapping' && mapGet(el, seg.field)?.value === seg.value,
+        seg.field === ''
+          ? el.kind === 'scalar' && el.value === seg.value
+          : el.kind === 'mapping' && mapGet(el, seg.field)?.value === seg.value,
       );
     case 'wildcard':
       if (n.kind === 'sequence') return [...n.content];
@@ -104,7 +106,11 @@ export function lookupCreate(root: YNode, segs: readonly KSegment[]): YNode[] {
         continue;
       }
       const fresh = (): YNode =>
-        nextSeg === undefined ? strNode('') : nextSeg.kind === 'match' || nextSeg.kind === 'index' ? sequenceNode() : mappingNode();
+        nextSeg === undefined
+          ? strNode('')
+          : nextSeg.kind === 'match' || nextSeg.kind === 'index'
+            ? sequenceNode()
+            : mappingNode();
       if (seg.kind === 'key' && (n.kind === 'mapping' || (n.kind === 'scalar' && n.tag === '!!null'))) {
         if (n.kind === 'scalar') Object.assign(n, mappingNode());
         const existing = mapGet(n, seg.key);

@@ -11,12 +11,29 @@ export interface NameReference {
   referrers: readonly { kind?: string; group?: string; path: string; refKindField?: string }[];
 }
 
-const WORKLOADS = ['Pod', 'Deployment', 'ReplicaSet', 'DaemonSet', 'StatefulSet', 'Job', 'CronJob', 'ReplicationController', 'PodTemplate'];
+const WORKLOADS = [
+  'Pod',
+  'Deployment',
+  'ReplicaSet',
+  'DaemonSet',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+  'ReplicationController',
+  'PodTemplate',
+];
 
 function inPodSpecs(...rel: string[]): { kind: string; path: string }[] {
   const out: { kind: string; path: string }[] = [];
   for (const kind of WORKLOADS) {
-    const base = kind === 'Pod' ? 'spec' : kind === 'CronJob' ? 'spec/jobTemplate/spec/template/spec' : kind === 'PodTemplate' ? 'template/spec' : 'spec/template/spec';
+    const base =
+      kind === 'Pod'
+        ? 'spec'
+        : kind === 'CronJob'
+          ? 'spec/jobTemplate/spec/template/spec'
+          : kind === 'PodTemplate'
+            ? 'template/spec'
+            : 'spec/template/spec';
     for (const r of rel) out.push({ kind, path: `${base}/${r}` });
   }
   return out;

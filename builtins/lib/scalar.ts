@@ -9,10 +9,19 @@ import type { YNode } from '../../src/core/yaml/node.ts';
 export function resolvePlainTag(text: string): string {
   if (text === '' || text === '~' || /^(null|Null|NULL)$/.test(text)) return '!!null';
   if (/^(true|True|TRUE|false|False|FALSE)$/.test(text)) return '!!bool';
-  if (/^[-+]?(0|[1-9][0-9_]*)$/.test(text) || /^0x[0-9a-fA-F_]+$/.test(text) || /^0o?[0-7_]+$/.test(text) || /^0b[01_]+$/.test(text)) {
+  if (
+    /^[-+]?(0|[1-9][0-9_]*)$/.test(text) ||
+    /^0x[0-9a-fA-F_]+$/.test(text) ||
+    /^0o?[0-7_]+$/.test(text) ||
+    /^0b[01_]+$/.test(text)
+  ) {
     return '!!int';
   }
-  if (/^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$/.test(text) || /^[-+]?\.(inf|Inf|INF)$/.test(text) || /^\.(nan|NaN|NAN)$/.test(text)) {
+  if (
+    /^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$/.test(text) ||
+    /^[-+]?\.(inf|Inf|INF)$/.test(text) ||
+    /^\.(nan|NaN|NAN)$/.test(text)
+  ) {
     return '!!float';
   }
   return '!!str';

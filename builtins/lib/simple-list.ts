@@ -13,7 +13,12 @@ export function parseScalarList(text: string): YNode[] | undefined {
   if (lines.length === 0 || !lines.every((l) => /^\s*-(\s|$)/.test(l))) return undefined;
   const out: YNode[] = [];
   for (const l of lines) {
-    const item = scalar(l.replace(/^\s*-\s?/, '').replace(/\s+#.*$/, '').trim());
+    const item = scalar(
+      l
+        .replace(/^\s*-\s?/, '')
+        .replace(/\s+#.*$/, '')
+        .trim(),
+    );
     if (!item) return undefined;
     out.push(item);
   }
@@ -68,7 +73,8 @@ function scalar(raw: string): YNode | undefined {
       return undefined;
     }
   }
-  if (raw.startsWith("'") && raw.endsWith("'") && raw.length >= 2) return strNode(raw.slice(1, -1).replace(/''/g, "'"), 'single');
+  if (raw.startsWith("'") && raw.endsWith("'") && raw.length >= 2)
+    return strNode(raw.slice(1, -1).replace(/''/g, "'"), 'single');
   if (/^[[{]/.test(raw) || /:\s/.test(raw)) return undefined;
   return newNode('scalar', { tag: resolvePlainTag(raw), value: raw });
 }

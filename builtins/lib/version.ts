@@ -8,8 +8,14 @@ export function compareVersions(a: string, b: string): number {
   if (a === b) return 0;
   if (a === '') return 1;
   if (b === '') return -1;
-  const pa = a.replace(/^v/, '').split('.').map((x) => Number.parseInt(x, 10) || 0);
-  const pb = b.replace(/^v/, '').split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pa = a
+    .replace(/^v/, '')
+    .split('.')
+    .map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b
+    .replace(/^v/, '')
+    .split('.')
+    .map((x) => Number.parseInt(x, 10) || 0);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pa[i] ?? 0) - (pb[i] ?? 0);
     if (d !== 0) return d < 0 ? -1 : 1;

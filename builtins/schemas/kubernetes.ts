@@ -9,129 +9,347 @@ export interface KubeModel {
   new (data: Record<string, unknown>): { validate(): void };
 }
 
-export const KUBERNETES_MODELS_VERSION = "4.5.1";
+export const KUBERNETES_MODELS_VERSION = '4.5.1';
 export const KUBERNETES_API_VERSION = '1.33';
 
 export const KUBE_VALIDATORS: Readonly<Record<string, () => Promise<KubeModel>>> = Object.freeze({
-  "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration": () => import("kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhookConfiguration").then((m) => m.MutatingWebhookConfiguration as unknown as KubeModel),
-  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy": () => import("kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy").then((m) => m.ValidatingAdmissionPolicy as unknown as KubeModel),
-  "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding": () => import("kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding").then((m) => m.ValidatingAdmissionPolicyBinding as unknown as KubeModel),
-  "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration": () => import("kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration").then((m) => m.ValidatingWebhookConfiguration as unknown as KubeModel),
-  "admissionregistration.k8s.io/v1beta1/MutatingWebhookConfiguration": () => import("kubernetes-models/admissionregistration.k8s.io/v1beta1/MutatingWebhookConfiguration").then((m) => m.MutatingWebhookConfiguration as unknown as KubeModel),
-  "admissionregistration.k8s.io/v1beta1/ValidatingWebhookConfiguration": () => import("kubernetes-models/admissionregistration.k8s.io/v1beta1/ValidatingWebhookConfiguration").then((m) => m.ValidatingWebhookConfiguration as unknown as KubeModel),
-  "apiextensions.k8s.io/v1/CustomResourceDefinition": () => import("kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition").then((m) => m.CustomResourceDefinition as unknown as KubeModel),
-  "apiextensions.k8s.io/v1beta1/CustomResourceDefinition": () => import("kubernetes-models/apiextensions.k8s.io/v1beta1/CustomResourceDefinition").then((m) => m.CustomResourceDefinition as unknown as KubeModel),
-  "apiregistration.k8s.io/v1/APIService": () => import("kubernetes-models/apiregistration.k8s.io/v1/APIService").then((m) => m.APIService as unknown as KubeModel),
-  "apiregistration.k8s.io/v1beta1/APIService": () => import("kubernetes-models/apiregistration.k8s.io/v1beta1/APIService").then((m) => m.APIService as unknown as KubeModel),
-  "apps/v1/ControllerRevision": () => import("kubernetes-models/apps/v1/ControllerRevision").then((m) => m.ControllerRevision as unknown as KubeModel),
-  "apps/v1/DaemonSet": () => import("kubernetes-models/apps/v1/DaemonSet").then((m) => m.DaemonSet as unknown as KubeModel),
-  "apps/v1/Deployment": () => import("kubernetes-models/apps/v1/Deployment").then((m) => m.Deployment as unknown as KubeModel),
-  "apps/v1/ReplicaSet": () => import("kubernetes-models/apps/v1/ReplicaSet").then((m) => m.ReplicaSet as unknown as KubeModel),
-  "apps/v1/StatefulSet": () => import("kubernetes-models/apps/v1/StatefulSet").then((m) => m.StatefulSet as unknown as KubeModel),
-  "apps/v1beta1/ControllerRevision": () => import("kubernetes-models/apps/v1beta1/ControllerRevision").then((m) => m.ControllerRevision as unknown as KubeModel),
-  "apps/v1beta1/Deployment": () => import("kubernetes-models/apps/v1beta1/Deployment").then((m) => m.Deployment as unknown as KubeModel),
-  "apps/v1beta1/DeploymentRollback": () => import("kubernetes-models/apps/v1beta1/DeploymentRollback").then((m) => m.DeploymentRollback as unknown as KubeModel),
-  "apps/v1beta1/Scale": () => import("kubernetes-models/apps/v1beta1/Scale").then((m) => m.Scale as unknown as KubeModel),
-  "apps/v1beta1/StatefulSet": () => import("kubernetes-models/apps/v1beta1/StatefulSet").then((m) => m.StatefulSet as unknown as KubeModel),
-  "apps/v1beta2/ControllerRevision": () => import("kubernetes-models/apps/v1beta2/ControllerRevision").then((m) => m.ControllerRevision as unknown as KubeModel),
-  "apps/v1beta2/DaemonSet": () => import("kubernetes-models/apps/v1beta2/DaemonSet").then((m) => m.DaemonSet as unknown as KubeModel),
-  "apps/v1beta2/Deployment": () => import("kubernetes-models/apps/v1beta2/Deployment").then((m) => m.Deployment as unknown as KubeModel),
-  "apps/v1beta2/ReplicaSet": () => import("kubernetes-models/apps/v1beta2/ReplicaSet").then((m) => m.ReplicaSet as unknown as KubeModel),
-  "apps/v1beta2/Scale": () => import("kubernetes-models/apps/v1beta2/Scale").then((m) => m.Scale as unknown as KubeModel),
-  "apps/v1beta2/StatefulSet": () => import("kubernetes-models/apps/v1beta2/StatefulSet").then((m) => m.StatefulSet as unknown as KubeModel),
-  "authentication.k8s.io/v1/SelfSubjectReview": () => import("kubernetes-models/authentication.k8s.io/v1/SelfSubjectReview").then((m) => m.SelfSubjectReview as unknown as KubeModel),
-  "authentication.k8s.io/v1/TokenRequest": () => import("kubernetes-models/authentication.k8s.io/v1/TokenRequest").then((m) => m.TokenRequest as unknown as KubeModel),
-  "authentication.k8s.io/v1/TokenReview": () => import("kubernetes-models/authentication.k8s.io/v1/TokenReview").then((m) => m.TokenReview as unknown as KubeModel),
-  "authentication.k8s.io/v1beta1/TokenReview": () => import("kubernetes-models/authentication.k8s.io/v1beta1/TokenReview").then((m) => m.TokenReview as unknown as KubeModel),
-  "authorization.k8s.io/v1/LocalSubjectAccessReview": () => import("kubernetes-models/authorization.k8s.io/v1/LocalSubjectAccessReview").then((m) => m.LocalSubjectAccessReview as unknown as KubeModel),
-  "authorization.k8s.io/v1/SelfSubjectAccessReview": () => import("kubernetes-models/authorization.k8s.io/v1/SelfSubjectAccessReview").then((m) => m.SelfSubjectAccessReview as unknown as KubeModel),
-  "authorization.k8s.io/v1/SelfSubjectRulesReview": () => import("kubernetes-models/authorization.k8s.io/v1/SelfSubjectRulesReview").then((m) => m.SelfSubjectRulesReview as unknown as KubeModel),
-  "authorization.k8s.io/v1/SubjectAccessReview": () => import("kubernetes-models/authorization.k8s.io/v1/SubjectAccessReview").then((m) => m.SubjectAccessReview as unknown as KubeModel),
-  "authorization.k8s.io/v1beta1/LocalSubjectAccessReview": () => import("kubernetes-models/authorization.k8s.io/v1beta1/LocalSubjectAccessReview").then((m) => m.LocalSubjectAccessReview as unknown as KubeModel),
-  "authorization.k8s.io/v1beta1/SelfSubjectAccessReview": () => import("kubernetes-models/authorization.k8s.io/v1beta1/SelfSubjectAccessReview").then((m) => m.SelfSubjectAccessReview as unknown as KubeModel),
-  "authorization.k8s.io/v1beta1/SelfSubjectRulesReview": () => import("kubernetes-models/authorization.k8s.io/v1beta1/SelfSubjectRulesReview").then((m) => m.SelfSubjectRulesReview as unknown as KubeModel),
-  "authorization.k8s.io/v1beta1/SubjectAccessReview": () => import("kubernetes-models/authorization.k8s.io/v1beta1/SubjectAccessReview").then((m) => m.SubjectAccessReview as unknown as KubeModel),
-  "autoscaling/v1/HorizontalPodAutoscaler": () => import("kubernetes-models/autoscaling/v1/HorizontalPodAutoscaler").then((m) => m.HorizontalPodAutoscaler as unknown as KubeModel),
-  "autoscaling/v1/Scale": () => import("kubernetes-models/autoscaling/v1/Scale").then((m) => m.Scale as unknown as KubeModel),
-  "autoscaling/v2/HorizontalPodAutoscaler": () => import("kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler").then((m) => m.HorizontalPodAutoscaler as unknown as KubeModel),
-  "autoscaling/v2beta1/HorizontalPodAutoscaler": () => import("kubernetes-models/autoscaling/v2beta1/HorizontalPodAutoscaler").then((m) => m.HorizontalPodAutoscaler as unknown as KubeModel),
-  "autoscaling/v2beta2/HorizontalPodAutoscaler": () => import("kubernetes-models/autoscaling/v2beta2/HorizontalPodAutoscaler").then((m) => m.HorizontalPodAutoscaler as unknown as KubeModel),
-  "batch/v1/CronJob": () => import("kubernetes-models/batch/v1/CronJob").then((m) => m.CronJob as unknown as KubeModel),
-  "batch/v1/Job": () => import("kubernetes-models/batch/v1/Job").then((m) => m.Job as unknown as KubeModel),
-  "batch/v1beta1/CronJob": () => import("kubernetes-models/batch/v1beta1/CronJob").then((m) => m.CronJob as unknown as KubeModel),
-  "certificates.k8s.io/v1/CertificateSigningRequest": () => import("kubernetes-models/certificates.k8s.io/v1/CertificateSigningRequest").then((m) => m.CertificateSigningRequest as unknown as KubeModel),
-  "certificates.k8s.io/v1beta1/CertificateSigningRequest": () => import("kubernetes-models/certificates.k8s.io/v1beta1/CertificateSigningRequest").then((m) => m.CertificateSigningRequest as unknown as KubeModel),
-  "coordination.k8s.io/v1/Lease": () => import("kubernetes-models/coordination.k8s.io/v1/Lease").then((m) => m.Lease as unknown as KubeModel),
-  "coordination.k8s.io/v1beta1/Lease": () => import("kubernetes-models/coordination.k8s.io/v1beta1/Lease").then((m) => m.Lease as unknown as KubeModel),
-  "discovery.k8s.io/v1/EndpointSlice": () => import("kubernetes-models/discovery.k8s.io/v1/EndpointSlice").then((m) => m.EndpointSlice as unknown as KubeModel),
-  "discovery.k8s.io/v1beta1/EndpointSlice": () => import("kubernetes-models/discovery.k8s.io/v1beta1/EndpointSlice").then((m) => m.EndpointSlice as unknown as KubeModel),
-  "events.k8s.io/v1/Event": () => import("kubernetes-models/events.k8s.io/v1/Event").then((m) => m.Event as unknown as KubeModel),
-  "events.k8s.io/v1beta1/Event": () => import("kubernetes-models/events.k8s.io/v1beta1/Event").then((m) => m.Event as unknown as KubeModel),
-  "extensions/v1beta1/DaemonSet": () => import("kubernetes-models/extensions/v1beta1/DaemonSet").then((m) => m.DaemonSet as unknown as KubeModel),
-  "extensions/v1beta1/Deployment": () => import("kubernetes-models/extensions/v1beta1/Deployment").then((m) => m.Deployment as unknown as KubeModel),
-  "extensions/v1beta1/DeploymentRollback": () => import("kubernetes-models/extensions/v1beta1/DeploymentRollback").then((m) => m.DeploymentRollback as unknown as KubeModel),
-  "extensions/v1beta1/Ingress": () => import("kubernetes-models/extensions/v1beta1/Ingress").then((m) => m.Ingress as unknown as KubeModel),
-  "extensions/v1beta1/NetworkPolicy": () => import("kubernetes-models/extensions/v1beta1/NetworkPolicy").then((m) => m.NetworkPolicy as unknown as KubeModel),
-  "extensions/v1beta1/PodSecurityPolicy": () => import("kubernetes-models/extensions/v1beta1/PodSecurityPolicy").then((m) => m.PodSecurityPolicy as unknown as KubeModel),
-  "extensions/v1beta1/ReplicaSet": () => import("kubernetes-models/extensions/v1beta1/ReplicaSet").then((m) => m.ReplicaSet as unknown as KubeModel),
-  "extensions/v1beta1/Scale": () => import("kubernetes-models/extensions/v1beta1/Scale").then((m) => m.Scale as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1/FlowSchema": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1/FlowSchema").then((m) => m.FlowSchema as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration").then((m) => m.PriorityLevelConfiguration as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1beta1/FlowSchema": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta1/FlowSchema").then((m) => m.FlowSchema as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1beta1/PriorityLevelConfiguration": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta1/PriorityLevelConfiguration").then((m) => m.PriorityLevelConfiguration as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema").then((m) => m.FlowSchema as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration").then((m) => m.PriorityLevelConfiguration as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema").then((m) => m.FlowSchema as unknown as KubeModel),
-  "flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration": () => import("kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration").then((m) => m.PriorityLevelConfiguration as unknown as KubeModel),
-  "networking.k8s.io/v1/IPAddress": () => import("kubernetes-models/networking.k8s.io/v1/IPAddress").then((m) => m.IPAddress as unknown as KubeModel),
-  "networking.k8s.io/v1/Ingress": () => import("kubernetes-models/networking.k8s.io/v1/Ingress").then((m) => m.Ingress as unknown as KubeModel),
-  "networking.k8s.io/v1/IngressClass": () => import("kubernetes-models/networking.k8s.io/v1/IngressClass").then((m) => m.IngressClass as unknown as KubeModel),
-  "networking.k8s.io/v1/NetworkPolicy": () => import("kubernetes-models/networking.k8s.io/v1/NetworkPolicy").then((m) => m.NetworkPolicy as unknown as KubeModel),
-  "networking.k8s.io/v1/ServiceCIDR": () => import("kubernetes-models/networking.k8s.io/v1/ServiceCIDR").then((m) => m.ServiceCIDR as unknown as KubeModel),
-  "networking.k8s.io/v1beta1/Ingress": () => import("kubernetes-models/networking.k8s.io/v1beta1/Ingress").then((m) => m.Ingress as unknown as KubeModel),
-  "networking.k8s.io/v1beta1/IngressClass": () => import("kubernetes-models/networking.k8s.io/v1beta1/IngressClass").then((m) => m.IngressClass as unknown as KubeModel),
-  "node.k8s.io/v1/RuntimeClass": () => import("kubernetes-models/node.k8s.io/v1/RuntimeClass").then((m) => m.RuntimeClass as unknown as KubeModel),
-  "node.k8s.io/v1beta1/RuntimeClass": () => import("kubernetes-models/node.k8s.io/v1beta1/RuntimeClass").then((m) => m.RuntimeClass as unknown as KubeModel),
-  "policy/v1/Eviction": () => import("kubernetes-models/policy/v1/Eviction").then((m) => m.Eviction as unknown as KubeModel),
-  "policy/v1/PodDisruptionBudget": () => import("kubernetes-models/policy/v1/PodDisruptionBudget").then((m) => m.PodDisruptionBudget as unknown as KubeModel),
-  "policy/v1beta1/Eviction": () => import("kubernetes-models/policy/v1beta1/Eviction").then((m) => m.Eviction as unknown as KubeModel),
-  "policy/v1beta1/PodDisruptionBudget": () => import("kubernetes-models/policy/v1beta1/PodDisruptionBudget").then((m) => m.PodDisruptionBudget as unknown as KubeModel),
-  "policy/v1beta1/PodSecurityPolicy": () => import("kubernetes-models/policy/v1beta1/PodSecurityPolicy").then((m) => m.PodSecurityPolicy as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1/ClusterRole": () => import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole").then((m) => m.ClusterRole as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1/ClusterRoleBinding": () => import("kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding").then((m) => m.ClusterRoleBinding as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1/Role": () => import("kubernetes-models/rbac.authorization.k8s.io/v1/Role").then((m) => m.Role as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1/RoleBinding": () => import("kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding").then((m) => m.RoleBinding as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1beta1/ClusterRole": () => import("kubernetes-models/rbac.authorization.k8s.io/v1beta1/ClusterRole").then((m) => m.ClusterRole as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1beta1/ClusterRoleBinding": () => import("kubernetes-models/rbac.authorization.k8s.io/v1beta1/ClusterRoleBinding").then((m) => m.ClusterRoleBinding as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1beta1/Role": () => import("kubernetes-models/rbac.authorization.k8s.io/v1beta1/Role").then((m) => m.Role as unknown as KubeModel),
-  "rbac.authorization.k8s.io/v1beta1/RoleBinding": () => import("kubernetes-models/rbac.authorization.k8s.io/v1beta1/RoleBinding").then((m) => m.RoleBinding as unknown as KubeModel),
-  "scheduling.k8s.io/v1/PriorityClass": () => import("kubernetes-models/scheduling.k8s.io/v1/PriorityClass").then((m) => m.PriorityClass as unknown as KubeModel),
-  "scheduling.k8s.io/v1beta1/PriorityClass": () => import("kubernetes-models/scheduling.k8s.io/v1beta1/PriorityClass").then((m) => m.PriorityClass as unknown as KubeModel),
-  "storage.k8s.io/v1/CSIDriver": () => import("kubernetes-models/storage.k8s.io/v1/CSIDriver").then((m) => m.CSIDriver as unknown as KubeModel),
-  "storage.k8s.io/v1/CSINode": () => import("kubernetes-models/storage.k8s.io/v1/CSINode").then((m) => m.CSINode as unknown as KubeModel),
-  "storage.k8s.io/v1/CSIStorageCapacity": () => import("kubernetes-models/storage.k8s.io/v1/CSIStorageCapacity").then((m) => m.CSIStorageCapacity as unknown as KubeModel),
-  "storage.k8s.io/v1/StorageClass": () => import("kubernetes-models/storage.k8s.io/v1/StorageClass").then((m) => m.StorageClass as unknown as KubeModel),
-  "storage.k8s.io/v1/VolumeAttachment": () => import("kubernetes-models/storage.k8s.io/v1/VolumeAttachment").then((m) => m.VolumeAttachment as unknown as KubeModel),
-  "storage.k8s.io/v1beta1/CSIDriver": () => import("kubernetes-models/storage.k8s.io/v1beta1/CSIDriver").then((m) => m.CSIDriver as unknown as KubeModel),
-  "storage.k8s.io/v1beta1/CSINode": () => import("kubernetes-models/storage.k8s.io/v1beta1/CSINode").then((m) => m.CSINode as unknown as KubeModel),
-  "storage.k8s.io/v1beta1/CSIStorageCapacity": () => import("kubernetes-models/storage.k8s.io/v1beta1/CSIStorageCapacity").then((m) => m.CSIStorageCapacity as unknown as KubeModel),
-  "storage.k8s.io/v1beta1/StorageClass": () => import("kubernetes-models/storage.k8s.io/v1beta1/StorageClass").then((m) => m.StorageClass as unknown as KubeModel),
-  "storage.k8s.io/v1beta1/VolumeAttachment": () => import("kubernetes-models/storage.k8s.io/v1beta1/VolumeAttachment").then((m) => m.VolumeAttachment as unknown as KubeModel),
-  "v1/Binding": () => import("kubernetes-models/v1/Binding").then((m) => m.Binding as unknown as KubeModel),
-  "v1/ComponentStatus": () => import("kubernetes-models/v1/ComponentStatus").then((m) => m.ComponentStatus as unknown as KubeModel),
-  "v1/ConfigMap": () => import("kubernetes-models/v1/ConfigMap").then((m) => m.ConfigMap as unknown as KubeModel),
-  "v1/Endpoints": () => import("kubernetes-models/v1/Endpoints").then((m) => m.Endpoints as unknown as KubeModel),
-  "v1/Event": () => import("kubernetes-models/v1/Event").then((m) => m.Event as unknown as KubeModel),
-  "v1/LimitRange": () => import("kubernetes-models/v1/LimitRange").then((m) => m.LimitRange as unknown as KubeModel),
-  "v1/Namespace": () => import("kubernetes-models/v1/Namespace").then((m) => m.Namespace as unknown as KubeModel),
-  "v1/Node": () => import("kubernetes-models/v1/Node").then((m) => m.Node as unknown as KubeModel),
-  "v1/PersistentVolume": () => import("kubernetes-models/v1/PersistentVolume").then((m) => m.PersistentVolume as unknown as KubeModel),
-  "v1/PersistentVolumeClaim": () => import("kubernetes-models/v1/PersistentVolumeClaim").then((m) => m.PersistentVolumeClaim as unknown as KubeModel),
-  "v1/Pod": () => import("kubernetes-models/v1/Pod").then((m) => m.Pod as unknown as KubeModel),
-  "v1/PodTemplate": () => import("kubernetes-models/v1/PodTemplate").then((m) => m.PodTemplate as unknown as KubeModel),
-  "v1/ReplicationController": () => import("kubernetes-models/v1/ReplicationController").then((m) => m.ReplicationController as unknown as KubeModel),
-  "v1/ResourceQuota": () => import("kubernetes-models/v1/ResourceQuota").then((m) => m.ResourceQuota as unknown as KubeModel),
-  "v1/Secret": () => import("kubernetes-models/v1/Secret").then((m) => m.Secret as unknown as KubeModel),
-  "v1/Service": () => import("kubernetes-models/v1/Service").then((m) => m.Service as unknown as KubeModel),
-  "v1/ServiceAccount": () => import("kubernetes-models/v1/ServiceAccount").then((m) => m.ServiceAccount as unknown as KubeModel),
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': () =>
+    import('kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhookConfiguration').then(
+      (m) => m.MutatingWebhookConfiguration as unknown as KubeModel,
+    ),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': () =>
+    import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy').then(
+      (m) => m.ValidatingAdmissionPolicy as unknown as KubeModel,
+    ),
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': () =>
+    import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding').then(
+      (m) => m.ValidatingAdmissionPolicyBinding as unknown as KubeModel,
+    ),
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': () =>
+    import('kubernetes-models/admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration').then(
+      (m) => m.ValidatingWebhookConfiguration as unknown as KubeModel,
+    ),
+  'admissionregistration.k8s.io/v1beta1/MutatingWebhookConfiguration': () =>
+    import('kubernetes-models/admissionregistration.k8s.io/v1beta1/MutatingWebhookConfiguration').then(
+      (m) => m.MutatingWebhookConfiguration as unknown as KubeModel,
+    ),
+  'admissionregistration.k8s.io/v1beta1/ValidatingWebhookConfiguration': () =>
+    import('kubernetes-models/admissionregistration.k8s.io/v1beta1/ValidatingWebhookConfiguration').then(
+      (m) => m.ValidatingWebhookConfiguration as unknown as KubeModel,
+    ),
+  'apiextensions.k8s.io/v1/CustomResourceDefinition': () =>
+    import('kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition').then(
+      (m) => m.CustomResourceDefinition as unknown as KubeModel,
+    ),
+  'apiextensions.k8s.io/v1beta1/CustomResourceDefinition': () =>
+    import('kubernetes-models/apiextensions.k8s.io/v1beta1/CustomResourceDefinition').then(
+      (m) => m.CustomResourceDefinition as unknown as KubeModel,
+    ),
+  'apiregistration.k8s.io/v1/APIService': () =>
+    import('kubernetes-models/apiregistration.k8s.io/v1/APIService').then((m) => m.APIService as unknown as KubeModel),
+  'apiregistration.k8s.io/v1beta1/APIService': () =>
+    import('kubernetes-models/apiregistration.k8s.io/v1beta1/APIService').then(
+      (m) => m.APIService as unknown as KubeModel,
+    ),
+  'apps/v1/ControllerRevision': () =>
+    import('kubernetes-models/apps/v1/ControllerRevision').then((m) => m.ControllerRevision as unknown as KubeModel),
+  'apps/v1/DaemonSet': () =>
+    import('kubernetes-models/apps/v1/DaemonSet').then((m) => m.DaemonSet as unknown as KubeModel),
+  'apps/v1/Deployment': () =>
+    import('kubernetes-models/apps/v1/Deployment').then((m) => m.Deployment as unknown as KubeModel),
+  'apps/v1/ReplicaSet': () =>
+    import('kubernetes-models/apps/v1/ReplicaSet').then((m) => m.ReplicaSet as unknown as KubeModel),
+  'apps/v1/StatefulSet': () =>
+    import('kubernetes-models/apps/v1/StatefulSet').then((m) => m.StatefulSet as unknown as KubeModel),
+  'apps/v1beta1/ControllerRevision': () =>
+    import('kubernetes-models/apps/v1beta1/ControllerRevision').then(
+      (m) => m.ControllerRevision as unknown as KubeModel,
+    ),
+  'apps/v1beta1/Deployment': () =>
+    import('kubernetes-models/apps/v1beta1/Deployment').then((m) => m.Deployment as unknown as KubeModel),
+  'apps/v1beta1/DeploymentRollback': () =>
+    import('kubernetes-models/apps/v1beta1/DeploymentRollback').then(
+      (m) => m.DeploymentRollback as unknown as KubeModel,
+    ),
+  'apps/v1beta1/Scale': () =>
+    import('kubernetes-models/apps/v1beta1/Scale').then((m) => m.Scale as unknown as KubeModel),
+  'apps/v1beta1/StatefulSet': () =>
+    import('kubernetes-models/apps/v1beta1/StatefulSet').then((m) => m.StatefulSet as unknown as KubeModel),
+  'apps/v1beta2/ControllerRevision': () =>
+    import('kubernetes-models/apps/v1beta2/ControllerRevision').then(
+      (m) => m.ControllerRevision as unknown as KubeModel,
+    ),
+  'apps/v1beta2/DaemonSet': () =>
+    import('kubernetes-models/apps/v1beta2/DaemonSet').then((m) => m.DaemonSet as unknown as KubeModel),
+  'apps/v1beta2/Deployment': () =>
+    import('kubernetes-models/apps/v1beta2/Deployment').then((m) => m.Deployment as unknown as KubeModel),
+  'apps/v1beta2/ReplicaSet': () =>
+    import('kubernetes-models/apps/v1beta2/ReplicaSet').then((m) => m.ReplicaSet as unknown as KubeModel),
+  'apps/v1beta2/Scale': () =>
+    import('kubernetes-models/apps/v1beta2/Scale').then((m) => m.Scale as unknown as KubeModel),
+  'apps/v1beta2/StatefulSet': () =>
+    import('kubernetes-models/apps/v1beta2/StatefulSet').then((m) => m.StatefulSet as unknown as KubeModel),
+  'authentication.k8s.io/v1/SelfSubjectReview': () =>
+    import('kubernetes-models/authentication.k8s.io/v1/SelfSubjectReview').then(
+      (m) => m.SelfSubjectReview as unknown as KubeModel,
+    ),
+  'authentication.k8s.io/v1/TokenRequest': () =>
+    import('kubernetes-models/authentication.k8s.io/v1/TokenRequest').then(
+      (m) => m.TokenRequest as unknown as KubeModel,
+    ),
+  'authentication.k8s.io/v1/TokenReview': () =>
+    import('kubernetes-models/authentication.k8s.io/v1/TokenReview').then((m) => m.TokenReview as unknown as KubeModel),
+  'authentication.k8s.io/v1beta1/TokenReview': () =>
+    import('kubernetes-models/authentication.k8s.io/v1beta1/TokenReview').then(
+      (m) => m.TokenReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1/LocalSubjectAccessReview').then(
+      (m) => m.LocalSubjectAccessReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1/SelfSubjectAccessReview').then(
+      (m) => m.SelfSubjectAccessReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1/SelfSubjectRulesReview').then(
+      (m) => m.SelfSubjectRulesReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1/SubjectAccessReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1/SubjectAccessReview').then(
+      (m) => m.SubjectAccessReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1beta1/LocalSubjectAccessReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1beta1/LocalSubjectAccessReview').then(
+      (m) => m.LocalSubjectAccessReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1beta1/SelfSubjectAccessReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1beta1/SelfSubjectAccessReview').then(
+      (m) => m.SelfSubjectAccessReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1beta1/SelfSubjectRulesReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1beta1/SelfSubjectRulesReview').then(
+      (m) => m.SelfSubjectRulesReview as unknown as KubeModel,
+    ),
+  'authorization.k8s.io/v1beta1/SubjectAccessReview': () =>
+    import('kubernetes-models/authorization.k8s.io/v1beta1/SubjectAccessReview').then(
+      (m) => m.SubjectAccessReview as unknown as KubeModel,
+    ),
+  'autoscaling/v1/HorizontalPodAutoscaler': () =>
+    import('kubernetes-models/autoscaling/v1/HorizontalPodAutoscaler').then(
+      (m) => m.HorizontalPodAutoscaler as unknown as KubeModel,
+    ),
+  'autoscaling/v1/Scale': () =>
+    import('kubernetes-models/autoscaling/v1/Scale').then((m) => m.Scale as unknown as KubeModel),
+  'autoscaling/v2/HorizontalPodAutoscaler': () =>
+    import('kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler').then(
+      (m) => m.HorizontalPodAutoscaler as unknown as KubeModel,
+    ),
+  'autoscaling/v2beta1/HorizontalPodAutoscaler': () =>
+    import('kubernetes-models/autoscaling/v2beta1/HorizontalPodAutoscaler').then(
+      (m) => m.HorizontalPodAutoscaler as unknown as KubeModel,
+    ),
+  'autoscaling/v2beta2/HorizontalPodAutoscaler': () =>
+    import('kubernetes-models/autoscaling/v2beta2/HorizontalPodAutoscaler').then(
+      (m) => m.HorizontalPodAutoscaler as unknown as KubeModel,
+    ),
+  'batch/v1/CronJob': () => import('kubernetes-models/batch/v1/CronJob').then((m) => m.CronJob as unknown as KubeModel),
+  'batch/v1/Job': () => import('kubernetes-models/batch/v1/Job').then((m) => m.Job as unknown as KubeModel),
+  'batch/v1beta1/CronJob': () =>
+    import('kubernetes-models/batch/v1beta1/CronJob').then((m) => m.CronJob as unknown as KubeModel),
+  'certificates.k8s.io/v1/CertificateSigningRequest': () =>
+    import('kubernetes-models/certificates.k8s.io/v1/CertificateSigningRequest').then(
+      (m) => m.CertificateSigningRequest as unknown as KubeModel,
+    ),
+  'certificates.k8s.io/v1beta1/CertificateSigningRequest': () =>
+    import('kubernetes-models/certificates.k8s.io/v1beta1/CertificateSigningRequest').then(
+      (m) => m.CertificateSigningRequest as unknown as KubeModel,
+    ),
+  'coordination.k8s.io/v1/Lease': () =>
+    import('kubernetes-models/coordination.k8s.io/v1/Lease').then((m) => m.Lease as unknown as KubeModel),
+  'coordination.k8s.io/v1beta1/Lease': () =>
+    import('kubernetes-models/coordination.k8s.io/v1beta1/Lease').then((m) => m.Lease as unknown as KubeModel),
+  'discovery.k8s.io/v1/EndpointSlice': () =>
+    import('kubernetes-models/discovery.k8s.io/v1/EndpointSlice').then((m) => m.EndpointSlice as unknown as KubeModel),
+  'discovery.k8s.io/v1beta1/EndpointSlice': () =>
+    import('kubernetes-models/discovery.k8s.io/v1beta1/EndpointSlice').then(
+      (m) => m.EndpointSlice as unknown as KubeModel,
+    ),
+  'events.k8s.io/v1/Event': () =>
+    import('kubernetes-models/events.k8s.io/v1/Event').then((m) => m.Event as unknown as KubeModel),
+  'events.k8s.io/v1beta1/Event': () =>
+    import('kubernetes-models/events.k8s.io/v1beta1/Event').then((m) => m.Event as unknown as KubeModel),
+  'extensions/v1beta1/DaemonSet': () =>
+    import('kubernetes-models/extensions/v1beta1/DaemonSet').then((m) => m.DaemonSet as unknown as KubeModel),
+  'extensions/v1beta1/Deployment': () =>
+    import('kubernetes-models/extensions/v1beta1/Deployment').then((m) => m.Deployment as unknown as KubeModel),
+  'extensions/v1beta1/DeploymentRollback': () =>
+    import('kubernetes-models/extensions/v1beta1/DeploymentRollback').then(
+      (m) => m.DeploymentRollback as unknown as KubeModel,
+    ),
+  'extensions/v1beta1/Ingress': () =>
+    import('kubernetes-models/extensions/v1beta1/Ingress').then((m) => m.Ingress as unknown as KubeModel),
+  'extensions/v1beta1/NetworkPolicy': () =>
+    import('kubernetes-models/extensions/v1beta1/NetworkPolicy').then((m) => m.NetworkPolicy as unknown as KubeModel),
+  'extensions/v1beta1/PodSecurityPolicy': () =>
+    import('kubernetes-models/extensions/v1beta1/PodSecurityPolicy').then(
+      (m) => m.PodSecurityPolicy as unknown as KubeModel,
+    ),
+  'extensions/v1beta1/ReplicaSet': () =>
+    import('kubernetes-models/extensions/v1beta1/ReplicaSet').then((m) => m.ReplicaSet as unknown as KubeModel),
+  'extensions/v1beta1/Scale': () =>
+    import('kubernetes-models/extensions/v1beta1/Scale').then((m) => m.Scale as unknown as KubeModel),
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1/FlowSchema').then(
+      (m) => m.FlowSchema as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration').then(
+      (m) => m.PriorityLevelConfiguration as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1beta1/FlowSchema': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta1/FlowSchema').then(
+      (m) => m.FlowSchema as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1beta1/PriorityLevelConfiguration': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta1/PriorityLevelConfiguration').then(
+      (m) => m.PriorityLevelConfiguration as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta2/FlowSchema').then(
+      (m) => m.FlowSchema as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta2/PriorityLevelConfiguration').then(
+      (m) => m.PriorityLevelConfiguration as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta3/FlowSchema').then(
+      (m) => m.FlowSchema as unknown as KubeModel,
+    ),
+  'flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration': () =>
+    import('kubernetes-models/flowcontrol.apiserver.k8s.io/v1beta3/PriorityLevelConfiguration').then(
+      (m) => m.PriorityLevelConfiguration as unknown as KubeModel,
+    ),
+  'networking.k8s.io/v1/IPAddress': () =>
+    import('kubernetes-models/networking.k8s.io/v1/IPAddress').then((m) => m.IPAddress as unknown as KubeModel),
+  'networking.k8s.io/v1/Ingress': () =>
+    import('kubernetes-models/networking.k8s.io/v1/Ingress').then((m) => m.Ingress as unknown as KubeModel),
+  'networking.k8s.io/v1/IngressClass': () =>
+    import('kubernetes-models/networking.k8s.io/v1/IngressClass').then((m) => m.IngressClass as unknown as KubeModel),
+  'networking.k8s.io/v1/NetworkPolicy': () =>
+    import('kubernetes-models/networking.k8s.io/v1/NetworkPolicy').then((m) => m.NetworkPolicy as unknown as KubeModel),
+  'networking.k8s.io/v1/ServiceCIDR': () =>
+    import('kubernetes-models/networking.k8s.io/v1/ServiceCIDR').then((m) => m.ServiceCIDR as unknown as KubeModel),
+  'networking.k8s.io/v1beta1/Ingress': () =>
+    import('kubernetes-models/networking.k8s.io/v1beta1/Ingress').then((m) => m.Ingress as unknown as KubeModel),
+  'networking.k8s.io/v1beta1/IngressClass': () =>
+    import('kubernetes-models/networking.k8s.io/v1beta1/IngressClass').then(
+      (m) => m.IngressClass as unknown as KubeModel,
+    ),
+  'node.k8s.io/v1/RuntimeClass': () =>
+    import('kubernetes-models/node.k8s.io/v1/RuntimeClass').then((m) => m.RuntimeClass as unknown as KubeModel),
+  'node.k8s.io/v1beta1/RuntimeClass': () =>
+    import('kubernetes-models/node.k8s.io/v1beta1/RuntimeClass').then((m) => m.RuntimeClass as unknown as KubeModel),
+  'policy/v1/Eviction': () =>
+    import('kubernetes-models/policy/v1/Eviction').then((m) => m.Eviction as unknown as KubeModel),
+  'policy/v1/PodDisruptionBudget': () =>
+    import('kubernetes-models/policy/v1/PodDisruptionBudget').then(
+      (m) => m.PodDisruptionBudget as unknown as KubeModel,
+    ),
+  'policy/v1beta1/Eviction': () =>
+    import('kubernetes-models/policy/v1beta1/Eviction').then((m) => m.Eviction as unknown as KubeModel),
+  'policy/v1beta1/PodDisruptionBudget': () =>
+    import('kubernetes-models/policy/v1beta1/PodDisruptionBudget').then(
+      (m) => m.PodDisruptionBudget as unknown as KubeModel,
+    ),
+  'policy/v1beta1/PodSecurityPolicy': () =>
+    import('kubernetes-models/policy/v1beta1/PodSecurityPolicy').then(
+      (m) => m.PodSecurityPolicy as unknown as KubeModel,
+    ),
+  'rbac.authorization.k8s.io/v1/ClusterRole': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole').then(
+      (m) => m.ClusterRole as unknown as KubeModel,
+    ),
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding').then(
+      (m) => m.ClusterRoleBinding as unknown as KubeModel,
+    ),
+  'rbac.authorization.k8s.io/v1/Role': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1/Role').then((m) => m.Role as unknown as KubeModel),
+  'rbac.authorization.k8s.io/v1/RoleBinding': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding').then(
+      (m) => m.RoleBinding as unknown as KubeModel,
+    ),
+  'rbac.authorization.k8s.io/v1beta1/ClusterRole': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1beta1/ClusterRole').then(
+      (m) => m.ClusterRole as unknown as KubeModel,
+    ),
+  'rbac.authorization.k8s.io/v1beta1/ClusterRoleBinding': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1beta1/ClusterRoleBinding').then(
+      (m) => m.ClusterRoleBinding as unknown as KubeModel,
+    ),
+  'rbac.authorization.k8s.io/v1beta1/Role': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1beta1/Role').then((m) => m.Role as unknown as KubeModel),
+  'rbac.authorization.k8s.io/v1beta1/RoleBinding': () =>
+    import('kubernetes-models/rbac.authorization.k8s.io/v1beta1/RoleBinding').then(
+      (m) => m.RoleBinding as unknown as KubeModel,
+    ),
+  'scheduling.k8s.io/v1/PriorityClass': () =>
+    import('kubernetes-models/scheduling.k8s.io/v1/PriorityClass').then((m) => m.PriorityClass as unknown as KubeModel),
+  'scheduling.k8s.io/v1beta1/PriorityClass': () =>
+    import('kubernetes-models/scheduling.k8s.io/v1beta1/PriorityClass').then(
+      (m) => m.PriorityClass as unknown as KubeModel,
+    ),
+  'storage.k8s.io/v1/CSIDriver': () =>
+    import('kubernetes-models/storage.k8s.io/v1/CSIDriver').then((m) => m.CSIDriver as unknown as KubeModel),
+  'storage.k8s.io/v1/CSINode': () =>
+    import('kubernetes-models/storage.k8s.io/v1/CSINode').then((m) => m.CSINode as unknown as KubeModel),
+  'storage.k8s.io/v1/CSIStorageCapacity': () =>
+    import('kubernetes-models/storage.k8s.io/v1/CSIStorageCapacity').then(
+      (m) => m.CSIStorageCapacity as unknown as KubeModel,
+    ),
+  'storage.k8s.io/v1/StorageClass': () =>
+    import('kubernetes-models/storage.k8s.io/v1/StorageClass').then((m) => m.StorageClass as unknown as KubeModel),
+  'storage.k8s.io/v1/VolumeAttachment': () =>
+    import('kubernetes-models/storage.k8s.io/v1/VolumeAttachment').then(
+      (m) => m.VolumeAttachment as unknown as KubeModel,
+    ),
+  'storage.k8s.io/v1beta1/CSIDriver': () =>
+    import('kubernetes-models/storage.k8s.io/v1beta1/CSIDriver').then((m) => m.CSIDriver as unknown as KubeModel),
+  'storage.k8s.io/v1beta1/CSINode': () =>
+    import('kubernetes-models/storage.k8s.io/v1beta1/CSINode').then((m) => m.CSINode as unknown as KubeModel),
+  'storage.k8s.io/v1beta1/CSIStorageCapacity': () =>
+    import('kubernetes-models/storage.k8s.io/v1beta1/CSIStorageCapacity').then(
+      (m) => m.CSIStorageCapacity as unknown as KubeModel,
+    ),
+  'storage.k8s.io/v1beta1/StorageClass': () =>
+    import('kubernetes-models/storage.k8s.io/v1beta1/StorageClass').then((m) => m.StorageClass as unknown as KubeModel),
+  'storage.k8s.io/v1beta1/VolumeAttachment': () =>
+    import('kubernetes-models/storage.k8s.io/v1beta1/VolumeAttachment').then(
+      (m) => m.VolumeAttachment as unknown as KubeModel,
+    ),
+  'v1/Binding': () => import('kubernetes-models/v1/Binding').then((m) => m.Binding as unknown as KubeModel),
+  'v1/ComponentStatus': () =>
+    import('kubernetes-models/v1/ComponentStatus').then((m) => m.ComponentStatus as unknown as KubeModel),
+  'v1/ConfigMap': () => import('kubernetes-models/v1/ConfigMap').then((m) => m.ConfigMap as unknown as KubeModel),
+  'v1/Endpoints': () => import('kubernetes-models/v1/Endpoints').then((m) => m.Endpoints as unknown as KubeModel),
+  'v1/Event': () => import('kubernetes-models/v1/Event').then((m) => m.Event as unknown as KubeModel),
+  'v1/LimitRange': () => import('kubernetes-models/v1/LimitRange').then((m) => m.LimitRange as unknown as KubeModel),
+  'v1/Namespace': () => import('kubernetes-models/v1/Namespace').then((m) => m.Namespace as unknown as KubeModel),
+  'v1/Node': () => import('kubernetes-models/v1/Node').then((m) => m.Node as unknown as KubeModel),
+  'v1/PersistentVolume': () =>
+    import('kubernetes-models/v1/PersistentVolume').then((m) => m.PersistentVolume as unknown as KubeModel),
+  'v1/PersistentVolumeClaim': () =>
+    import('kubernetes-models/v1/PersistentVolumeClaim').then((m) => m.PersistentVolumeClaim as unknown as KubeModel),
+  'v1/Pod': () => import('kubernetes-models/v1/Pod').then((m) => m.Pod as unknown as KubeModel),
+  'v1/PodTemplate': () => import('kubernetes-models/v1/PodTemplate').then((m) => m.PodTemplate as unknown as KubeModel),
+  'v1/ReplicationController': () =>
+    import('kubernetes-models/v1/ReplicationController').then((m) => m.ReplicationController as unknown as KubeModel),
+  'v1/ResourceQuota': () =>
+    import('kubernetes-models/v1/ResourceQuota').then((m) => m.ResourceQuota as unknown as KubeModel),
+  'v1/Secret': () => import('kubernetes-models/v1/Secret').then((m) => m.Secret as unknown as KubeModel),
+  'v1/Service': () => import('kubernetes-models/v1/Service').then((m) => m.Service as unknown as KubeModel),
+  'v1/ServiceAccount': () =>
+    import('kubernetes-models/v1/ServiceAccount').then((m) => m.ServiceAccount as unknown as KubeModel),
 });

@@ -104,7 +104,13 @@ export function hunks(ops: readonly DiffOp[], context = 3): Hunk[] {
     if (!cur) {
       const before: DiffOp[] = [];
       for (let j = i - 1; j >= 0 && before.length < context && ops[j]!.op === 'equal'; j--) before.unshift(ops[j]!);
-      cur = { oldStart: oldLine - before.length, oldLines: before.length, newStart: newLine - before.length, newLines: before.length, ops: [...before] };
+      cur = {
+        oldStart: oldLine - before.length,
+        oldLines: before.length,
+        newStart: newLine - before.length,
+        newLines: before.length,
+        ops: [...before],
+      };
     }
     trailing = 0;
     cur.ops.push(o);
@@ -128,8 +134,12 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
   if (before === after) return '';
   const hs = hunks(diffLines(splitLines(before ?? ''), splitLines(after ?? '')), context);
   if (hs.length === 0) return '';
-  const range = (start: number, len: number): string => (len === 1 ? `${start}` : `${len === 0 ? start - 1 : start},${len}`);
-  const lines = [`--- ${before === undefined ? '/dev/null' : `a/${path}`}`, `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`];
+  const range = (start: number, len: number): string =>
+    len === 1 ? `${start}` : `${len === 0 ? start - 1 : start},${len}`;
+  const lines = [
+    `--- ${before === undefined ? '/dev/null' : `a/${path}`}`,
+    `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`,
+  ];
   for (const h of hs) {
     lines.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
     for (const o of h.ops) lines.push((o.op === 'equal' ? ' ' : o.op === 'delete' ? '-' : '+') + o.line);

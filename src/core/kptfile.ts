@@ -17,7 +17,12 @@ import type { YNode } from './yaml/node.ts';
 export interface Kptfile {
   apiVersion: string;
   kind: string;
-  metadata: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   pipeline: { mutators: FunctionSpec[]; validators: FunctionSpec[] };
 }
 
@@ -146,7 +151,9 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
         const k = deref(n.content[i]!);
         const v = deref(n.content[i + 1]!);
         if (seen.has(k.value)) {
-          errors.push(`line ${k.line}: mapping key ${JSON.stringify(k.value)} already defined at line ${seen.get(k.value)}`);
+          errors.push(
+            `line ${k.line}: mapping key ${JSON.stringify(k.value)} already defined at line ${seen.get(k.value)}`,
+          );
           continue;
         }
         seen.set(k.value, k.line);
@@ -201,7 +208,10 @@ export function decodeKptfile(doc: YNode): KptfileDecode {
   const errors: string[] = [];
   const raw = root ? ((decodeNode(root, KPTFILE_SCHEMA, errors) as Record<string, unknown> | undefined) ?? {}) : {};
   if (errors.length) return { ok: false, errors };
-  const pipeline = (raw.pipeline ?? {}) as { mutators?: Record<string, unknown>[]; validators?: Record<string, unknown>[] };
+  const pipeline = (raw.pipeline ?? {}) as {
+    mutators?: Record<string, unknown>[];
+    validators?: Record<string, unknown>[];
+  };
   const toSpec = (f: Record<string, unknown>): FunctionSpec => {
     const s: FunctionSpec = {};
     if (typeof f.image === 'string') s.image = f.image;
@@ -284,20 +294,25 @@ export function validateFunctionStatic(fn: FunctionSpec, field: string): string 
   const hasImage = fn.image !== undefined && fn.image !== '';
   const hasExec = fn.exec !== undefined && fn.exec !== '';
   if (!hasImage && !hasExec) return formatValidateError(field, 'must specify a functon (`image` or `exec`) to execute');
-  if (hasImage && hasExec) return formatValidateError(field, 'must not specify both `image` and `exec` at the same time');
+  if (hasImage && hasExec)
+    return formatValidateError(field, 'must not specify both `image` and `exec` at the same time');
   if (hasImage && !isValidImageReference(fn.image!)) {
     return formatValidateError(`${field}.image`, `function name ${JSON.stringify(fn.image)} is invalid`, fn.image);
   }
   const hasMap = fn.configMap !== undefined && Object.keys(fn.configMap).length > 0;
   if (hasMap && fn.configPath !== undefined && fn.configPath !== '') {
-    return formatValidateError(field, 'functionConfig must not specify both `configMap` and `configPath` at the same time');
+    return formatValidateError(
+      field,
+      'functionConfig must not specify both `configMap` and `configPath` at the same time',
+    );
   }
   if (fn.configPath !== undefined) {
     const p = fn.configPath.trim();
     const f = `${field}.configPath`;
     if (p === '') return formatValidateError(f, 'path must not be empty', fn.configPath);
     if (p.startsWith('/')) return formatValidateError(f, 'path must be relative', fn.configPath);
-    if (cleanSlashPath(p).split('/').includes('..')) return formatValidateError(f, 'path must not be outside the package', fn.configPath);
+    if (cleanSlashPath(p).split('/').includes('..'))
+      return formatValidateError(f, 'path must not be outside the package', fn.configPath);
   }
   return undefined;
 }

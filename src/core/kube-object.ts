@@ -22,7 +22,16 @@ import { KrmfnError } from './errors.ts';
 import { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from './field-path.ts';
 import { knownScope } from './kube-scope.ts';
 import { fromJS, scalarToJS, toJS } from './yaml/convert.ts';
-import { cloneNode, documentNode, mapGet, mapIndexOf, mappingNode, sequenceNode, strNode, type YNode } from './yaml/node.ts';
+import {
+  cloneNode,
+  documentNode,
+  mapGet,
+  mapIndexOf,
+  mappingNode,
+  sequenceNode,
+  strNode,
+  type YNode,
+} from './yaml/node.ts';
 
 export const ANNOTATIONS = Object.freeze({
   path: 'config.kubernetes.io/path',
@@ -65,7 +74,10 @@ export class FieldTypeError extends KrmfnError {
 /** A function tried to change an annotation owned by the orchestrator. */
 export class ProtectedFieldError extends KrmfnError {
   constructor(key: string) {
-    super({ code: 'protected-field', message: `annotation ${key} is set by the orchestrator and cannot be changed by a function` });
+    super({
+      code: 'protected-field',
+      message: `annotation ${key} is set by the orchestrator and cannot be changed by a function`,
+    });
     this.name = 'ProtectedFieldError';
   }
 }
@@ -73,7 +85,10 @@ export class ProtectedFieldError extends KrmfnError {
 /** A validator (or any read-only view) tried to change an object. */
 export class ReadOnlyError extends KrmfnError {
   constructor(what: string) {
-    super({ code: 'read-only', message: `cannot change ${what}: the object is read-only (validators may not edit items)` });
+    super({
+      code: 'read-only',
+      message: `cannot change ${what}: the object is read-only (validators may not edit items)`,
+    });
     this.name = 'ReadOnlyError';
   }
 }
@@ -183,7 +198,11 @@ export class KubeObject {
   }
   /** Group, version and kind; empty arguments are wildcards (new-SDK `IsGVK`). */
   isGVK(group: string, version: string, kind: string): boolean {
-    return (group === '' || this.group === group) && (version === '' || this.version === version) && (kind === '' || this.kind === kind);
+    return (
+      (group === '' || this.group === group) &&
+      (version === '' || this.version === version) &&
+      (kind === '' || this.kind === kind)
+    );
   }
 
   /** Reader annotations: internal form first, legacy second; undefined when the object has no path. */
@@ -200,9 +219,11 @@ export class KubeObject {
    * object with neither form gets both (spec/krm-sdk.md §1.4).
    */
   setSource(src: { path: string; index?: number }): void {
-    const hasLegacy = this.lenientAnnotation(ANNOTATIONS.path) !== undefined || this.lenientAnnotation(ANNOTATIONS.index) !== undefined;
+    const hasLegacy =
+      this.lenientAnnotation(ANNOTATIONS.path) !== undefined || this.lenientAnnotation(ANNOTATIONS.index) !== undefined;
     const hasInternal =
-      this.lenientAnnotation(ANNOTATIONS.internalPath) !== undefined || this.lenientAnnotation(ANNOTATIONS.internalIndex) !== undefined;
+      this.lenientAnnotation(ANNOTATIONS.internalPath) !== undefined ||
+      this.lenientAnnotation(ANNOTATIONS.internalIndex) !== undefined;
     const both = !hasLegacy && !hasInternal;
     const index = String(src.index ?? 0);
     if (hasLegacy || both) {
@@ -418,7 +439,13 @@ export class KubeObject {
     if (this.access === 'read-only') throw new ReadOnlyError(formatFieldPath(segs) || 'the object');
     const at = this.locate(segs);
     if (!at) throw new KrmfnError({ code: 'usage', message: `cannot comment ${formatFieldPath(segs)}: no such field` });
-    const fmt = (t: string): string => (t === '' ? '' : t.split('\n').map((l) => (l.startsWith('#') || l === '' ? l : `# ${l}`)).join('\n'));
+    const fmt = (t: string): string =>
+      t === ''
+        ? ''
+        : t
+            .split('\n')
+            .map((l) => (l.startsWith('#') || l === '' ? l : `# ${l}`))
+            .join('\n');
     const headNode = at.key ?? at.value;
     if (c.head !== undefined) {
       headNode.headComment = fmt(c.head);
@@ -508,7 +535,8 @@ export class KubeObject {
       if (current === undefined) continue;
       if (isDelete) throw new ProtectedFieldError(key);
       let v: unknown = value;
-      for (const s of target.slice(segs.length)) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[String(s)] : undefined;
+      for (const s of target.slice(segs.length))
+        v = v && typeof v === 'object' ? (v as Record<string, unknown>)[String(s)] : undefined;
       if (v !== current) throw new ProtectedFieldError(key);
     }
   }
@@ -518,7 +546,8 @@ export function isKubeObject(v: unknown): v is KubeObject {
   return typeof v === 'object' && v !== null && (v as { isKubeObject?: unknown }).isKubeObject === true;
 }
 
-const YAML11_NON_STRING = /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?|[-+]?[0-9][0-9]*(_[0-9]+)+)$/;
+const YAML11_NON_STRING =
+  /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?|[-+]?[0-9][0-9]*(_[0-9]+)+)$/;
 
 /** Double-quotes plain `!!str` scalars YAML 1.1 reads as non-strings, in a freshly built tree. */
 export function quoteYaml11Strings(n: YNode): void {

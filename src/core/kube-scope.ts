@@ -40,8 +40,19 @@ const CLUSTER_SCOPED: Record<string, readonly string[]> = {
 
 const NAMESPACED: Record<string, readonly string[]> = {
   v1: [
-    'Binding', 'ConfigMap', 'Endpoints', 'Event', 'LimitRange', 'PersistentVolumeClaim', 'Pod', 'PodTemplate',
-    'ReplicationController', 'ResourceQuota', 'Secret', 'Service', 'ServiceAccount',
+    'Binding',
+    'ConfigMap',
+    'Endpoints',
+    'Event',
+    'LimitRange',
+    'PersistentVolumeClaim',
+    'Pod',
+    'PodTemplate',
+    'ReplicationController',
+    'ResourceQuota',
+    'Secret',
+    'Service',
+    'ServiceAccount',
   ],
   'apps/v1': ['ControllerRevision', 'DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet'],
   'apps/v1beta1': ['ControllerRevision', 'Deployment', 'StatefulSet'],

@@ -41,13 +41,15 @@ export class MemoryFs implements PackageFs {
 
   async readFile(path: string): Promise<Uint8Array> {
     const f = this.files.get(norm(path));
-    if (!f) throw new KrmfnError({ code: 'package-io', message: `open ${path}: no such file or directory`, file: path });
+    if (!f)
+      throw new KrmfnError({ code: 'package-io', message: `open ${path}: no such file or directory`, file: path });
     return f;
   }
 
   async readDir(path: string): Promise<DirEntry[]> {
     const d = norm(path);
-    if (!this.dirs.has(d)) throw new KrmfnError({ code: 'package-io', message: `open ${path}: no such file or directory`, file: path });
+    if (!this.dirs.has(d))
+      throw new KrmfnError({ code: 'package-io', message: `open ${path}: no such file or directory`, file: path });
     const prefix = d === '/' ? '/' : d + '/';
     const seen = new Map<string, DirEntry['kind']>();
     for (const p of this.files.keys()) {
@@ -64,7 +66,9 @@ export class MemoryFs implements PackageFs {
         seen.set(slash < 0 ? rest : rest.slice(0, slash), 'dir');
       }
     }
-    return [...seen].map(([name, kind]) => ({ name, kind })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...seen]
+      .map(([name, kind]) => ({ name, kind }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async stat(path: string): Promise<'file' | 'dir' | 'missing'> {
@@ -75,7 +79,8 @@ export class MemoryFs implements PackageFs {
 
   async writeFile(path: string, data: Uint8Array): Promise<void> {
     const p = norm(path);
-    if (this.dirs.has(p)) throw new KrmfnError({ code: 'package-io', message: `open ${path}: is a directory`, file: path });
+    if (this.dirs.has(p))
+      throw new KrmfnError({ code: 'package-io', message: `open ${path}: is a directory`, file: path });
     this.put(p, data);
   }
 

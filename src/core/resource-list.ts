@@ -23,7 +23,11 @@ import { emitYamlDocument, parseYamlFile } from './yaml/index.ts';
 export const RESOURCE_LIST_API_VERSION = 'config.kubernetes.io/v1';
 
 /** The ResourceList document node (items' roots are shared, not copied). */
-export function resourceListNode(items: readonly KubeObject[], functionConfig?: KubeObject, results?: readonly Result[]): YNode {
+export function resourceListNode(
+  items: readonly KubeObject[],
+  functionConfig?: KubeObject,
+  results?: readonly Result[],
+): YNode {
   const content: YNode[] = [
     strNode('apiVersion'),
     strNode(RESOURCE_LIST_API_VERSION),
@@ -67,7 +71,10 @@ function itemsOf(root: YNode): KubeObject[] {
   return items.content.map((n) => new KubeObject(documentNode(n)));
 }
 
-export function parseFunctionOutput(text: string, opts: { file?: string; limits?: Partial<Limits> } = {}): FunctionOutput {
+export function parseFunctionOutput(
+  text: string,
+  opts: { file?: string; limits?: Partial<Limits> } = {},
+): FunctionOutput {
   const parsed = parseYamlFile(text, opts);
   const first = parsed.docs[0]?.content[0];
   if (parsed.docs.length >= 1 && isListKind(first)) {
@@ -81,7 +88,8 @@ export function parseFunctionOutput(text: string, opts: { file?: string; limits?
     if (o.root.kind === 'mapping') {
       o.setAnnotation(ANNOTATIONS.index, String(i));
       o.setAnnotation(ANNOTATIONS.internalIndex, String(i));
-      if (!o.getAnnotation(ANNOTATIONS.seqIndent)) o.setAnnotation(ANNOTATIONS.seqIndent, parsed.seqIndent[i] ?? 'compact');
+      if (!o.getAnnotation(ANNOTATIONS.seqIndent))
+        o.setAnnotation(ANNOTATIONS.seqIndent, parsed.seqIndent[i] ?? 'compact');
     }
     return o;
   });
@@ -92,7 +100,10 @@ export function parseFunctionOutput(text: string, opts: { file?: string; limits?
  * A ResourceList or plain stream given as input (eval from stdin). Its functionConfig is ignored.
  * Items of a plain stream get index and seqindent annotations; items of a list keep theirs.
  */
-export function parseResourceListInput(text: string, opts: { file?: string; limits?: Partial<Limits> } = {}): KubeObject[] {
+export function parseResourceListInput(
+  text: string,
+  opts: { file?: string; limits?: Partial<Limits> } = {},
+): KubeObject[] {
   const parsed = parseYamlFile(text, opts);
   const first = parsed.docs[0]?.content[0];
   if (parsed.docs.length === 1 && isListKind(first)) {
@@ -100,7 +111,8 @@ export function parseResourceListInput(text: string, opts: { file?: string; limi
     items.forEach((o, i) => {
       if (o.root.kind !== 'mapping') return;
       if (o.getAnnotation(ANNOTATIONS.index) === undefined) o.setAnnotation(ANNOTATIONS.index, String(i));
-      if (o.getAnnotation(ANNOTATIONS.internalIndex) === undefined) o.setAnnotation(ANNOTATIONS.internalIndex, o.getAnnotation(ANNOTATIONS.index)!);
+      if (o.getAnnotation(ANNOTATIONS.internalIndex) === undefined)
+        o.setAnnotation(ANNOTATIONS.internalIndex, o.getAnnotation(ANNOTATIONS.index)!);
       if (o.getAnnotation(ANNOTATIONS.seqIndent) === undefined) o.setAnnotation(ANNOTATIONS.seqIndent, 'compact');
     });
     return items;

@@ -9,7 +9,13 @@ import { documentNode, mappingNode, newNode, sequenceNode, strNode, type YNode }
 import { emitYamlDocument } from './yaml/index.ts';
 
 export function newResultList(): FunctionResultList {
-  return { apiVersion: 'kpt.dev/v1', kind: 'FunctionResultList', metadata: { name: 'fnresults' }, exitCode: 0, items: [] };
+  return {
+    apiVersion: 'kpt.dev/v1',
+    kind: 'FunctionResultList',
+    metadata: { name: 'fnresults' },
+    exitCode: 0,
+    items: [],
+  };
 }
 
 function intNode(n: number): YNode {

@@ -69,11 +69,15 @@ export function readTar(buf: Uint8Array, maxEntries = 100_000): TarEntry[] {
     longName = undefined;
     if (type === '5') continue;
     if (type !== '0' && type !== '\0' && type !== '7') {
-      throw new KrmfnError({ code: 'package-io', message: `tar entry ${JSON.stringify(path)}: only regular files are supported` });
+      throw new KrmfnError({
+        code: 'package-io',
+        message: `tar entry ${JSON.stringify(path)}: only regular files are supported`,
+      });
     }
     if (path === '') continue;
     out.push({ path, data: data.slice() });
-    if (out.length > maxEntries) throw new KrmfnError({ code: 'limit-exceeded', message: `tar archive has more than ${maxEntries} files` });
+    if (out.length > maxEntries)
+      throw new KrmfnError({ code: 'limit-exceeded', message: `tar archive has more than ${maxEntries} files` });
   }
   return out;
 }

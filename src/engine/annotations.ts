@@ -97,7 +97,13 @@ export function knownBookkeeping(o: KubeObject): Bookkeeping {
 }
 
 export function bookkeeping(o: KubeObject): Bookkeeping {
-  const bk: Bookkeeping = { path: undefined, ipath: undefined, index: undefined, iindex: undefined, packagePath: undefined };
+  const bk: Bookkeeping = {
+    path: undefined,
+    ipath: undefined,
+    index: undefined,
+    iindex: undefined,
+    packagePath: undefined,
+  };
   const ann = annotationsNode(o);
   if (!ann) return bk;
   const c = ann.content;
@@ -169,7 +175,9 @@ export function pruneEmptyMetadata(o: KubeObject): void {
     const ai = mapIndexOf(meta, 'annotations');
     if (ai >= 0) {
       const a = meta.content[ai + 1]!;
-      const empty = ((a.kind === 'mapping' || a.kind === 'sequence') && a.content.length === 0) || (a.kind === 'scalar' && a.tag === '!!null');
+      const empty =
+        ((a.kind === 'mapping' || a.kind === 'sequence') && a.content.length === 0) ||
+        (a.kind === 'scalar' && a.tag === '!!null');
       if (empty) meta.content.splice(ai, 2);
     }
     if (meta.content.length === 0) root.content.splice(mi, 2);

@@ -16,7 +16,15 @@ import type { Limits } from '../core/limits.ts';
 import type { Result } from '../core/result.ts';
 import { parseFunctionOutput, serializeResourceList } from '../core/resource-list.ts';
 import { copyComments, normalizeAfterFunction, syncOrder } from '../core/yaml/index.ts';
-import { annotation, bookkeeping, ID_KEYS, knownBookkeeping, rememberBookkeeping, removeAnnotations, type Bookkeeping } from './annotations.ts';
+import {
+  annotation,
+  bookkeeping,
+  ID_KEYS,
+  knownBookkeeping,
+  rememberBookkeeping,
+  removeAnnotations,
+  type Bookkeeping,
+} from './annotations.ts';
 import { FunctionCallError } from './call-error.ts';
 import { runWithDeadline } from './deadline.ts';
 import { checkKrm, defaultPath, functionDir, pathInvariantError, type PathIndexSet } from './invariants.ts';
@@ -80,14 +88,26 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
     for (const o of req.items) removeAnnotations(o, [...ID_KEYS, ANNOTATIONS.migrationId]);
     let outcome;
     try {
-      outcome = await runWithDeadline(name, req.limits.timeoutMs, req.signal, (signal, deadline) => runner.run(stdin, ctxFor(signal, deadline)), req.now);
+      outcome = await runWithDeadline(
+        name,
+        req.limits.timeoutMs,
+        req.signal,
+        (signal, deadline) => runner.run(stdin, ctxFor(signal, deadline)),
+        req.now,
+      );
     } catch (e) {
       throw wrapRunError(e, name);
     }
     stderr = outcome.stderr;
     exitCode = outcome.exitCode;
     if (outcome.stdout.length > req.limits.maxOutputBytes) {
-      throw new FunctionCallError({ code: 'limit-exceeded', message: `function ${JSON.stringify(name)} wrote more than ${req.limits.maxOutputBytes} bytes`, function: name, stderr, exitCode });
+      throw new FunctionCallError({
+        code: 'limit-exceeded',
+        message: `function ${JSON.stringify(name)} wrote more than ${req.limits.maxOutputBytes} bytes`,
+        function: name,
+        stderr,
+        exitCode,
+      });
     }
     let parsed;
     try {
@@ -126,7 +146,13 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
     if (req.functionConfig) list.functionConfig = req.functionConfig;
     let outcome;
     try {
-      outcome = await runWithDeadline(name, req.limits.timeoutMs, req.signal, (signal, deadline) => runner.run(list, ctxFor(signal, deadline)), req.now);
+      outcome = await runWithDeadline(
+        name,
+        req.limits.timeoutMs,
+        req.signal,
+        (signal, deadline) => runner.run(list, ctxFor(signal, deadline)),
+        req.now,
+      );
     } catch (e) {
       throw wrapRunError(e, name);
     }
@@ -144,7 +170,15 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
     postProcess(output, snapshots, req);
   } catch (e) {
     if (!isKrmfnError(e)) throw e;
-    throw new FunctionCallError({ code: e.code, message: e.message, function: name, results, stderr, exitCode, cause: e });
+    throw new FunctionCallError({
+      code: e.code,
+      message: e.message,
+      function: name,
+      results,
+      stderr,
+      exitCode,
+      cause: e,
+    });
   }
   return { items: output, results, stderr, exitCode };
 }
@@ -161,7 +195,12 @@ function wrapRunError(e: unknown, name: string): FunctionCallError {
       cause: e,
     });
   }
-  return new FunctionCallError({ code: 'internal', message: `unexpected function error: ${e instanceof Error ? e.message : String(e)}`, function: name, cause: e });
+  return new FunctionCallError({
+    code: 'internal',
+    message: `unexpected function error: ${e instanceof Error ? e.message : String(e)}`,
+    function: name,
+    cause: e,
+  });
 }
 
 /**

@@ -35,7 +35,11 @@ export async function runWithDeadline<T>(
     }, timeoutMs);
     if (outer) {
       onOuter = () => {
-        const err = new KrmfnError({ code: 'cancelled', message: `function ${JSON.stringify(name)} was cancelled`, function: name });
+        const err = new KrmfnError({
+          code: 'cancelled',
+          message: `function ${JSON.stringify(name)} was cancelled`,
+          function: name,
+        });
         controller.abort(err);
         reject(err);
       };

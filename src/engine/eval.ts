@@ -45,14 +45,21 @@ function nonEmpty(s: Selector | undefined): s is Selector {
 
 async function loadFnConfig(opts: EvalOptions): Promise<KubeObject> {
   const p = opts.fnConfigPath!;
-  if ((await opts.fs.stat(p)) !== 'file') throw new KrmfnError({ code: 'usage', message: `missing function config file: ${p}` });
+  if ((await opts.fs.stat(p)) !== 'file')
+    throw new KrmfnError({ code: 'usage', message: `missing function config file: ${p}` });
   const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(p)), { file: p, limits: withLimits(opts.limits) });
   if (parsed.docs.length !== 1) {
-    throw new KrmfnError({ code: 'config-invalid', message: `must not contain more than one config, got ${parsed.docs.length}` });
+    throw new KrmfnError({
+      code: 'config-invalid',
+      message: `must not contain more than one config, got ${parsed.docs.length}`,
+    });
   }
   const root = parsed.docs[0]!.content[0];
   if (!root || root.kind !== 'mapping') {
-    throw new KrmfnError({ code: 'config-invalid', message: `wrong node kind: expected MappingNode but got ${root ? root.kind === 'sequence' ? 'SequenceNode' : 'ScalarNode' : 'ScalarNode'}` });
+    throw new KrmfnError({
+      code: 'config-invalid',
+      message: `wrong node kind: expected MappingNode but got ${root ? (root.kind === 'sequence' ? 'SequenceNode' : 'ScalarNode') : 'ScalarNode'}`,
+    });
   }
   const o = new KubeObject(parsed.docs[0]!);
   o.setAnnotation(ANNOTATIONS.index, '0');
@@ -68,12 +75,19 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   const output = opts.output ?? ('dir' in opts.source ? { kind: 'in-place' as const } : { kind: 'stdout' as const });
   try {
-    if (!opts.function.image && !opts.function.exec) throw new KrmfnError({ code: 'usage', message: 'must specify --image or --exec' });
+    if (!opts.function.image && !opts.function.exec)
+      throw new KrmfnError({ code: 'usage', message: 'must specify --image or --exec' });
     if (opts.fnConfigPath && opts.args && (opts.args.data.length || opts.args.kind)) {
-      throw new KrmfnError({ code: 'usage', message: 'function arguments can only be specified without function config file' });
+      throw new KrmfnError({
+        code: 'usage',
+        message: 'function arguments can only be specified without function config file',
+      });
     }
     if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
-      throw new KrmfnError({ code: 'output-exists', message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry` });
+      throw new KrmfnError({
+        code: 'output-exists',
+        message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
+      });
     }
     const spec: FunctionSpec = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
@@ -97,14 +111,28 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       try {
         items = parseResourceListInput(opts.source.text, { limits });
       } catch (e) {
-        if (isKrmfnError(e)) throw new KrmfnError({ ...e.toData(), code: 'function-output', message: `MalformedYAMLError: ${e.message}` });
+        if (isKrmfnError(e))
+          throw new KrmfnError({ ...e.toData(), code: 'function-output', message: `MalformedYAMLError: ${e.message}` });
         throw e;
       }
     }
-    const fnConfig = opts.fnConfigPath ? await loadFnConfig(opts) : argsFunctionConfig(opts.args?.kind, opts.args?.data ?? []);
-    const runner = await opts.runtime.resolve(spec, resolveContext(opts, name, 'dir' in opts.source ? root : '', limits, true));
+    const fnConfig = opts.fnConfigPath
+      ? await loadFnConfig(opts)
+      : argsFunctionConfig(opts.args?.kind, opts.args?.data ?? []);
+    const runner = await opts.runtime.resolve(
+      spec,
+      resolveContext(opts, name, 'dir' in opts.source ? root : '', limits, true),
+    );
     items = await runStep(
-      { limits, env: opts.env ?? {}, now: opts.now ?? Date.now, signal: opts.signal, emit, results, wasm: opts.allowWasm ?? false },
+      {
+        limits,
+        env: opts.env ?? {},
+        now: opts.now ?? Date.now,
+        signal: opts.signal,
+        emit,
+        results,
+        wasm: opts.allowWasm ?? false,
+      },
       { spec, name, runner, functionConfig: fnConfig, validator: false },
       items,
     );
@@ -114,7 +142,11 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     else if (output.kind === 'unwrap') outcome.stdout = emitUnwrap(items);
     else {
       const target = output.kind === 'dir' ? output.dir : root;
-      const plan = await planWrite(opts.fs, items, { root: target, readFiles: output.kind === 'dir' ? [] : readFiles, originals });
+      const plan = await planWrite(opts.fs, items, {
+        root: target,
+        readFiles: output.kind === 'dir' ? [] : readFiles,
+        originals,
+      });
       if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
       await applyPlan(opts.fs, plan, originals);
       outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
@@ -136,20 +168,30 @@ function selectorNode(s: Selector): YNode {
   for (const k of ['apiVersion', 'kind', 'name', 'namespace'] as const) if (s[k]) c.push(strNode(k), strNode(s[k]!));
   for (const k of ['labels', 'annotations'] as const) {
     const m = s[k];
-    if (m && Object.keys(m).length) c.push(strNode(k), mappingNode(Object.entries(m).flatMap(([a, b]) => [strNode(a), strNode(b)])));
+    if (m && Object.keys(m).length)
+      c.push(strNode(k), mappingNode(Object.entries(m).flatMap(([a, b]) => [strNode(a), strNode(b)])));
   }
   return mappingNode(c);
 }
 
 /** `--save`: append or replace (same image/exec string) the function in DIR/Kptfile, keeping comments. */
-async function saveToKptfile(opts: EvalOptions, dir: string, spec: FunctionSpec, name: string, emit: (e: EngineEvent) => void): Promise<void> {
+async function saveToKptfile(
+  opts: EvalOptions,
+  dir: string,
+  spec: FunctionSpec,
+  name: string,
+  emit: (e: EngineEvent) => void,
+): Promise<void> {
   const type = opts.save!.type;
   const file = join(dir, KPTFILE);
   if ((await opts.fs.stat(file)) !== 'file') {
     emit({ type: 'message', message: 'function not added: Kptfile not exists' });
     return;
   }
-  const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(file)), { file: KPTFILE, limits: withLimits(opts.limits) });
+  const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(file)), {
+    file: KPTFILE,
+    limits: withLimits(opts.limits),
+  });
   const doc = parsed.docs[0]!;
   const k = new KubeObject(doc);
   const entry: YNode[] = [];
@@ -157,11 +199,17 @@ async function saveToKptfile(opts: EvalOptions, dir: string, spec: FunctionSpec,
   else entry.push(strNode('exec'), strNode(name));
   if (opts.fnConfigPath) {
     if (!isWithin(dir, opts.fnConfigPath)) {
-      throw new KrmfnError({ code: 'usage', message: `--fn-config must be under ${dir} if saving functions to Kptfile (--save=true)` });
+      throw new KrmfnError({
+        code: 'usage',
+        message: `--fn-config must be under ${dir} if saving functions to Kptfile (--save=true)`,
+      });
     }
     entry.push(strNode('configPath'), strNode(relative(dir, opts.fnConfigPath)));
   } else if (opts.args && opts.args.data.length) {
-    entry.push(strNode('configMap'), mappingNode(opts.args.data.flatMap(([a, b]) => [strNode(a), { ...strNode(b), tag: '!!str' }])));
+    entry.push(
+      strNode('configMap'),
+      mappingNode(opts.args.data.flatMap(([a, b]) => [strNode(a), { ...strNode(b), tag: '!!str' }])),
+    );
   }
   if (spec.selectors?.length) entry.push(strNode('selectors'), sequenceNode(spec.selectors.map(selectorNode)));
   if (spec.exclude?.length) entry.push(strNode('exclude'), sequenceNode(spec.exclude.map(selectorNode)));
@@ -184,6 +232,8 @@ async function saveToKptfile(opts: EvalOptions, dir: string, spec: FunctionSpec,
     list.content[at] = node;
   } else list.content.push(node);
   await opts.fs.writeFile(file, new TextEncoder().encode(emitYamlFile(parsed.docs, parsed.seqIndent)));
-  emit({ type: 'message', message: `${at >= 0 ? 'Updated' : 'Added'} ${JSON.stringify(name)} as ${type} in the Kptfile.` });
+  emit({
+    type: 'message',
+    message: `${at >= 0 ? 'Updated' : 'Added'} ${JSON.stringify(name)} as ${type} in the Kptfile.`,
+  });
 }
-

@@ -10,7 +10,12 @@ export type EngineEvent =
   | { type: 'package-start'; displayPath: string; functions: number }
   /** A package's pipeline finished successfully. */
   | { type: 'package-end'; displayPath: string; functions: number }
-  | { type: 'function-start'; name: string; wasm: boolean; /** Set when the function has selectors/exclude. */ selected?: number }
+  | {
+      type: 'function-start';
+      name: string;
+      wasm: boolean;
+      /** Set when the function has selectors/exclude. */ selected?: number;
+    }
   | {
       type: 'function-end';
       name: string;

@@ -11,4 +11,12 @@ export { formatEvent, formatFailure, formatGoDuration, formatResultLine, type Te
 export { parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
 export { splitCommandLine } from './shlex.ts';
 export type { EngineEvent, EventSink } from './events.ts';
-export type { EngineFailure, EngineHost, ErrorStyle, FileChange, OutputMode, RenderOptions, RunOutcome } from './types.ts';
+export type {
+  EngineFailure,
+  EngineHost,
+  ErrorStyle,
+  FileChange,
+  OutputMode,
+  RenderOptions,
+  RunOutcome,
+} from './types.ts';

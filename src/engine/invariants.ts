@@ -67,7 +67,10 @@ export function pathInvariantError(bk: Bookkeeping, seen: PathIndexSet): ErrorDa
   if (p === undefined) return undefined;
   const c = clean(p);
   if (c === '..' || c.startsWith('../')) {
-    return { code: 'path-escape', message: `function must not modify resources outside of package: resource has path ${p}` };
+    return {
+      code: 'path-escape',
+      message: `function must not modify resources outside of package: resource has path ${p}`,
+    };
   }
   const idx = bk.iindex ?? bk.index ?? '';
   const pkg = bk.packagePath ?? '';
@@ -76,7 +79,10 @@ export function pathInvariantError(bk: Bookkeeping, seen: PathIndexSet): ErrorDa
   let indexes = paths.get(c);
   if (!indexes) paths.set(c, (indexes = new Set()));
   if (indexes.has(idx)) {
-    return { code: 'duplicate-path-index', message: `resource at path ${JSON.stringify(c)} and index ${JSON.stringify(idx)} already exists` };
+    return {
+      code: 'duplicate-path-index',
+      message: `resource at path ${JSON.stringify(c)} and index ${JSON.stringify(idx)} already exists`,
+    };
   }
   indexes.add(idx);
   return undefined;

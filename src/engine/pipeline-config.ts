@@ -31,7 +31,12 @@ function invalid(text: string): KrmfnError {
 }
 
 /** Validates a package's pipeline and loads configPath files. Mutators are checked before validators. */
-export async function validatePipeline(fs: PackageFs, dir: string, kptfile: Kptfile, limits: Limits): Promise<PipelineEntry[]> {
+export async function validatePipeline(
+  fs: PackageFs,
+  dir: string,
+  kptfile: Kptfile,
+  limits: Limits,
+): Promise<PipelineEntry[]> {
   const entries: PipelineEntry[] = [
     ...kptfile.pipeline.mutators.map((spec, i) => ({ spec, field: `pipeline.mutators[${i}]`, validator: false })),
     ...kptfile.pipeline.validators.map((spec, i) => ({ spec, field: `pipeline.validators[${i}]`, validator: true })),
@@ -43,20 +48,30 @@ export async function validatePipeline(fs: PackageFs, dir: string, kptfile: Kptf
     const p = e.spec.configPath.trim();
     const field = `${e.field}.configPath`;
     const abs = join(dir, p);
-    if ((await fs.stat(abs)) !== 'file') throw invalid(formatValidateError(field, 'functionConfig must exist in the current package', e.spec.configPath));
+    if ((await fs.stat(abs)) !== 'file')
+      throw invalid(formatValidateError(field, 'functionConfig must exist in the current package', e.spec.configPath));
     let docs;
     try {
       docs = parseYamlFile(dec.decode(await fs.readFile(abs)), { file: p, limits }).docs;
     } catch (err) {
       const msg = isKrmfnError(err) ? err.message : String(err);
-      throw invalid(formatValidateError(field, `failed to read functionConfig ${JSON.stringify(p)}: ${msg}`, e.spec.configPath));
+      throw invalid(
+        formatValidateError(field, `failed to read functionConfig ${JSON.stringify(p)}: ${msg}`, e.spec.configPath),
+      );
     }
     if (docs.length > 1) {
-      throw invalid(formatValidateError(field, `functionConfig ${JSON.stringify(p)} must not contain more than one config, got ${docs.length}`, e.spec.configPath));
+      throw invalid(
+        formatValidateError(
+          field,
+          `functionConfig ${JSON.stringify(p)} must not contain more than one config, got ${docs.length}`,
+          e.spec.configPath,
+        ),
+      );
     }
     const obj = new KubeObject(docs[0] ?? documentNode(mappingNode()));
     const krm = krmProblem(obj);
-    if (krm) throw invalid(formatValidateError(field, `functionConfig ${JSON.stringify(p)}: ${krm}`, e.spec.configPath));
+    if (krm)
+      throw invalid(formatValidateError(field, `functionConfig ${JSON.stringify(p)}: ${krm}`, e.spec.configPath));
     e.diskConfig = obj;
   }
   return entries;
@@ -74,7 +89,11 @@ export function checkConfigPathsPresent(entries: readonly PipelineEntry[], local
 }
 
 /** The live configPath item (this package, same path), or undefined. */
-export function liveConfig(items: readonly KubeObject[], packagePath: string, configPath: string): KubeObject | undefined {
+export function liveConfig(
+  items: readonly KubeObject[],
+  packagePath: string,
+  configPath: string,
+): KubeObject | undefined {
   return items.find(
     (o) =>
       annotation(o, ANNOTATIONS.packagePath) === packagePath &&
@@ -84,7 +103,10 @@ export function liveConfig(items: readonly KubeObject[], packagePath: string, co
 
 /** `configMap:` → `{apiVersion: v1, kind: ConfigMap, metadata: {name: function-input}, data: {...}}` (flow data). */
 export function configMapFunctionConfig(data: Record<string, string>): KubeObject {
-  const d = mappingNode(Object.entries(data).flatMap(([k, v]) => [strNode(k), { ...strNode(v), tag: '!!str' }]), 'flow');
+  const d = mappingNode(
+    Object.entries(data).flatMap(([k, v]) => [strNode(k), { ...strNode(v), tag: '!!str' }]),
+    'flow',
+  );
   return new KubeObject(
     documentNode(
       mappingNode([
@@ -103,7 +125,10 @@ export function configMapFunctionConfig(data: Record<string, string>): KubeObjec
 
 /** eval's ConfigMap from `-- [Kind] k=v ...`, in kpt's unusual field order. */
 export function argsFunctionConfig(kind: string | undefined, data: readonly (readonly [string, string])[]): KubeObject {
-  const d = mappingNode(data.flatMap(([k, v]) => [strNode(k), { ...strNode(v), tag: '!!str' }]), 'flow');
+  const d = mappingNode(
+    data.flatMap(([k, v]) => [strNode(k), { ...strNode(v), tag: '!!str' }]),
+    'flow',
+  );
   return new KubeObject(
     documentNode(
       mappingNode([

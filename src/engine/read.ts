@@ -31,7 +31,11 @@ export async function loadKptfile(fs: PackageFs, dir: string, limits: Limits): P
     throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
   }
   const unreadable = (details: string): KrmfnError =>
-    new KrmfnError({ code: 'kptfile-unreadable', message: `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\n${details}`, file });
+    new KrmfnError({
+      code: 'kptfile-unreadable',
+      message: `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\n${details}`,
+      file,
+    });
   let text: string;
   try {
     text = dec.decode(await fs.readFile(file));

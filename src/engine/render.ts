@@ -44,7 +44,13 @@ export function displayName(spec: { image?: string; exec?: string }): string {
   return spec.image ? resolveImageName(spec.image) : (spec.exec ?? '');
 }
 
-export function resolveContext(host: EngineHost, name: string, packagePath: string, limits: Limits, allowExec: boolean): ResolveContext {
+export function resolveContext(
+  host: EngineHost,
+  name: string,
+  packagePath: string,
+  limits: Limits,
+  allowExec: boolean,
+): ResolveContext {
   return {
     displayName: name,
     packagePath,
@@ -61,7 +67,14 @@ function displayPath(root: string, dir: string): string {
   return relative(dirname(root), dir);
 }
 
-async function runPipeline(st: RenderState, dir: string, kptfile: Kptfile, entries: PipelineEntry[], local: KubeObject[], input: KubeObject[]): Promise<KubeObject[]> {
+async function runPipeline(
+  st: RenderState,
+  dir: string,
+  kptfile: Kptfile,
+  entries: PipelineEntry[],
+  local: KubeObject[],
+  input: KubeObject[],
+): Promise<KubeObject[]> {
   const { opts } = st;
   const shown = displayPath(st.root, dir);
   const count = kptfile.pipeline.mutators.length + kptfile.pipeline.validators.length;
@@ -84,16 +97,34 @@ async function runPipeline(st: RenderState, dir: string, kptfile: Kptfile, entri
   for (let i = 0; i < mutators.length; i++) {
     const e = mutators[i]!;
     let fnConfig: KubeObject | undefined;
-    if (e.spec.configPath !== undefined) fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
-    else if (e.spec.configMap && Object.keys(e.spec.configMap).length) fnConfig = configMapFunctionConfig(e.spec.configMap);
-    items = await runStep(st.step, { spec: e.spec, name: displayName(e.spec), runner: runners[i]!, functionConfig: fnConfig, validator: false, packagePath: dir }, items);
+    if (e.spec.configPath !== undefined)
+      fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
+    else if (e.spec.configMap && Object.keys(e.spec.configMap).length)
+      fnConfig = configMapFunctionConfig(e.spec.configMap);
+    items = await runStep(
+      st.step,
+      {
+        spec: e.spec,
+        name: displayName(e.spec),
+        runner: runners[i]!,
+        functionConfig: fnConfig,
+        validator: false,
+        packagePath: dir,
+      },
+      items,
+    );
     st.functionsRun++;
   }
   for (const e of entries.filter((x) => x.validator)) {
     const runner = await resolve(e);
     let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
-    if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length) fnConfig = configMapFunctionConfig(e.spec.configMap);
-    await runStep(st.step, { spec: e.spec, name: displayName(e.spec), runner, functionConfig: fnConfig, validator: true, packagePath: dir }, items);
+    if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length)
+      fnConfig = configMapFunctionConfig(e.spec.configMap);
+    await runStep(
+      st.step,
+      { spec: e.spec, name: displayName(e.spec), runner, functionConfig: fnConfig, validator: true, packagePath: dir },
+      items,
+    );
     st.functionsRun++;
   }
   st.packagesRun++;
@@ -101,8 +132,14 @@ async function runPipeline(st: RenderState, dir: string, kptfile: Kptfile, entri
   return items;
 }
 
-async function hydrate(st: RenderState, dir: string, kptfile: Kptfile, entries: PipelineEntry[]): Promise<KubeObject[]> {
-  if (st.visiting.has(dir)) throw new KrmfnError({ code: 'package-cycle', message: 'cycle detected in pkg dependencies' });
+async function hydrate(
+  st: RenderState,
+  dir: string,
+  kptfile: Kptfile,
+  entries: PipelineEntry[],
+): Promise<KubeObject[]> {
+  if (st.visiting.has(dir))
+    throw new KrmfnError({ code: 'package-cycle', message: 'cycle detected in pkg dependencies' });
   st.visiting.add(dir);
   const { fs } = st.opts;
   const scan = await scanPackage(fs, dir, true);
@@ -131,7 +168,11 @@ async function hydrate(st: RenderState, dir: string, kptfile: Kptfile, entries: 
 }
 
 /** Writes `results.yaml` when a results dir is set; returns its path. Errors are ignored on failure. */
-export async function writeResults(host: EngineHost, results: FunctionResultList, failed: boolean): Promise<string | undefined> {
+export async function writeResults(
+  host: EngineHost,
+  results: FunctionResultList,
+  failed: boolean,
+): Promise<string | undefined> {
   if (!host.resultsDir) return undefined;
   const file = join(host.resultsDir, 'results.yaml');
   try {
@@ -152,7 +193,15 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     opts,
     limits,
     root,
-    step: { limits, env: opts.env ?? {}, now: opts.now ?? Date.now, signal: opts.signal, emit, results, wasm: opts.allowWasm ?? false },
+    step: {
+      limits,
+      env: opts.env ?? {},
+      now: opts.now ?? Date.now,
+      signal: opts.signal,
+      emit,
+      results,
+      wasm: opts.allowWasm ?? false,
+    },
     visiting: new Set(),
     readFiles: [],
     originals: new Map(),
@@ -163,7 +212,10 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   try {
     const output = opts.output ?? { kind: 'in-place' };
     if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
-      throw new KrmfnError({ code: 'output-exists', message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry` });
+      throw new KrmfnError({
+        code: 'output-exists',
+        message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
+      });
     }
     const kptfile = await loadKptfile(opts.fs, root, limits);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits);

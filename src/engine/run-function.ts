@@ -15,10 +15,23 @@ export interface RunFunctionOptions {
   now?: () => number;
 }
 
-export async function runFunction(runtime: FunctionRuntime, image: string, input: Uint8Array, opts: RunFunctionOptions = {}): Promise<BytesOutcome> {
+export async function runFunction(
+  runtime: FunctionRuntime,
+  image: string,
+  input: Uint8Array,
+  opts: RunFunctionOptions = {},
+): Promise<BytesOutcome> {
   const now = opts.now ?? Date.now;
   const limits = withLimits(opts.limits);
-  const ctx: ResolveContext = { displayName: image, packagePath: '', cwd: '/', allowExec: false, allowWasm: false, allowNetwork: false, limits };
+  const ctx: ResolveContext = {
+    displayName: image,
+    packagePath: '',
+    cwd: '/',
+    allowExec: false,
+    allowWasm: false,
+    allowNetwork: false,
+    limits,
+  };
   const resolved = await runtime.resolve({ image }, ctx);
   const runner = resolved.kind === 'objects' ? toBytesRunner(resolved) : resolved;
   return runWithDeadline(

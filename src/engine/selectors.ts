@@ -35,12 +35,19 @@ export function matches(o: KubeObject, s: Selector): boolean {
   return true;
 }
 
-export function hasSelection(selectors: readonly Selector[] | undefined, exclude: readonly Selector[] | undefined): boolean {
+export function hasSelection(
+  selectors: readonly Selector[] | undefined,
+  exclude: readonly Selector[] | undefined,
+): boolean {
   return (selectors?.length ?? 0) > 0 || (exclude?.length ?? 0) > 0;
 }
 
 /** The selected items, in input order (an item matching two selectors appears twice). */
-export function select(items: readonly KubeObject[], selectors: readonly Selector[] = [], exclude: readonly Selector[] = []): KubeObject[] {
+export function select(
+  items: readonly KubeObject[],
+  selectors: readonly Selector[] = [],
+  exclude: readonly Selector[] = [],
+): KubeObject[] {
   let picked: KubeObject[];
   if (selectors.length === 0) picked = [...items];
   else {
@@ -59,7 +66,11 @@ export function stampResourceIds(items: readonly KubeObject[]): void {
 }
 
 /** Merge after a selected call; removes every kpt-resource-id annotation. */
-export function mergeSelected(input: readonly KubeObject[], selected: readonly KubeObject[], output: readonly KubeObject[]): KubeObject[] {
+export function mergeSelected(
+  input: readonly KubeObject[],
+  selected: readonly KubeObject[],
+  output: readonly KubeObject[],
+): KubeObject[] {
   const selectedIds = new Set(selected.map((o) => annotation(o, ANNOTATIONS.kptResourceId)));
   const byId = new Map<string, KubeObject>();
   const fresh: KubeObject[] = [];

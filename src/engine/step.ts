@@ -45,7 +45,12 @@ export async function runStep(ctx: StepContext, step: Step, items: KubeObject[])
   if (selecting && !step.validator) stampResourceIds(items);
   let selected = selecting ? select(items, step.spec.selectors, step.spec.exclude) : items;
   if (step.validator) selected = selected.map((o) => o.clone());
-  ctx.emit({ type: 'function-start', name: step.name, wasm: ctx.wasm, ...(selecting ? { selected: selected.length } : {}) });
+  ctx.emit({
+    type: 'function-start',
+    name: step.name,
+    wasm: ctx.wasm,
+    ...(selecting ? { selected: selected.length } : {}),
+  });
   const t0 = ctx.now();
   try {
     const out = await callFunction({
@@ -61,7 +66,16 @@ export async function runStep(ctx: StepContext, step: Step, items: KubeObject[])
       signal: ctx.signal,
     });
     record(ctx.results, step, { stderr: out.stderr, exitCode: 0, results: out.results });
-    ctx.emit({ type: 'function-end', name: step.name, ok: true, durationMs: ctx.now() - t0, results: out.results, stderr: out.stderr, exitCode: 0, exitFailure: false });
+    ctx.emit({
+      type: 'function-end',
+      name: step.name,
+      ok: true,
+      durationMs: ctx.now() - t0,
+      results: out.results,
+      stderr: out.stderr,
+      exitCode: 0,
+      exitFailure: false,
+    });
     if (step.validator) return items;
     return selecting ? mergeSelected(items, selected, out.items) : out.items;
   } catch (e) {

@@ -22,7 +22,14 @@ export function formatGoDuration(ms: number): string {
   const h = Math.floor(t / 3_600_000);
   const m = Math.floor((t % 3_600_000) / 60_000);
   const sMs = t % 60_000;
-  const sec = `${Math.floor(sMs / 1000)}${sMs % 1000 ? '.' + String(sMs % 1000).padStart(3, '0').replace(/0+$/, '') : ''}s`;
+  const sec = `${Math.floor(sMs / 1000)}${
+    sMs % 1000
+      ? '.' +
+        String(sMs % 1000)
+          .padStart(3, '0')
+          .replace(/0+$/, '')
+      : ''
+  }s`;
   if (h) return `${h}h${m}m${sec}`;
   if (m) return `${m}m${sec}`;
   return sec;
@@ -30,7 +37,9 @@ export function formatGoDuration(ms: number): string {
 
 export function formatResultLine(r: Result): string {
   const ref = r.resourceRef
-    ? [r.resourceRef.apiVersion, r.resourceRef.kind, r.resourceRef.namespace ?? '', r.resourceRef.name].filter((s) => s).join('/')
+    ? [r.resourceRef.apiVersion, r.resourceRef.kind, r.resourceRef.namespace ?? '', r.resourceRef.name]
+        .filter((s) => s)
+        .join('/')
     : '';
   let line = `[${r.severity || 'info'}]`;
   if (ref) line += ` ${ref}`;

@@ -17,7 +17,15 @@ import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { resourceListNode } from '../core/resource-list.ts';
 import { mapGet, type YNode } from '../core/yaml/node.ts';
 import { emitJsonFile, emitYamlDocument, emitYamlFile } from '../core/yaml/index.ts';
-import { annotation, bookkeeping, itemIndex, itemPath, removeAnnotations, setAnnotations, stripForWrite } from './annotations.ts';
+import {
+  annotation,
+  bookkeeping,
+  itemIndex,
+  itemPath,
+  removeAnnotations,
+  setAnnotations,
+  stripForWrite,
+} from './annotations.ts';
 import { defaultPath } from './invariants.ts';
 import { BARE_SEQ_KEY } from './read.ts';
 import { clean, dirname, join, relative } from './paths.ts';
@@ -32,7 +40,10 @@ export function relativize(items: readonly KubeObject[], root: string): void {
     if (base === undefined) {
       const rel = relative(root, pkg);
       if (rel === '..' || rel.startsWith('../') || pkg === '' || !pkg.startsWith('/')) {
-        throw new KrmfnError({ code: 'write-failed', message: `subpackage ${JSON.stringify(pkg)} is not a descendant of ${JSON.stringify(root)}` });
+        throw new KrmfnError({
+          code: 'write-failed',
+          message: `subpackage ${JSON.stringify(pkg)} is not a descendant of ${JSON.stringify(root)}`,
+        });
       }
       base = rel === '.' ? '' : rel;
       bases.set(pkg, base);
@@ -102,7 +113,10 @@ export interface FileGroup {
 
 /** Groups relativized items by path (first-appearance order) and sorts each group by index. */
 export function groupByPath(items: readonly KubeObject[]): FileGroup[] {
-  const groups = new Map<string, { path: string; entries: { o: KubeObject; index: number; order: number }[]; max: number }>();
+  const groups = new Map<
+    string,
+    { path: string; entries: { o: KubeObject; index: number; order: number }[]; max: number }
+  >();
   items.forEach((o, order) => {
     const path = itemPath(o) ?? defaultPath(o, '');
     let g = groups.get(path);
@@ -156,10 +170,15 @@ export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opt
   const enc = new TextEncoder();
   const writes = new Map<string, Uint8Array>();
   const groups = groupByPath(items);
-  const kinds = await Promise.all(groups.map((g) => (opts.originals?.has(join(opts.root, g.path)) ? 'file' : fs.stat(join(opts.root, g.path)))));
+  const kinds = await Promise.all(
+    groups.map((g) => (opts.originals?.has(join(opts.root, g.path)) ? 'file' : fs.stat(join(opts.root, g.path)))),
+  );
   groups.forEach((g, i) => {
     if (kinds[i] === 'dir') {
-      throw new KrmfnError({ code: 'write-failed', message: `failed to save resources: config.kubernetes.io/path cannot be a directory: ${g.path}` });
+      throw new KrmfnError({
+        code: 'write-failed',
+        message: `failed to save resources: config.kubernetes.io/path cannot be a directory: ${g.path}`,
+      });
     }
   });
   for (const g of groups) {
@@ -177,7 +196,11 @@ export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opt
 }
 
 /** Applies a plan: creates parent directories, writes changed files, deletes emptied files. */
-export async function applyPlan(fs: PackageFs, plan: WritePlan, originals?: ReadonlyMap<string, Uint8Array>): Promise<void> {
+export async function applyPlan(
+  fs: PackageFs,
+  plan: WritePlan,
+  originals?: ReadonlyMap<string, Uint8Array>,
+): Promise<void> {
   const changed = [...plan.writes].filter(([abs, data]) => !originals || originals.get(abs) !== data);
   const known = new Set([...(originals?.keys() ?? [])].map(dirname));
   const dirs = new Set(changed.map(([abs]) => dirname(abs)).filter((d) => !known.has(d)));
@@ -195,14 +218,21 @@ export function describeChanges(plan: WritePlan, originals: ReadonlyMap<string, 
     if (old === data) continue;
     out.push({ path, before: old ? dec.decode(old) : undefined, after: dec.decode(data) });
   }
-  for (const path of plan.deletes) out.push({ path, before: dec.decode(originals.get(path) ?? new Uint8Array()), after: undefined });
+  for (const path of plan.deletes)
+    out.push({ path, before: dec.decode(originals.get(path) ?? new Uint8Array()), after: undefined });
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent. */
 export function emitStdout(items: readonly KubeObject[]): string {
   for (const o of items) {
-    removeAnnotations(o, [ANNOTATIONS.packagePath, ANNOTATIONS.id, ANNOTATIONS.legacyId, ANNOTATIONS.migrationId, ANNOTATIONS.kptResourceId]);
+    removeAnnotations(o, [
+      ANNOTATIONS.packagePath,
+      ANNOTATIONS.id,
+      ANNOTATIONS.legacyId,
+      ANNOTATIONS.migrationId,
+      ANNOTATIONS.kptResourceId,
+    ]);
     if (o.root.kind === 'mapping' && itemIndex(o) === undefined) {
       o.setAnnotation(ANNOTATIONS.index, '0');
       o.setAnnotation(ANNOTATIONS.internalIndex, '0');

@@ -36,7 +36,13 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
   const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
   const engine = createEngine({
-    runtimes: [...extra.first, ...defaultRuntimes(), ...(wasm ? [wasm] : []), createExecRuntime({ env }), ...extra.last],
+    runtimes: [
+      ...extra.first,
+      ...defaultRuntimes(),
+      ...(wasm ? [wasm] : []),
+      createExecRuntime({ env }),
+      ...extra.last,
+    ],
   });
   return { engine, env, close: async () => void (await wasm?.close()) };
 }

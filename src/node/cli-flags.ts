@@ -56,7 +56,9 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
     }
     if (spec.kind === 'bool') {
       if (value !== undefined && !/^(true|false|1|0|t|f|TRUE|FALSE|True|False)$/.test(value)) {
-        throw new UsageError(`invalid argument ${JSON.stringify(value)} for "--${spec.name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+        throw new UsageError(
+          `invalid argument ${JSON.stringify(value)} for "--${spec.name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
+        );
       }
       out.flags.set(spec.name, value === undefined ? true : /^(true|1|t|TRUE|True)$/.test(value));
       continue;
@@ -91,6 +93,9 @@ export function list(p: ParsedArgs, name: string): string[] {
 /** Go `time.ParseDuration` subset (`1h2m3.5s`, `500ms`), or a bare number of seconds. Milliseconds. */
 export function parseDuration(s: string): number {
   const ms = parseGoDuration(s);
-  if (ms === undefined) throw new UsageError(`invalid argument ${JSON.stringify(s)} for "--timeout" flag: time: invalid duration ${JSON.stringify(s)}`);
+  if (ms === undefined)
+    throw new UsageError(
+      `invalid argument ${JSON.stringify(s)} for "--timeout" flag: time: invalid duration ${JSON.stringify(s)}`,
+    );
   return Math.max(1, Math.round(ms));
 }

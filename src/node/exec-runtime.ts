@@ -7,7 +7,14 @@
  */
 import * as nodePath from 'node:path';
 import { KrmfnError, NotFoundError } from '../core/errors.ts';
-import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, ResolveContext, RunContext } from '../core/function.ts';
+import type {
+  BytesOutcome,
+  BytesRunner,
+  FunctionRuntime,
+  FunctionSpec,
+  ResolveContext,
+  RunContext,
+} from '../core/function.ts';
 import { splitCommandLine } from '../engine/shlex.ts';
 import { runProcess } from './process.ts';
 
@@ -29,7 +36,8 @@ export function createExecRuntime(options: ExecRuntimeOptions = {}): FunctionRun
         });
       }
       const argv = splitCommandLine(spec.exec);
-      if (argv.length === 0) throw new KrmfnError({ code: 'usage', message: `empty exec command ${JSON.stringify(spec.exec)}` });
+      if (argv.length === 0)
+        throw new KrmfnError({ code: 'usage', message: `empty exec command ${JSON.stringify(spec.exec)}` });
       const cwd = ctx.cwd;
       return {
         kind: 'bytes',

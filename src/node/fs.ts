@@ -23,7 +23,12 @@ export function toOsPath(p: string): string {
 
 function ioError(e: unknown, path: string): KrmfnError {
   const err = e as NodeJS.ErrnoException;
-  const what = err.code === 'ENOENT' ? 'no such file or directory' : err.code === 'EISDIR' ? 'is a directory' : (err.message ?? String(e));
+  const what =
+    err.code === 'ENOENT'
+      ? 'no such file or directory'
+      : err.code === 'EISDIR'
+        ? 'is a directory'
+        : (err.message ?? String(e));
   return new KrmfnError({ code: 'package-io', message: `open ${path}: ${what}`, file: path, cause: e });
 }
 

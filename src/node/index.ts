@@ -1,5 +1,17 @@
 /** krmfn/node: the Node edge — filesystem adapter and the exec runtime. */
 export { NodeFs, toEnginePath, toOsPath } from './fs.ts';
 export { createExecRuntime, type ExecRuntimeOptions } from './exec-runtime.ts';
-export { formatEvent, formatFailure, formatGoDuration, formatResultLine, type TextOptions } from '../engine/text-output.ts';
-export { createNodeWasmRuntime, createNodeWasmExecutor, createNodeWasmLoader, type NodeWasmRuntimeOptions, type NodeWasmExecutorOptions } from './wasm/index.ts';
+export {
+  formatEvent,
+  formatFailure,
+  formatGoDuration,
+  formatResultLine,
+  type TextOptions,
+} from '../engine/text-output.ts';
+export {
+  createNodeWasmRuntime,
+  createNodeWasmExecutor,
+  createNodeWasmLoader,
+  type NodeWasmRuntimeOptions,
+  type NodeWasmExecutorOptions,
+} from './wasm/index.ts';

@@ -63,7 +63,13 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       size += c.length;
       if (size > max) {
         child.kill('SIGKILL');
-        finish(new LimitExceededError('output', `function ${JSON.stringify(name)} wrote more than ${max} bytes of output`, name));
+        finish(
+          new LimitExceededError(
+            'output',
+            `function ${JSON.stringify(name)} wrote more than ${max} bytes of output`,
+            name,
+          ),
+        );
         return;
       }
       into.push(c);
@@ -90,7 +96,15 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       child.kill('SIGKILL');
       // The aborting party's reason (e.g. the engine's deadline error) wins when it is ours.
       const reason: unknown = req.signal?.reason;
-      finish(isKrmfnError(reason) ? reason : new KrmfnError({ code: 'cancelled', message: `function ${JSON.stringify(name)} was cancelled`, function: name }));
+      finish(
+        isKrmfnError(reason)
+          ? reason
+          : new KrmfnError({
+              code: 'cancelled',
+              message: `function ${JSON.stringify(name)} was cancelled`,
+              function: name,
+            }),
+      );
     };
     if (req.signal?.aborted) onAbort();
     else req.signal?.addEventListener('abort', onAbort, { once: true });
@@ -99,7 +113,9 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       const ms = Math.max(0, req.deadline - now());
       timer = setTimeout(() => {
         child.kill('SIGKILL');
-        finish(new LimitExceededError('deadline', `function ${JSON.stringify(name)} timed out after ${formatMs(ms)}`, name));
+        finish(
+          new LimitExceededError('deadline', `function ${JSON.stringify(name)} timed out after ${formatMs(ms)}`, name),
+        );
       }, ms);
     }
   });
@@ -112,7 +128,11 @@ function describeSpawnError(e: NodeJS.ErrnoException): string {
 }
 
 function signalNumber(sig: string): number {
-  return ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 } as Record<string, number>)[sig] ?? 0;
+  return (
+    ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGTERM: 15 } as Record<string, number>)[
+      sig
+    ] ?? 0
+  );
 }
 
 function formatMs(ms: number): string {

@@ -78,12 +78,18 @@ async function readConfigFile(file: string): Promise<KubeObject> {
 
 function formatResultLine(r: ProcessOutcome['results'][number]): string {
   const sev = r.severity ?? 'info';
-  const ref = r.resourceRef ? ` ${r.resourceRef.apiVersion}/${r.resourceRef.kind}/${r.resourceRef.namespace ? r.resourceRef.namespace + '/' : ''}${r.resourceRef.name}` : '';
+  const ref = r.resourceRef
+    ? ` ${r.resourceRef.apiVersion}/${r.resourceRef.kind}/${r.resourceRef.namespace ? r.resourceRef.namespace + '/' : ''}${r.resourceRef.name}`
+    : '';
   const field = r.field ? ` ${r.field.path}` : '';
   return `[${sev}]${ref}${field}: ${r.message}`;
 }
 
-export async function runCli(fn: KrmFunction, argv: readonly string[] = process.argv.slice(2), io?: Partial<SdkIO>): Promise<number> {
+export async function runCli(
+  fn: KrmFunction,
+  argv: readonly string[] = process.argv.slice(2),
+  io?: Partial<SdkIO>,
+): Promise<number> {
   const stdin = io?.stdin ?? process.stdin;
   const stdout = io?.stdout ?? process.stdout;
   const stderr = io?.stderr ?? process.stderr;
@@ -116,7 +122,9 @@ export async function runCli(fn: KrmFunction, argv: readonly string[] = process.
     const positionals = args.positionals;
     const standalone = positionals.length > 0;
     let outcome: ProcessOutcome;
-    const options = { env: Object.fromEntries(Object.entries(io?.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined)) };
+    const options = {
+      env: Object.fromEntries(Object.entries(io?.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined)),
+    };
     if (!standalone) {
       const bytes = v.input ? new Uint8Array(await fsp.readFile(resolve(v.input))) : await readStream(stdin);
       let input: string | Uint8Array | ResourceList = bytes;
@@ -129,7 +137,8 @@ export async function runCli(fn: KrmFunction, argv: readonly string[] = process.
     } else {
       const items: KubeObject[] = [];
       for (const file of positionals) {
-        const text = file === '-' ? new TextDecoder().decode(await readStream(stdin)) : await fsp.readFile(resolve(file), 'utf8');
+        const text =
+          file === '-' ? new TextDecoder().decode(await readStream(stdin)) : await fsp.readFile(resolve(file), 'utf8');
         const parsed = parseYamlFile(text, { file });
         parsed.docs.forEach((d, i) => {
           const o = new KubeObject(d);
@@ -148,7 +157,16 @@ export async function runCli(fn: KrmFunction, argv: readonly string[] = process.
     if (!standalone) text = v.json ? JSON.stringify(resourceListJson(outcome), null, 2) + '\n' : outcome.output;
     else {
       const items = outcome.resourceList.items;
-      text = v.json ? JSON.stringify(items.map((o) => o.toJS()), null, 2) + '\n' : emitYamlFile(items.map((o) => o.doc), 'compact');
+      text = v.json
+        ? JSON.stringify(
+            items.map((o) => o.toJS()),
+            null,
+            2,
+          ) + '\n'
+        : emitYamlFile(
+            items.map((o) => o.doc),
+            'compact',
+          );
       for (const r of outcome.results) outcome.log.push(formatResultLine(r));
     }
     if (v.output) await fsp.writeFile(resolve(v.output), text);
@@ -162,7 +180,11 @@ export async function runCli(fn: KrmFunction, argv: readonly string[] = process.
 }
 
 function resourceListJson(outcome: ProcessOutcome): Record<string, unknown> {
-  const out: Record<string, unknown> = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: outcome.resourceList.items.map((o) => o.toJS()) };
+  const out: Record<string, unknown> = {
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: outcome.resourceList.items.map((o) => o.toJS()),
+  };
   if (outcome.resourceList.functionConfig) out['functionConfig'] = outcome.resourceList.functionConfig.toJS();
   if (outcome.resourceList.results.length) out['results'] = outcome.resourceList.results;
   return out;
@@ -189,7 +211,9 @@ export function nodeFixtures(dir: string): { dir: string; fs: GoldenFs; update: 
   const fs: GoldenFs = {
     async readDir(p) {
       const entries = await fsp.readdir(p, { withFileTypes: true });
-      return entries.filter((e) => e.isFile() || e.isDirectory()).map((e) => ({ name: e.name, kind: e.isDirectory() ? ('dir' as const) : ('file' as const) }));
+      return entries
+        .filter((e) => e.isFile() || e.isDirectory())
+        .map((e) => ({ name: e.name, kind: e.isDirectory() ? ('dir' as const) : ('file' as const) }));
     },
     readFile: (p) => fsp.readFile(p, 'utf8'),
     writeFile: (p, text) => fsp.writeFile(p, text),

@@ -14,7 +14,14 @@
  * the function (which emulates its SDK generation, catalog.md §3.2).
  */
 import { NotFoundError } from '../core/errors.ts';
-import type { FunctionRuntime, FunctionSpec, ObjectsRunner, ResolveContext, ResourceList, RunContext } from '../core/function.ts';
+import type {
+  FunctionRuntime,
+  FunctionSpec,
+  ObjectsRunner,
+  ResolveContext,
+  ResourceList,
+  RunContext,
+} from '../core/function.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { executeFunction } from '../../sdk/execute.ts';
 import { findBuiltin, type BuiltinDescriptor, type BuiltinMatch } from '../../sdk/registry.ts';

@@ -79,14 +79,23 @@ function remoteRunner(image: string, ep: RemoteEndpoint, options: RemoteRuntimeO
           res = await doFetch(url, {
             method: 'POST',
             body: stdin as Uint8Array<ArrayBuffer>,
-            headers: { 'content-type': 'application/yaml', accept: `${RUN_ENVELOPE_TYPE}, application/yaml`, ...(ep.headers ?? {}) },
+            headers: {
+              'content-type': 'application/yaml',
+              accept: `${RUN_ENVELOPE_TYPE}, application/yaml`,
+              ...(ep.headers ?? {}),
+            },
             signal,
           });
         } catch (e) {
           if (timeout.aborted) {
-            throw new LimitExceededError('deadline', `remote function ${JSON.stringify(image)} at ${ep.url} timed out after ${Math.round(budget)}ms`, image);
+            throw new LimitExceededError(
+              'deadline',
+              `remote function ${JSON.stringify(image)} at ${ep.url} timed out after ${Math.round(budget)}ms`,
+              image,
+            );
           }
-          if (ctx.signal.aborted) throw new KrmfnError({ code: 'cancelled', message: `remote call to ${ep.url} cancelled`, function: image });
+          if (ctx.signal.aborted)
+            throw new KrmfnError({ code: 'cancelled', message: `remote call to ${ep.url} cancelled`, function: image });
           if (attempt < retries) {
             await sleep(backoff * 2 ** attempt);
             continue;
@@ -107,7 +116,10 @@ function remoteRunner(image: string, ep: RemoteEndpoint, options: RemoteRuntimeO
 async function readResponse(res: Response, image: string, url: string): Promise<BytesOutcome> {
   const body = new Uint8Array(await res.arrayBuffer());
   const type = res.headers.get('content-type') ?? '';
-  if (type.startsWith(RUN_ENVELOPE_TYPE) || type.startsWith('application/json') && res.headers.get('krmfn-envelope') === '1') {
+  if (
+    type.startsWith(RUN_ENVELOPE_TYPE) ||
+    (type.startsWith('application/json') && res.headers.get('krmfn-envelope') === '1')
+  ) {
     let env: { exitCode?: unknown; stdout?: unknown; stderr?: unknown; error?: unknown };
     try {
       env = JSON.parse(new TextDecoder().decode(body)) as typeof env;
@@ -115,7 +127,11 @@ async function readResponse(res: Response, image: string, url: string): Promise<
       throw remoteError(image, url, `HTTP ${res.status}: malformed response envelope`);
     }
     if (typeof env.exitCode !== 'number' || typeof env.stdout !== 'string') {
-      throw remoteError(image, url, `HTTP ${res.status}: ${typeof env.error === 'string' ? env.error : 'malformed response envelope'}`);
+      throw remoteError(
+        image,
+        url,
+        `HTTP ${res.status}: ${typeof env.error === 'string' ? env.error : 'malformed response envelope'}`,
+      );
     }
     return {
       exitCode: env.exitCode,
@@ -124,13 +140,21 @@ async function readResponse(res: Response, image: string, url: string): Promise<
     };
   }
   if (!res.ok) {
-    throw remoteError(image, url, `HTTP ${res.status} ${res.statusText}: ${new TextDecoder().decode(body.subarray(0, 500))}`);
+    throw remoteError(
+      image,
+      url,
+      `HTTP ${res.status} ${res.statusText}: ${new TextDecoder().decode(body.subarray(0, 500))}`,
+    );
   }
   return { exitCode: 0, stdout: body, stderr: '' };
 }
 
 function remoteError(image: string, url: string, detail: string): KrmfnError {
-  return new KrmfnError({ code: 'remote-failed', message: `remote function ${JSON.stringify(image)} at ${url} failed: ${detail}`, function: image });
+  return new KrmfnError({
+    code: 'remote-failed',
+    message: `remote function ${JSON.stringify(image)} at ${url} failed: ${detail}`,
+    function: image,
+  });
 }
 
 function describe(e: unknown): string {
@@ -156,7 +180,11 @@ function describe(e: unknown): string {
  * `env` resolves `${VAR}` references in header values (the Node edge passes its environment; the
  * browser passes nothing).
  */
-export function parseRemoteConfig(text: string, file: string, env: Record<string, string | undefined> = {}): RemoteEndpoint[] {
+export function parseRemoteConfig(
+  text: string,
+  file: string,
+  env: Record<string, string | undefined> = {},
+): RemoteEndpoint[] {
   const parsed = parseYamlFile(text, { file });
   const doc = toJS(parsed.docs[0]) as { kind?: unknown; endpoints?: unknown } | null;
   const bad = (m: string): KrmfnError => new KrmfnError({ code: 'usage', message: `${file}: ${m}`, file });
@@ -165,7 +193,8 @@ export function parseRemoteConfig(text: string, file: string, env: Record<string
   return doc.endpoints.map((raw, i) => {
     const e = raw as Record<string, unknown>;
     if (typeof e.image !== 'string' || !e.image) throw bad(`endpoints[${i}].image must be a non-empty string`);
-    if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url)) throw bad(`endpoints[${i}].url must be an http(s) URL`);
+    if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url))
+      throw bad(`endpoints[${i}].url must be an http(s) URL`);
     const ep: RemoteEndpoint = { image: e.image, url: e.url };
     if (e.timeout !== undefined) {
       const ms = parseGoDuration(String(e.timeout));
@@ -173,13 +202,17 @@ export function parseRemoteConfig(text: string, file: string, env: Record<string
       ep.timeoutMs = ms;
     }
     if (e.retries !== undefined) {
-      if (typeof e.retries !== 'number' || e.retries < 0 || !Number.isInteger(e.retries)) throw bad(`endpoints[${i}].retries must be a whole number`);
+      if (typeof e.retries !== 'number' || e.retries < 0 || !Number.isInteger(e.retries))
+        throw bad(`endpoints[${i}].retries must be a whole number`);
       ep.retries = e.retries;
     }
     if (e.headers !== undefined) {
       if (typeof e.headers !== 'object' || e.headers === null) throw bad(`endpoints[${i}].headers must be a map`);
       ep.headers = Object.fromEntries(
-        Object.entries(e.headers as Record<string, unknown>).map(([k, v]) => [k, String(v).replace(/\$\{(\w+)\}/g, (_, n: string) => env[n] ?? '')]),
+        Object.entries(e.headers as Record<string, unknown>).map(([k, v]) => [
+          k,
+          String(v).replace(/\$\{(\w+)\}/g, (_, n: string) => env[n] ?? ''),
+        ]),
       );
     }
     return ep;

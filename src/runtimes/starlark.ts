@@ -16,14 +16,28 @@
  * memory budget (allocation) and output budget apply to the script.
  */
 import { NotFoundError } from '../core/errors.ts';
-import type { FunctionRuntime, FunctionSpec, ObjectsOutcome, ObjectsRunner, ResourceList, RunContext } from '../core/function.ts';
+import type {
+  FunctionRuntime,
+  FunctionSpec,
+  ObjectsOutcome,
+  ObjectsRunner,
+  ResourceList,
+  RunContext,
+} from '../core/function.ts';
 import { parseImageRef } from '../core/image.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import type { Result } from '../core/result.ts';
 import { copyComments, syncOrder } from '../core/yaml/index.ts';
 import { documentNode, mapGet, mapIndexOf, type YNode } from '../core/yaml/node.ts';
 import {
-  Dict, List, Tuple, execFile, fromHostString, isStarlarkEvalError, isStarlarkSyntaxError, toHostString,
+  Dict,
+  List,
+  Tuple,
+  execFile,
+  fromHostString,
+  isStarlarkEvalError,
+  isStarlarkSyntaxError,
+  toHostString,
 } from '../starlark/index.ts';
 import type { Dialect, Value } from '../starlark/index.ts';
 import { readScriptConfig } from './starlark/config.ts';
@@ -39,7 +53,11 @@ export const STARLARK_IMAGE_REPOSITORIES: readonly string[] = Object.freeze([
 
 /** The dialect kpt's function enables (starlark.md §14). */
 export const KRM_STARLARK_DIALECT: Readonly<Dialect> = Object.freeze({
-  set: true, while: true, topLevelControl: true, globalReassign: true, recursion: true,
+  set: true,
+  while: true,
+  topLevelControl: true,
+  globalReassign: true,
+  recursion: true,
 });
 
 export interface StarlarkRuntimeOptions {
@@ -56,7 +74,8 @@ export function createStarlarkRuntime(opts: StarlarkRuntimeOptions = {}): Functi
   return {
     name: 'starlark',
     async resolve(spec: FunctionSpec): Promise<ObjectsRunner> {
-      if (spec.image === undefined || !isStarlarkImage(spec.image)) throw new NotFoundError(spec.image ?? spec.exec ?? '');
+      if (spec.image === undefined || !isStarlarkImage(spec.image))
+        throw new NotFoundError(spec.image ?? spec.exec ?? '');
       return {
         kind: 'objects',
         run: async (input, ctx) => runStarlarkFunction(input, ctx, opts),
@@ -71,7 +90,11 @@ const FAILURE_STDERR = 'failed to evaluate function: error: function failure';
 function failed(input: ResourceList, message: string, printed: string[]): ObjectsOutcome {
   const result: Result = { message, severity: 'error' };
   return {
-    output: { items: input.items, ...(input.functionConfig ? { functionConfig: input.functionConfig } : {}), results: [result] },
+    output: {
+      items: input.items,
+      ...(input.functionConfig ? { functionConfig: input.functionConfig } : {}),
+      results: [result],
+    },
     stderr: [...printed, FAILURE_STDERR].join('\n'),
     exitCode: 1,
   };
@@ -80,7 +103,11 @@ function failed(input: ResourceList, message: string, printed: string[]): Object
 const b = fromHostString;
 
 /** Runs one call. Exported for hosts that drive the function without a runtime chain. */
-export function runStarlarkFunction(input: ResourceList, ctx: RunContext, opts: StarlarkRuntimeOptions = {}): ObjectsOutcome {
+export function runStarlarkFunction(
+  input: ResourceList,
+  ctx: RunContext,
+  opts: StarlarkRuntimeOptions = {},
+): ObjectsOutcome {
   const cfg = readScriptConfig(input.functionConfig);
   if (!cfg.ok) return failed(input, cfg.message, []);
 
@@ -97,7 +124,10 @@ export function runStarlarkFunction(input: ResourceList, ctx: RunContext, opts: 
   resourceList.insert(b('apiVersion'), b('config.kubernetes.io/v1'));
   resourceList.insert(b('kind'), b('ResourceList'));
   resourceList.insert(b('items'), new List(itemValues));
-  resourceList.insert(b('functionConfig'), input.functionConfig ? nodeToStarlark(input.functionConfig.doc) : new Dict());
+  resourceList.insert(
+    b('functionConfig'),
+    input.functionConfig ? nodeToStarlark(input.functionConfig.doc) : new Dict(),
+  );
   const krmCtx = new KrmContext(resourceList, ctx.env, opts.openApi);
 
   const printed: string[] = [];
@@ -160,7 +190,9 @@ function stampIds(item: Dict, id: string): void {
 /** The script's `items` as KubeObjects: matched ids update the input object in place. */
 function readBackItems(items: Value | undefined, byId: ReadonlyMap<string, KubeObject>): KubeObject[] {
   if (!(items instanceof List || items instanceof Tuple)) {
-    throw new OutputConversionError(`ctx.resource_list["items"] must be a list, got ${items === undefined ? 'nothing' : (items as { starlarkType?: string }).starlarkType ?? typeof items}`);
+    throw new OutputConversionError(
+      `ctx.resource_list["items"] must be a list, got ${items === undefined ? 'nothing' : ((items as { starlarkType?: string }).starlarkType ?? typeof items)}`,
+    );
   }
   const out: KubeObject[] = [];
   const used = new Set<string>();

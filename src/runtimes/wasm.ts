@@ -24,7 +24,14 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { KrmfnError, LimitExceededError, NotFoundError } from '../core/errors.ts';
-import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, ResolveContext, RunContext } from '../core/function.ts';
+import type {
+  BytesOutcome,
+  BytesRunner,
+  FunctionRuntime,
+  FunctionSpec,
+  ResolveContext,
+  RunContext,
+} from '../core/function.ts';
 import type { WasmFailure } from '../../wasm/errors.ts';
 import { isWasmHostError } from '../../wasm/errors.ts';
 import { ModuleCache, sha256Hex, type PreparedModule } from '../../wasm/module-cache.ts';
@@ -119,7 +126,8 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     let layout: WasmRef['layout'] = 'none';
     if (!first.endsWith('.wasm')) {
       if (first.endsWith('.tar') && (await opts.loader.stat(path)) === 'file') layout = 'tar';
-      else if ((await opts.loader.stat(path)) === 'dir' && (await opts.loader.stat(`${path}/oci-layout`)) === 'file') layout = 'dir';
+      else if ((await opts.loader.stat(path)) === 'dir' && (await opts.loader.stat(`${path}/oci-layout`)) === 'file')
+        layout = 'dir';
       else if (!opts.claimAllExec) return undefined;
     }
     const ref: WasmRef = { path, layout, args: words.slice(1) };
@@ -134,20 +142,32 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
       if (ref.layout === 'none') bytes = await opts.loader.readFile(ref.path);
       else {
         const read: LayoutReader =
-          ref.layout === 'dir' ? (p) => opts.loader.readFile(`${ref.path}/${p}`) : tarLayoutReader(await opts.loader.readFile(ref.path));
+          ref.layout === 'dir'
+            ? (p) => opts.loader.readFile(`${ref.path}/${p}`)
+            : tarLayoutReader(await opts.loader.readFile(ref.path));
         const oci = await loadOciModule(read, ref.tag);
         bytes = oci.bytes;
         digests.push(oci.manifestDigest);
       }
     } catch (e) {
-      if (isWasmHostError(e)) throw new KrmfnError({ code: 'wasm-compile', message: `${e.message} (${ref.path})`, function: name });
-      throw new KrmfnError({ code: 'wasm-compile', message: `cannot read WASM module ${ref.path}: ${e instanceof Error ? e.message : String(e)}`, function: name, cause: e });
+      if (isWasmHostError(e))
+        throw new KrmfnError({ code: 'wasm-compile', message: `${e.message} (${ref.path})`, function: name });
+      throw new KrmfnError({
+        code: 'wasm-compile',
+        message: `cannot read WASM module ${ref.path}: ${e instanceof Error ? e.message : String(e)}`,
+        function: name,
+        cause: e,
+      });
     }
     if (ref.pin) {
       const actual = `sha256:${await sha256Hex(bytes)}`;
       digests.push(actual);
       if (!digests.includes(ref.pin)) {
-        throw new KrmfnError({ code: 'wasm-digest', message: `WASM module ${ref.path} has digest ${actual}, but ${ref.pin} was pinned`, function: name });
+        throw new KrmfnError({
+          code: 'wasm-digest',
+          message: `WASM module ${ref.path} has digest ${actual}, but ${ref.pin} was pinned`,
+          function: name,
+        });
       }
     }
     try {
@@ -177,14 +197,30 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     close: () => executor.close(),
   };
 
-  async function runModule(prepared: PreparedModule, args: string[], stdin: Uint8Array, ctx: RunContext, name: string): Promise<BytesOutcome> {
+  async function runModule(
+    prepared: PreparedModule,
+    args: string[],
+    stdin: Uint8Array,
+    ctx: RunContext,
+    name: string,
+  ): Promise<BytesOutcome> {
     const call = { timeoutMs: Math.max(0, ctx.deadline - ctx.now()), signal: ctx.signal };
     const input = format === 'json' ? toJson(stdin, ctx, name) : stdin;
     const maxOutputBytes = Math.min(ctx.limits.maxOutputBytes, opts.maxOutputBytes ?? DEFAULT_WASM_OUTPUT_BYTES);
     const env: Record<string, string> = {};
     for (const k of opts.passEnv ?? []) if (ctx.env[k] !== undefined) env[k] = ctx.env[k];
     if (prepared.abi.abi === 'wasi') {
-      const out = await executor.runWasi({ module: prepared, stdin: input, args: ['fn', ...args], env, maxOutputBytes, ...(opts.trace ? { trace: true } : {}) }, call);
+      const out = await executor.runWasi(
+        {
+          module: prepared,
+          stdin: input,
+          args: ['fn', ...args],
+          env,
+          maxOutputBytes,
+          ...(opts.trace ? { trace: true } : {}),
+        },
+        call,
+      );
       if (opts.trace) for (const line of out.trace ?? []) opts.trace(`${name}: ${line}`);
       const stderr = dec.decode(out.stderr);
       if (out.failure) throw failureError(out.failure, name, stderr, out.exitCode);
@@ -194,13 +230,20 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     if (out.failure) throw failureError(out.failure, name, out.stderr, 1);
     if (!out.ok) {
       throw Object.assign(
-        new KrmfnError({ code: 'function-failed', message: out.errors || out.output || 'WASM function returned no ResourceList', function: name }),
+        new KrmfnError({
+          code: 'function-failed',
+          message: out.errors || out.output || 'WASM function returned no ResourceList',
+          function: name,
+        }),
         { stderr: out.stderr, exitCode: 1 },
       );
     }
     const stdout = enc.encode(out.output);
     if (stdout.byteLength > maxOutputBytes) {
-      throw Object.assign(new LimitExceededError('output', `function output exceeded the limit of ${maxOutputBytes} bytes`, name), { stderr: out.stderr, exitCode: 1 });
+      throw Object.assign(
+        new LimitExceededError('output', `function output exceeded the limit of ${maxOutputBytes} bytes`, name),
+        { stderr: out.stderr, exitCode: 1 },
+      );
     }
     return { stdout, stderr: out.stderr, exitCode: 0 };
   }
@@ -228,7 +271,11 @@ function toJson(stdin: Uint8Array, ctx: RunContext, name: string): Uint8Array {
   try {
     return enc.encode(JSON.stringify(parseYaml(dec.decode(stdin), { maxAliasCount: ctx.limits.maxAliases })));
   } catch (e) {
-    throw new KrmfnError({ code: 'invalid-resource-list', message: `cannot convert the ResourceList to JSON: ${e instanceof Error ? e.message : String(e)}`, function: name });
+    throw new KrmfnError({
+      code: 'invalid-resource-list',
+      message: `cannot convert the ResourceList to JSON: ${e instanceof Error ? e.message : String(e)}`,
+      function: name,
+    });
   }
 }
 

@@ -108,13 +108,21 @@ export class StarlarkLimitError extends StarlarkEvalError {
 }
 
 export function isStarlarkSyntaxError(e: unknown): e is StarlarkSyntaxError {
-  return typeof e === 'object' && e !== null && Array.isArray((e as StarlarkSyntaxError).errors) &&
-    ((e as StarlarkSyntaxError).code === 'starlark-syntax' || (e as StarlarkSyntaxError).code === 'starlark-resolve');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    Array.isArray((e as StarlarkSyntaxError).errors) &&
+    ((e as StarlarkSyntaxError).code === 'starlark-syntax' || (e as StarlarkSyntaxError).code === 'starlark-resolve')
+  );
 }
 
 export function isStarlarkEvalError(e: unknown): e is StarlarkEvalError {
-  return typeof e === 'object' && e !== null && Array.isArray((e as StarlarkEvalError).backtrace) &&
-    ((e as StarlarkEvalError).code === 'starlark-runtime' || (e as StarlarkEvalError).code === 'starlark-limit');
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    Array.isArray((e as StarlarkEvalError).backtrace) &&
+    ((e as StarlarkEvalError).code === 'starlark-runtime' || (e as StarlarkEvalError).code === 'starlark-limit')
+  );
 }
 
 export function isStarlarkLimitError(e: unknown): e is StarlarkLimitError {

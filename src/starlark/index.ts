@@ -12,7 +12,11 @@ export type { ThreadOptions } from './eval/thread.ts';
 export { StarlarkFunction } from './eval/function.ts';
 
 export {
-  StarlarkSyntaxError, StarlarkEvalError, StarlarkLimitError, isStarlarkSyntaxError, isStarlarkEvalError,
+  StarlarkSyntaxError,
+  StarlarkEvalError,
+  StarlarkLimitError,
+  isStarlarkSyntaxError,
+  isStarlarkEvalError,
   isStarlarkLimitError,
 } from './errors.ts';
 export type { SyntaxErrorItem, LimitKind } from './errors.ts';

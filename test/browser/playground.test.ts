@@ -11,13 +11,27 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let server: { url: string; close(): Promise<void> };
 let browser: Browser;
 
 interface PlaygroundHooks {
-  render(): Promise<{ ok: boolean; files: Record<string, string>; results: { message: string; severity: string }[]; log: string; error?: { message: string; file?: string; line?: number } }>;
+  render(): Promise<{
+    ok: boolean;
+    files: Record<string, string>;
+    results: { message: string; severity: string }[];
+    log: string;
+    error?: { message: string; file?: string; line?: number };
+  }>;
   files(): Record<string, string>;
   setFile(path: string, text: string): void;
   load(files: Record<string, string | Uint8Array>): void;
@@ -27,11 +41,16 @@ async function openPage(query = ''): Promise<Page> {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
   await page.goto(server.url + query);
-  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.renderState ?? ''), null, { timeout: 20_000 });
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.renderState ?? ''), null, {
+    timeout: 20_000,
+  });
   return page;
 }
 
-async function renderedWith(page: Page, files: Record<string, string>): Promise<Awaited<ReturnType<PlaygroundHooks['render']>>> {
+async function renderedWith(
+  page: Page,
+  files: Record<string, string>,
+): Promise<Awaited<ReturnType<PlaygroundHooks['render']>>> {
   return page.evaluate(async (f) => {
     const pg = (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground;
     for (const [p, t] of Object.entries(f)) pg.setFile(p, t);
@@ -86,7 +105,10 @@ describe('playground in Chromium', () => {
 
   it('points a Starlark error at its line', async () => {
     const page = await openPage();
-    const original = await page.evaluate(() => (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml']!);
+    const original = await page.evaluate(
+      () =>
+        (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml']!,
+    );
     const broken = original.replace('set_replicas(ctx.resource_list', 'set_replicas(undefined_name, ctx.resource_list');
     const r = await renderedWith(page, { 'replicas.star.yaml': broken });
     expect(r.ok).toBe(false);
@@ -99,8 +121,14 @@ describe('playground in Chromium', () => {
 
   it('stops a runaway Starlark script and keeps the page responsive', async () => {
     const page = await openPage('?timeout=1500');
-    const original = await page.evaluate(() => (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml']!);
-    const runaway = original.replace(/source: \|[\s\S]*$/, 'source: |\n  def spin():\n    n = 0\n    for i in range(1000000000):\n      n += i\n  spin()\n');
+    const original = await page.evaluate(
+      () =>
+        (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml']!,
+    );
+    const runaway = original.replace(
+      /source: \|[\s\S]*$/,
+      'source: |\n  def spin():\n    n = 0\n    for i in range(1000000000):\n      n += i\n  spin()\n',
+    );
     const pending = renderedWith(page, { 'replicas.star.yaml': runaway });
     // While the script spins in the Worker, the page answers at once.
     const t0 = Date.now();
@@ -116,7 +144,11 @@ describe('playground in Chromium', () => {
   it('runs a WASM function in the browser (in a Web Worker)', async () => {
     const page = await openPage();
     await page.selectOption('#sample', 'wasm');
-    await page.waitForFunction(() => document.body.dataset.renderState === 'done' && document.querySelector('.file-diff[data-path="app.yaml"]'), null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.body.dataset.renderState === 'done' && document.querySelector('.file-diff[data-path="app.yaml"]'),
+      null,
+      { timeout: 20_000 },
+    );
     const diff = (await page.locator('.file-diff[data-path="app.yaml"]').innerText()) ?? '';
     expect(diff).toContain('+    wasm.krmfn.dev/touched: "true"');
     expect(diff).toContain('+    team: platform');
@@ -132,7 +164,8 @@ describe('playground in Chromium', () => {
       const pg = (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground;
       const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
       pg.load({
-        Kptfile: 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: spin\npipeline:\n  mutators:\n    - exec: spin.wasm\n',
+        Kptfile:
+          'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: spin\npipeline:\n  mutators:\n    - exec: spin.wasm\n',
         'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
         'spin.wasm': bytes,
       });
@@ -159,7 +192,9 @@ describe('playground in Chromium', () => {
     const again = await browser.newPage();
     await again.goto(url);
     await again.waitForFunction(() => document.body.dataset.renderState === 'done', null, { timeout: 20_000 });
-    const files = await again.evaluate(() => (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files());
+    const files = await again.evaluate(() =>
+      (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files(),
+    );
     expect(files['extra.yaml']).toContain('name: shared');
     await again.close();
     await page.close();
@@ -169,7 +204,11 @@ describe('playground in Chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(server.url);
-    await page.waitForFunction(() => navigator.serviceWorker?.controller !== null || document.body.dataset.renderState === 'done', null, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => navigator.serviceWorker?.controller !== null || document.body.dataset.renderState === 'done',
+      null,
+      { timeout: 20_000 },
+    );
     await page.evaluate(() => navigator.serviceWorker.ready);
     await page.reload();
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
@@ -183,8 +222,12 @@ describe('playground in Chromium', () => {
 
 describe('browser bundle', () => {
   it('references no Node-only modules or globals', () => {
-    const meta = JSON.parse(readFileSync('web/dist/meta.json', 'utf8')) as { inputs: Record<string, { imports: { path: string }[] }> };
-    const nodeImports = Object.entries(meta.inputs).flatMap(([f, i]) => i.imports.filter((x) => x.path.startsWith('node:')).map((x) => `${f} -> ${x.path}`));
+    const meta = JSON.parse(readFileSync('web/dist/meta.json', 'utf8')) as {
+      inputs: Record<string, { imports: { path: string }[] }>;
+    };
+    const nodeImports = Object.entries(meta.inputs).flatMap(([f, i]) =>
+      i.imports.filter((x) => x.path.startsWith('node:')).map((x) => `${f} -> ${x.path}`),
+    );
     expect(nodeImports).toEqual([]);
     for (const file of ['main.js', 'worker.js']) {
       const code = readFileSync(`web/dist/${file}`, 'utf8');

@@ -154,8 +154,19 @@ export async function runGoldenCase(c: GoldenCase): Promise<GoldenRun> {
       git(pkg, 'add', '-A');
       secondRunDiff = git(pkg, 'diff', '--cached', 'HEAD');
     }
-    const norm = (s: string): string => s.split(tmp).join('<tmp>').replace(/(\[(?:PASS|FAIL)\] ".*" in )\S+/g, '$10s');
-    return { exitCode: first.exitCode, stdout: norm(first.stdout), stderr: norm(first.stderr), diff, results, secondRunDiff };
+    const norm = (s: string): string =>
+      s
+        .split(tmp)
+        .join('<tmp>')
+        .replace(/(\[(?:PASS|FAIL)\] ".*" in )\S+/g, '$10s');
+    return {
+      exitCode: first.exitCode,
+      stdout: norm(first.stdout),
+      stderr: norm(first.stderr),
+      diff,
+      results,
+      secondRunDiff,
+    };
   } finally {
     await fsp.rm(tmp, { recursive: true, force: true });
   }
@@ -183,11 +194,17 @@ export function goldenSuite(root: string, title = path.basename(root)): void {
         const context = `stderr:\n${run.stderr}`;
         expect(run.exitCode, context).toBe(c.config.exitCode ?? 0);
         if (c.config.stdErr) expect(run.stderr).toContain(c.config.stdErr.trim());
-        const expectedResults = existsSync(path.join(exp, 'results.yaml')) ? await fsp.readFile(path.join(exp, 'results.yaml'), 'utf8') : undefined;
-        if (expectedResults !== undefined) expect((run.results ?? '').trim(), 'results.yaml').toBe(expectedResults.trim());
-        const expectedDiff = existsSync(path.join(exp, 'diff.patch')) ? await fsp.readFile(path.join(exp, 'diff.patch'), 'utf8') : '';
+        const expectedResults = existsSync(path.join(exp, 'results.yaml'))
+          ? await fsp.readFile(path.join(exp, 'results.yaml'), 'utf8')
+          : undefined;
+        if (expectedResults !== undefined)
+          expect((run.results ?? '').trim(), 'results.yaml').toBe(expectedResults.trim());
+        const expectedDiff = existsSync(path.join(exp, 'diff.patch'))
+          ? await fsp.readFile(path.join(exp, 'diff.patch'), 'utf8')
+          : '';
         expect(run.diff.trim(), 'diff.patch').toBe(expectedDiff.trim());
-        if (run.secondRunDiff !== undefined) expect(run.secondRunDiff.trim(), 'second run must change nothing').toBe('');
+        if (run.secondRunDiff !== undefined)
+          expect(run.secondRunDiff.trim(), 'second run must change nothing').toBe('');
       });
     }
   });

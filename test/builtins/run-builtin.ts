@@ -38,7 +38,10 @@ export async function runBuiltin(image: string, items: string, config?: string):
   };
   const outcome = await executeFunction(match.descriptor.fn, list, { image: match.image, uncaughtExitCode: 1 });
   return {
-    output: emitYamlFile(list.items.map((o) => o.doc), list.items.map((o) => parsed.indent.get(o) ?? 'compact')),
+    output: emitYamlFile(
+      list.items.map((o) => o.doc),
+      list.items.map((o) => parsed.indent.get(o) ?? 'compact'),
+    ),
     items: list.items,
     results: outcome.results,
     exitCode: outcome.exitCode,

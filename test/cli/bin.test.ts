@@ -16,7 +16,11 @@ beforeAll(() => {
 });
 
 test('krmfn render examples/hello --output stdout (README quick start)', () => {
-  const r = spawnSync(process.execPath, ['bin/krmfn.mjs', 'render', 'examples/hello', '--output', 'stdout'], { cwd: repo, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const r = spawnSync(process.execPath, ['bin/krmfn.mjs', 'render', 'examples/hello', '--output', 'stdout'], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH },
+  });
   expect(r.stderr).toMatch(/^Package "hello\/db": \n\[RUNNING\] "gcr.io\/kpt-fn\/set-labels:v0.2.0"\n/);
   expect(r.status).toBe(0);
   expect(r.stdout).toContain('namespace: hello-prod');
@@ -29,7 +33,10 @@ test('a failing render exits 1 and leaves the package untouched', async () => {
     await fsp.cp(path.join(repo, 'examples/hello'), path.join(tmp, 'hello'), { recursive: true });
     await fsp.appendFile(path.join(tmp, 'hello/Kptfile'), '    - exec: sh -c "exit 7"\n');
     const before = await fsp.readFile(path.join(tmp, 'hello/deployment.yaml'), 'utf8');
-    const r = spawnSync(process.execPath, [path.join(repo, 'bin/krmfn.mjs'), 'fn', 'render', 'hello', '--allow-exec'], { cwd: tmp, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(repo, 'bin/krmfn.mjs'), 'fn', 'render', 'hello', '--allow-exec'], {
+      cwd: tmp,
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('  Exit code: 7\n\n');
     expect(await fsp.readFile(path.join(tmp, 'hello/deployment.yaml'), 'utf8')).toBe(before);

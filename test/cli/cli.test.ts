@@ -25,7 +25,12 @@ describe('krmfn CLI', () => {
     expect(r.stdout).toMatch(/\n  render +Render a package/);
   });
 
-  for (const argv of [['render', '--help'], ['fn', 'render', '-h'], ['eval', '--help'], ['fn', 'eval', '--help']]) {
+  for (const argv of [
+    ['render', '--help'],
+    ['fn', 'render', '-h'],
+    ['eval', '--help'],
+    ['fn', 'eval', '--help'],
+  ]) {
     test(`${argv.join(' ')} prints the command's flags`, async () => {
       const r = await runCli(argv, { cwd: tmp });
       expect(r.exitCode).toBe(0);
@@ -47,18 +52,24 @@ describe('krmfn CLI', () => {
 
   test('eval: container-only flags with --exec', async () => {
     const r = await runCli(['eval', '--exec', 'cat', '--network'], { cwd: tmp });
-    expect(r.stderr).toBe('error: --mount, --as-current-user, --network and --env can only be used with container functions\n');
+    expect(r.stderr).toBe(
+      'error: --mount, --as-current-user, --network and --env can only be used with container functions\n',
+    );
   });
 
   test('eval: --include-meta-resources is gone', async () => {
     const r = await runCli(['eval', '-m', '-i', 'x'], { cwd: tmp });
-    expect(r.stderr).toBe('error: --include-meta-resources is no longer necessary because meta resources are now included by default\n');
+    expect(r.stderr).toBe(
+      'error: --include-meta-resources is no longer necessary because meta resources are now included by default\n',
+    );
   });
 
   test('fn render with --json: kpt text on stderr, the outcome on stdout', async () => {
     const r = await runCli(['fn', 'render', path.join(tmp, 'app'), '--json', '-o', 'unwrap'], { cwd: tmp });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toMatch(/^Package "app": \n\[RUNNING\] "gcr.io\/kpt-fn\/set-namespace:v0.4.1"\n\[PASS\] "gcr.io\/kpt-fn\/set-namespace:v0.4.1" in \S+\n/);
+    expect(r.stderr).toMatch(
+      /^Package "app": \n\[RUNNING\] "gcr.io\/kpt-fn\/set-namespace:v0.4.1"\n\[PASS\] "gcr.io\/kpt-fn\/set-namespace:v0.4.1" in \S+\n/,
+    );
     const data = JSON.parse(r.stdout);
     expect(data).toMatchObject({ ok: true, exitCode: 0, functionsRun: 1, packagesRun: 1 });
     expect(data.results.items[0]).toMatchObject({ image: 'gcr.io/kpt-fn/set-namespace:v0.4.1', exitCode: 0 });
@@ -73,7 +84,10 @@ describe('krmfn CLI', () => {
   });
 
   test('exec runs in the working directory with the ResourceList on stdin', async () => {
-    const r = await runCli(['eval', path.join(tmp, 'app'), '--exec', 'node fns/krm.mjs annotate via exec', '-o', 'unwrap'], { cwd: E2E_DIR });
+    const r = await runCli(
+      ['eval', path.join(tmp, 'app'), '--exec', 'node fns/krm.mjs annotate via exec', '-o', 'unwrap'],
+      { cwd: E2E_DIR },
+    );
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('via: exec');
   });

@@ -20,7 +20,10 @@ let bin: string;
 
 beforeAll(async () => {
   server = await startServer({
-    service: createEngineService({ engine: createEngine(), functions: BUILTINS.map((b) => ({ name: b.name, images: b.images, summary: b.summary })) }),
+    service: createEngineService({
+      engine: createEngine(),
+      functions: BUILTINS.map((b) => ({ name: b.name, images: b.images, summary: b.summary })),
+    }),
     log: (e) => void (typeof e.image === 'string' && served.push(e.image)),
   });
   dir = mkdtempSync(join(tmpdir(), 'krmfn-mixed-'));
@@ -71,7 +74,10 @@ source: |
       r["data"]["tier"] = "starlark"
 `,
   );
-  writeFileSync(join(pkg, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app # the app\ndata:\n  mode: fast\n');
+  writeFileSync(
+    join(pkg, 'cm.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app # the app\ndata:\n  mode: fast\n',
+  );
   writeFileSync(
     join(dir, 'remote.yaml'),
     `apiVersion: krmfn.dev/v1alpha1\nkind: RemoteFunctions\nendpoints:\n- image: gcr.io/kpt-fn/set-annotations\n  url: ${server.url}/v1/run\n`,
@@ -86,7 +92,16 @@ describe('a pipeline mixing built-in, Starlark, WASM, exec, remote and container
   it('renders in one run, each function on its own runtime', async () => {
     const pkg = join(dir, 'pkg');
     const r = await runCli(
-      ['render', pkg, '--allow-exec', '--allow-alpha-wasm', '--remote-config', join(dir, 'remote.yaml'), '--container-runtime', 'docker'],
+      [
+        'render',
+        pkg,
+        '--allow-exec',
+        '--allow-alpha-wasm',
+        '--remote-config',
+        join(dir, 'remote.yaml'),
+        '--container-runtime',
+        'docker',
+      ],
       { cwd: pkg, env: { PATH: `${bin}:${process.env.PATH}` } },
     );
     expect(r.stderr).toContain('Successfully executed 6 function(s) in 1 package(s).');
@@ -105,7 +120,10 @@ describe('a pipeline mixing built-in, Starlark, WASM, exec, remote and container
   it('fails clearly for an image nothing runs when containers are off', async () => {
     const pkg = join(dir, 'pkg');
     const before = readFileSync(join(pkg, 'cm.yaml'), 'utf8');
-    const r = await runCli(['render', pkg, '--allow-exec', '--allow-alpha-wasm', '--remote-config', join(dir, 'remote.yaml')], { cwd: pkg });
+    const r = await runCli(
+      ['render', pkg, '--allow-exec', '--allow-alpha-wasm', '--remote-config', join(dir, 'remote.yaml')],
+      { cwd: pkg },
+    );
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('example.com/fns/echo:v1');
     expect(readFileSync(join(pkg, 'cm.yaml'), 'utf8')).toBe(before);

@@ -38,10 +38,14 @@ describe('line diff', () => {
     const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
     const after = 'a\nb\nc\nD\ne\nf\ng\nh\ni\n';
     expect(unifiedDiff('x.yaml', before, after, 1)).toBe(
-      ['--- a/x.yaml', '+++ b/x.yaml', '@@ -3,3 +3,3 @@', ' c', '-d', '+D', ' e', '@@ -8 +8,2 @@', ' h', '+i', ''].join('\n'),
+      ['--- a/x.yaml', '+++ b/x.yaml', '@@ -3,3 +3,3 @@', ' c', '-d', '+D', ' e', '@@ -8 +8,2 @@', ' h', '+i', ''].join(
+        '\n',
+      ),
     );
     expect(unifiedDiff('new.yaml', undefined, 'k: v\n')).toBe('--- /dev/null\n+++ b/new.yaml\n@@ -0,0 +1 @@\n+k: v\n');
-    expect(unifiedDiff('gone.yaml', 'k: v\n', undefined)).toBe('--- a/gone.yaml\n+++ /dev/null\n@@ -1 +0,0 @@\n-k: v\n');
+    expect(unifiedDiff('gone.yaml', 'k: v\n', undefined)).toBe(
+      '--- a/gone.yaml\n+++ /dev/null\n@@ -1 +0,0 @@\n-k: v\n',
+    );
     expect(unifiedDiff('same.yaml', 'k\n', 'k\n')).toBe('');
     expect(splitLines('a\nb')).toEqual(['a', 'b']);
   });

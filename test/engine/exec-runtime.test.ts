@@ -18,11 +18,22 @@ const ctx = (over: Partial<ResolveContext> = {}): ResolveContext => ({
   ...over,
 });
 
-async function run(exec: string, stdin: string, opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}) {
+async function run(
+  exec: string,
+  stdin: string,
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+) {
   const rt = createExecRuntime(opts.env ? { env: opts.env } : {});
   const runner = (await rt.resolve({ exec }, ctx(opts.cwd ? { cwd: opts.cwd } : {}))) as BytesRunner;
   return runWithDeadline(exec, opts.timeoutMs ?? 10_000, undefined, (signal, deadline) =>
-    runner.run(new TextEncoder().encode(stdin), { limits: DEFAULT_LIMITS, signal, deadline, now: Date.now, env: {}, validator: false }),
+    runner.run(new TextEncoder().encode(stdin), {
+      limits: DEFAULT_LIMITS,
+      signal,
+      deadline,
+      now: Date.now,
+      env: {},
+      validator: false,
+    }),
   );
 }
 
@@ -60,18 +71,24 @@ describe('exec runtime', () => {
   });
 
   test('images are not exec functions: not found, so the chain moves on', async () => {
-    await expect(createExecRuntime().resolve({ image: 'gcr.io/x/y' }, ctx())).rejects.toMatchObject({ code: 'function-not-found' });
+    await expect(createExecRuntime().resolve({ image: 'gcr.io/x/y' }, ctx())).rejects.toMatchObject({
+      code: 'function-not-found',
+    });
   });
 
   test('a missing program fails like kpt', async () => {
-    await expect(run('./nope.py', '')).rejects.toMatchObject({ message: 'unexpected function error: fork/exec ./nope.py: no such file or directory' });
+    await expect(run('./nope.py', '')).rejects.toMatchObject({
+      message: 'unexpected function error: fork/exec ./nope.py: no such file or directory',
+    });
   });
 
   test('the child is killed at the deadline', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-exec-'));
     try {
       const pidFile = path.join(dir, 'pid');
-      await expect(run(`sh -c 'echo $$ > ${pidFile}; exec sleep 30'`, '', { timeoutMs: 300 })).rejects.toMatchObject({ code: 'timeout' });
+      await expect(run(`sh -c 'echo $$ > ${pidFile}; exec sleep 30'`, '', { timeoutMs: 300 })).rejects.toMatchObject({
+        code: 'timeout',
+      });
       const pid = Number((await fsp.readFile(pidFile, 'utf8')).trim());
       await new Promise((r) => setTimeout(r, 100));
       expect(() => process.kill(pid, 0)).toThrow();

@@ -10,7 +10,11 @@ const head = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n';
 describe('decodeKptfile', () => {
   const failures: [string, string, string[]][] = [
     ['unknown top-level field', head + 'sources: []\n', ['line 5: field sources not found in type v1.KptFile']],
-    ['unknown metadata field', 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n  uid: x\n', ['line 5: field uid not found in type yaml.ObjectMeta']],
+    [
+      'unknown metadata field',
+      'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n  uid: x\n',
+      ['line 5: field uid not found in type yaml.ObjectMeta'],
+    ],
     [
       'unknown function field',
       head + 'pipeline:\n  mutators:\n  - image: a\n    targetResources: []\n',
@@ -21,9 +25,21 @@ describe('decodeKptfile', () => {
       head + 'pipeline:\n  validators:\n  - exec: a\n    selectors:\n    - kindd: X\n  foo: 1\n',
       ['line 9: field kindd not found in type v1.Selector', 'line 10: field foo not found in type v1.Pipeline'],
     ],
-    ['a list under configMap', head + 'pipeline:\n  mutators:\n  - image: a\n    configMap:\n      k: [1, 2]\n', ['line 9: cannot unmarshal !!seq into string']],
-    ['a scalar where a list belongs', head + 'pipeline:\n  mutators: nope\n', ['line 6: cannot unmarshal !!str `nope` into []v1.Function']],
-    ['a duplicate key', head + 'info:\n  description: a\n  description: b\n', ['line 7: mapping key "description" already defined at line 6']],
+    [
+      'a list under configMap',
+      head + 'pipeline:\n  mutators:\n  - image: a\n    configMap:\n      k: [1, 2]\n',
+      ['line 9: cannot unmarshal !!seq into string'],
+    ],
+    [
+      'a scalar where a list belongs',
+      head + 'pipeline:\n  mutators: nope\n',
+      ['line 6: cannot unmarshal !!str `nope` into []v1.Function'],
+    ],
+    [
+      'a duplicate key',
+      head + 'info:\n  description: a\n  description: b\n',
+      ['line 7: mapping key "description" already defined at line 6'],
+    ],
   ];
   for (const [name, text, errors] of failures) {
     test(name, () => expect(decode(text)).toEqual({ ok: false, errors }));
@@ -44,7 +60,13 @@ describe('decodeKptfile', () => {
         kind: 'Kptfile',
         metadata: { name: 'app' },
         pipeline: {
-          mutators: [{ image: 'set-namespace:v0.4.1', configMap: { namespace: '5' }, selectors: [{ kind: 'Deployment', labels: { app: 'web' } }] }],
+          mutators: [
+            {
+              image: 'set-namespace:v0.4.1',
+              configMap: { namespace: '5' },
+              selectors: [{ kind: 'Deployment', labels: { app: 'web' } }],
+            },
+          ],
           validators: [{ exec: './check.sh', configPath: 'c.yaml', exclude: [{ name: 'x' }] }],
         },
       },

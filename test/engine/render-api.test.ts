@@ -2,7 +2,15 @@
 // atomic failure, validators on copies, deadlines, toBytesRunner, eval from text, -o DIR and
 // hostile inputs. The functions below are real objects runners, not mocks of the engine.
 import { describe, expect, test } from 'vitest';
-import { MemoryFs, NotFoundError, createEngine, toBytesRunner, type EngineEvent, type FunctionRuntime, type ObjectsRunner } from 'krmfn';
+import {
+  MemoryFs,
+  NotFoundError,
+  createEngine,
+  toBytesRunner,
+  type EngineEvent,
+  type FunctionRuntime,
+  type ObjectsRunner,
+} from 'krmfn';
 
 type Fn = ObjectsRunner['run'];
 
@@ -47,11 +55,20 @@ describe('render with objects runners', () => {
   test('edits keep comments; events and results in order', async () => {
     const fs = pkg(KPTFILE(['ex.com/label']));
     const events: EngineEvent[] = [];
-    const out = await engineWith({ 'ex.com/label': label }).render({ fs, root: '/w/app', onEvent: (e) => events.push(e), resultsDir: '/w/results' });
+    const out = await engineWith({ 'ex.com/label': label }).render({
+      fs,
+      root: '/w/app',
+      onEvent: (e) => events.push(e),
+      resultsDir: '/w/results',
+    });
     expect(out.failure).toBeUndefined();
-    expect(fs.snapshot('/w/app')['/w/app/cm.yaml']).toBe('# keep me\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # inline\n  labels:\n    team: a\ndata:\n  a: "1"\n');
+    expect(fs.snapshot('/w/app')['/w/app/cm.yaml']).toBe(
+      '# keep me\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c # inline\n  labels:\n    team: a\ndata:\n  a: "1"\n',
+    );
     expect(events.map((e) => e.type)).toEqual(['package-start', 'function-start', 'function-end', 'package-end']);
-    expect(out.results.items).toEqual([{ image: 'ex.com/label', exitCode: 0, results: [{ message: 'labelled 2', severity: 'info' }] }]);
+    expect(out.results.items).toEqual([
+      { image: 'ex.com/label', exitCode: 0, results: [{ message: 'labelled 2', severity: 'info' }] },
+    ]);
     expect(out.written).toEqual(['/w/app/cm.yaml']);
     expect(fs.snapshot('/w/results')['/w/results/results.yaml']).toContain('message: labelled 2');
   });
@@ -68,7 +85,11 @@ describe('render with objects runners', () => {
   test('a failing function leaves every file untouched; results still written', async () => {
     const fs = pkg(KPTFILE(['ex.com/label', 'ex.com/fail']));
     const before = fs.snapshot('/w/app');
-    const out = await engineWith({ 'ex.com/label': label, 'ex.com/fail': fail }).render({ fs, root: '/w/app', resultsDir: '/w/r' });
+    const out = await engineWith({ 'ex.com/label': label, 'ex.com/fail': fail }).render({
+      fs,
+      root: '/w/app',
+      resultsDir: '/w/r',
+    });
     expect(out.ok).toBe(false);
     expect(out.failure?.style).toBe('none');
     expect(fs.snapshot('/w/app')).toEqual(before);
@@ -89,14 +110,20 @@ describe('render with objects runners', () => {
   test('a function past its deadline fails with a timeout and writes nothing', async () => {
     const fs = pkg(KPTFILE(['ex.com/label', 'ex.com/hang']));
     const before = fs.snapshot('/w/app');
-    const out = await engineWith({ 'ex.com/label': label, 'ex.com/hang': hang }).render({ fs, root: '/w/app', limits: { timeoutMs: 50 } });
+    const out = await engineWith({ 'ex.com/label': label, 'ex.com/hang': hang }).render({
+      fs,
+      root: '/w/app',
+      limits: { timeoutMs: 50 },
+    });
     expect(out.failure?.error.code).toBe('timeout');
     expect(out.failure?.error.message).toMatch(/"ex.com\/hang" did not finish within 50ms/);
     expect(fs.snapshot('/w/app')).toEqual(before);
   });
 
   test('-o DIR writes the layout into a new directory and refuses an existing one', async () => {
-    const fs = pkg(KPTFILE(['ex.com/label']), { '/w/app/sub/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub\n' });
+    const fs = pkg(KPTFILE(['ex.com/label']), {
+      '/w/app/sub/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub\n',
+    });
     const e = engineWith({ 'ex.com/label': label });
     const before = fs.snapshot('/w/app');
     const out = await e.render({ fs, root: '/w/app', output: { kind: 'dir', dir: '/w/out' } });
@@ -104,19 +131,26 @@ describe('render with objects runners', () => {
     expect(Object.keys(fs.snapshot('/w/out'))).toEqual(['/w/out/Kptfile', '/w/out/cm.yaml', '/w/out/sub/Kptfile']);
     expect(fs.snapshot('/w/app')).toEqual(before);
     const again = await e.render({ fs, root: '/w/app', output: { kind: 'dir', dir: '/w/out' } });
-    expect(again.failure?.error.message).toBe('directory "/w/out" already exists, please delete the directory and retry');
+    expect(again.failure?.error.message).toBe(
+      'directory "/w/out" already exists, please delete the directory and retry',
+    );
     expect(again.failure?.style).toBe('plain');
   });
 
   test('a path that is a directory fails before anything is written', async () => {
     const moveToDir: Fn = async (list) => {
-      for (const o of list.items) if (o.kind === 'ConfigMap') o.setAnnotation('config.kubernetes.io/path', 'sub'), o.setAnnotation('internal.config.kubernetes.io/path', 'sub');
+      for (const o of list.items)
+        if (o.kind === 'ConfigMap')
+          (o.setAnnotation('config.kubernetes.io/path', 'sub'),
+            o.setAnnotation('internal.config.kubernetes.io/path', 'sub'));
       return { output: list, stderr: '', exitCode: 0 };
     };
     const fs = pkg(KPTFILE(['ex.com/move']), { '/w/app/sub/x.txt': 'not yaml' });
     const before = fs.snapshot('/w/app');
     const out = await engineWith({ 'ex.com/move': moveToDir }).render({ fs, root: '/w/app' });
-    expect(out.failure?.error.message).toBe('failed to save resources: config.kubernetes.io/path cannot be a directory: sub');
+    expect(out.failure?.error.message).toBe(
+      'failed to save resources: config.kubernetes.io/path cannot be a directory: sub',
+    );
     expect(fs.snapshot('/w/app')).toEqual(before);
   });
 });
@@ -135,7 +169,12 @@ describe('eval through the API', () => {
       args: { data: [['k', 'v']] },
     });
     expect(out.ok).toBe(true);
-    expect(seen).toEqual({ metadata: { name: 'function-input' }, data: { k: 'v' }, kind: 'ConfigMap', apiVersion: 'v1' });
+    expect(seen).toEqual({
+      metadata: { name: 'function-input' },
+      data: { k: 'v' },
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+    });
     expect(out.stdout).toMatch(/^apiVersion: config.kubernetes.io\/v1\nkind: ResourceList\nitems:\n/);
     expect(out.stdout).toContain('team: a');
   });
@@ -143,11 +182,20 @@ describe('eval through the API', () => {
 
 describe('hostile inputs end in clear errors', () => {
   const render = (files: Record<string, string>, limits = {}) =>
-    engineWith({}).render({ fs: new MemoryFs({ '/p/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n', ...files }), root: '/p', limits });
+    engineWith({}).render({
+      fs: new MemoryFs({ '/p/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n', ...files }),
+      root: '/p',
+      limits,
+    });
 
   test('billion laughs', async () => {
     const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`);
+    for (let i = 1; i < 9; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill('*' + String.fromCharCode(96 + i))
+          .join(',')}]`,
+      );
     const bomb = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\ndata:\n${lines.map((l) => '  ' + l).join('\n')}\n`;
     const out = await render({ '/p/bomb.yaml': bomb }, { maxAliases: 100 });
     expect(out.ok).toBe(false);
@@ -163,7 +211,8 @@ describe('hostile inputs end in clear errors', () => {
   });
 
   test('a 50 MB file over the input limit', async () => {
-    const big = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  k: ' + 'x'.repeat(50 * 1024 * 1024) + '\n';
+    const big =
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  k: ' + 'x'.repeat(50 * 1024 * 1024) + '\n';
     const out = await render({ '/p/big.yaml': big }, { maxInputBytes: 10 * 1024 * 1024 });
     expect(out.failure?.error.code).toBe('yaml-size-limit');
     expect(out.failure?.error.message).toBe('big.yaml: file is 52428865 bytes, more than the limit of 10485760 bytes');

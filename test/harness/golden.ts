@@ -105,7 +105,10 @@ async function readOptional(p: string): Promise<string | undefined> {
 }
 
 /** Runs the CLI with argv and streams, returning exit code, stdout and stderr. */
-export async function runCli(argv: string[], opts: { cwd: string; stdin?: string; env?: Record<string, string> }): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+export async function runCli(
+  argv: string[],
+  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   const out = collector();
   const err = collector();
   const exitCode = await main({
@@ -138,10 +141,15 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
-    const r = await runCli(argv, { cwd: E2E_DIR, ...(stdin !== undefined ? { stdin } : {}), ...(config.env ? { env: config.env } : {}) });
+    const r = await runCli(argv, {
+      cwd: E2E_DIR,
+      ...(stdin !== undefined ? { stdin } : {}),
+      ...(config.env ? { env: config.env } : {}),
+    });
     const tree = await readTree(pkg);
     const results = await readOptional(path.join(tmp, 'results', 'results.yaml'));
-    const inPlace = !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
+    const inPlace =
+      !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
     let secondTree: Record<string, string> | undefined;
     if (r.exitCode === 0 && inPlace && config.idempotent !== false) {
       const again = await runCli(argv, { cwd: E2E_DIR, ...(config.env ? { env: config.env } : {}) });
@@ -173,8 +181,14 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       if (run.results !== undefined) await fsp.writeFile(path.join(expectedDir, 'results.yaml'), run.results);
     }
     const outDir = path.join(expectedDir, 'out');
-    const hasOut = await fsp.stat(outDir).then(() => true, () => false);
-    const emptied = await fsp.stat(path.join(expectedDir, 'out.empty')).then(() => true, () => false);
+    const hasOut = await fsp.stat(outDir).then(
+      () => true,
+      () => false,
+    );
+    const emptied = await fsp.stat(path.join(expectedDir, 'out.empty')).then(
+      () => true,
+      () => false,
+    );
     run.expected = {
       tree: emptied ? {} : hasOut ? await readTree(outDir) : inputTree,
     };
@@ -196,7 +210,13 @@ export async function listCases(root: string): Promise<string[]> {
   for (const e of (await fsp.readdir(root, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     if (!e.isDirectory()) continue;
     const dir = path.join(root, e.name);
-    if (await fsp.stat(path.join(dir, 'pkg')).then(() => true, () => false)) out.push(dir);
+    if (
+      await fsp.stat(path.join(dir, 'pkg')).then(
+        () => true,
+        () => false,
+      )
+    )
+      out.push(dir);
   }
   return out;
 }

@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, isNotFoundError, KubeObject, type ObjectsRunner, type ResolveContext, type RunContext } from 'krmfn';
+import {
+  DEFAULT_LIMITS,
+  isNotFoundError,
+  KubeObject,
+  type ObjectsRunner,
+  type ResolveContext,
+  type RunContext,
+} from 'krmfn';
 import { defineBuiltin, defineMutator } from 'krmfn/sdk';
 import { createBuiltinRuntime, createFunctionRuntime } from '../../src/runtimes/builtin.ts';
 
-const resolveCtx: ResolveContext = { displayName: '', packagePath: '/', cwd: '/', allowExec: false, allowWasm: false, allowNetwork: false, limits: DEFAULT_LIMITS };
+const resolveCtx: ResolveContext = {
+  displayName: '',
+  packagePath: '/',
+  cwd: '/',
+  allowExec: false,
+  allowWasm: false,
+  allowNetwork: false,
+  limits: DEFAULT_LIMITS,
+};
 const runCtx = (validator = false): RunContext => ({
   limits: DEFAULT_LIMITS,
   signal: new AbortController().signal,
@@ -34,7 +49,10 @@ describe('createBuiltinRuntime', () => {
   const rt = createBuiltinRuntime([probe]);
 
   it('resolves catalog images to objects runners that see the resolved version', async () => {
-    const runner = (await rt.resolve({ image: 'ghcr.io/kptdev/krm-functions-catalog/probe:v0.2' }, resolveCtx)) as ObjectsRunner;
+    const runner = (await rt.resolve(
+      { image: 'ghcr.io/kptdev/krm-functions-catalog/probe:v0.2' },
+      resolveCtx,
+    )) as ObjectsRunner;
     expect(runner.kind).toBe('objects');
     const input = { items: [item()], results: [] };
     const out = await runner.run(input, runCtx());
@@ -44,7 +62,13 @@ describe('createBuiltinRuntime', () => {
   });
 
   it('throws NotFoundError for other images, tags, digests and exec', async () => {
-    for (const spec of [{ image: 'gcr.io/kpt-fn/other:v0.1.0' }, { image: 'gcr.io/kpt-fn/probe:v0.3.0' }, { image: 'gcr.io/kpt-fn/probe@sha256:00' }, { image: 'docker.io/x/probe:v0.1.0' }, { exec: './fn' }]) {
+    for (const spec of [
+      { image: 'gcr.io/kpt-fn/other:v0.1.0' },
+      { image: 'gcr.io/kpt-fn/probe:v0.3.0' },
+      { image: 'gcr.io/kpt-fn/probe@sha256:00' },
+      { image: 'docker.io/x/probe:v0.1.0' },
+      { exec: './fn' },
+    ]) {
       await expect(rt.resolve(spec, resolveCtx)).rejects.toSatisfy(isNotFoundError);
     }
   });

@@ -6,14 +6,25 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/node/cli.ts';
 
-async function krmfn(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function krmfn(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = new PassThrough();
   const err = new PassThrough();
   const o: Buffer[] = [];
   const e: Buffer[] = [];
   out.on('data', (c: Buffer) => o.push(c));
   err.on('data', (c: Buffer) => e.push(c));
-  const code = await main({ argv, stdin: Readable.from([]), stdout: out, stderr: err, env: { PATH: process.env.PATH, ...env }, cwd });
+  const code = await main({
+    argv,
+    stdin: Readable.from([]),
+    stdout: out,
+    stderr: err,
+    env: { PATH: process.env.PATH, ...env },
+    cwd,
+  });
   return { code, stdout: Buffer.concat(o).toString(), stderr: Buffer.concat(e).toString() };
 }
 
@@ -30,7 +41,9 @@ describe('krmfn functions', () => {
     const r = await krmfn(['functions'], tmp);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('set-namespace (mutator)');
-    expect(r.stdout).toContain('  images:   gcr.io/kpt-fn/set-namespace, ghcr.io/kptdev/krm-functions-catalog/set-namespace');
+    expect(r.stdout).toContain(
+      '  images:   gcr.io/kpt-fn/set-namespace, ghcr.io/kptdev/krm-functions-catalog/set-namespace',
+    );
     expect(r.stdout).toContain('  config:   ConfigMap, SetLabels, SetLabelConfig');
   });
   it('--json includes the schema', async () => {
@@ -51,7 +64,15 @@ describe.each(['mutator', 'validator', 'generator'])('krmfn init --kind %s', (ki
     const init = await krmfn(['init', name, '--kind', kind], tmp);
     expect(init.code, init.stderr).toBe(0);
     const dir = path.join(tmp, name);
-    for (const f of ['package.json', 'tsconfig.json', 'src/fn.ts', 'src/config.ts', 'testdata/basic/_expected.yaml', 'test/golden.test.mjs', 'README.md']) {
+    for (const f of [
+      'package.json',
+      'tsconfig.json',
+      'src/fn.ts',
+      'src/config.ts',
+      'testdata/basic/_expected.yaml',
+      'test/golden.test.mjs',
+      'README.md',
+    ]) {
       expect(existsSync(path.join(dir, f)), f).toBe(true);
     }
     const test = await krmfn(['test'], dir);
@@ -74,7 +95,9 @@ describe('krmfn build --target container', () => {
     expect(r.code, r.stderr).toBe(0);
     const out = path.join(dir, 'dist/container');
     expect((await fsp.readdir(out)).sort()).toEqual(['Dockerfile', 'fn.mjs', 'metadata.yaml']);
-    expect(await fsp.readFile(path.join(out, 'Dockerfile'), 'utf8')).toContain('USER nobody\nENTRYPOINT ["node", "/usr/local/bin/krm-fn.mjs"]');
+    expect(await fsp.readFile(path.join(out, 'Dockerfile'), 'utf8')).toContain(
+      'USER nobody\nENTRYPOINT ["node", "/usr/local/bin/krm-fn.mjs"]',
+    );
     expect(await fsp.readFile(path.join(out, 'metadata.yaml'), 'utf8')).toBe(
       'image: boxed\ndescription: "Sets an annotation on every resource that is not local-config."\ntags:\n  - mutator\nlicense: Apache-2.0\n',
     );
@@ -84,7 +107,9 @@ describe('krmfn build --target container', () => {
     const dir = path.join(tmp, 'boxed');
     await krmfn(['build', '--out', 'a.mjs'], dir);
     await krmfn(['build', '--out', 'b.mjs'], dir);
-    expect(await fsp.readFile(path.join(dir, 'a.mjs'), 'utf8')).toBe(await fsp.readFile(path.join(dir, 'b.mjs'), 'utf8'));
+    expect(await fsp.readFile(path.join(dir, 'a.mjs'), 'utf8')).toBe(
+      await fsp.readFile(path.join(dir, 'b.mjs'), 'utf8'),
+    );
     expect(await fsp.readFile(path.join(dir, 'a.mjs'), 'utf8')).not.toContain(tmp);
   });
 });
@@ -113,7 +138,10 @@ describe('krmfn test', () => {
     const dir = path.join(tmp, 'drift');
     expect((await krmfn(['init', 'drift'], tmp)).code).toBe(0);
     const fnPath = path.join(dir, 'src/fn.ts');
-    await fsp.writeFile(fnPath, (await fsp.readFile(fnPath, 'utf8')).replace("ctx.results.info(`set", "ctx.results.warning(`set"));
+    await fsp.writeFile(
+      fnPath,
+      (await fsp.readFile(fnPath, 'utf8')).replace('ctx.results.info(`set', 'ctx.results.warning(`set'),
+    );
     const failed = await krmfn(['test'], dir);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('FAIL  basic');

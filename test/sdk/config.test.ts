@@ -45,7 +45,9 @@ describe('bindConfig', () => {
 
   it('catches typos in ConfigMap keys (error, warn or ignore)', () => {
     const typo = cm({ team: 'a', replcas: '2' });
-    expect(bindConfig(spec, typo).results.map((r) => r.message)).toEqual(['unknown key "replcas" in the ConfigMap data of functionConfig']);
+    expect(bindConfig(spec, typo).results.map((r) => r.message)).toEqual([
+      'unknown key "replcas" in the ConfigMap data of functionConfig',
+    ]);
     const warn = bindConfig({ ...spec, additionalKeys: 'warn' }, typo);
     expect(warn.ok).toBe(true);
     expect(warn.results.map((r) => r.severity)).toEqual(['warning']);
@@ -53,9 +55,20 @@ describe('bindConfig', () => {
   });
 
   it('binds a typed custom resource minus apiVersion/kind/metadata', () => {
-    const cr = KubeObject.fromJS({ apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'SetTeam', metadata: { name: 'x' }, team: 'a', replicas: 2 });
+    const cr = KubeObject.fromJS({
+      apiVersion: 'fn.kpt.dev/v1alpha1',
+      kind: 'SetTeam',
+      metadata: { name: 'x' },
+      team: 'a',
+      replicas: 2,
+    });
     expect(bindConfig(spec, cr)).toEqual({ ok: true, config: { team: 'a', replicas: 2, strict: false }, results: [] });
-    const wrongVersion = KubeObject.fromJS({ apiVersion: 'fn.kpt.dev/v2', kind: 'SetTeam', metadata: { name: 'x' }, team: 'a' });
+    const wrongVersion = KubeObject.fromJS({
+      apiVersion: 'fn.kpt.dev/v2',
+      kind: 'SetTeam',
+      metadata: { name: 'x' },
+      team: 'a',
+    });
     expect(bindConfig(spec, wrongVersion).results[0]!.message).toBe(
       'functionConfig must be a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1), got `SetTeam` (fn.kpt.dev/v2)',
     );
@@ -65,7 +78,10 @@ describe('bindConfig', () => {
     const required = 'functionConfig is required: provide a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1)';
     expect(bindConfig(spec, undefined).results.map((r) => r.message)).toEqual([required]);
     expect(bindConfig(spec, KubeObject.fromJS(emptyFunctionInput())).results.map((r) => r.message)).toEqual([required]);
-    const optional: ConfigSpec<{ n?: number }> = { kind: 'X', schema: { type: 'object', properties: { n: { type: 'number', default: 7 } } } };
+    const optional: ConfigSpec<{ n?: number }> = {
+      kind: 'X',
+      schema: { type: 'object', properties: { n: { type: 'number', default: 7 } } },
+    };
     expect(bindConfig(optional, undefined)).toEqual({ ok: true, config: { n: 7 }, results: [] });
   });
 
@@ -75,7 +91,11 @@ describe('bindConfig', () => {
       configMapField: 'labels',
       schema: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } } },
     };
-    expect(bindConfig(labels, cm({ app: 'web', tier: 'db' }, 'x'))).toEqual({ ok: true, config: { labels: { app: 'web', tier: 'db' } }, results: [] });
+    expect(bindConfig(labels, cm({ app: 'web', tier: 'db' }, 'x'))).toEqual({
+      ok: true,
+      config: { labels: { app: 'web', tier: 'db' } },
+      results: [],
+    });
   });
 
   it('uses an injected ajv-compatible validator', () => {

@@ -17,8 +17,17 @@ import {
 
 const list = (): ResourceList => ({
   items: [
-    KubeObject.fromJS({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', annotations: { 'config.kubernetes.io/path': 'web.yaml' } } }),
-    KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', labels: { tier: 'db' } }, data: { a: '1' } }),
+    KubeObject.fromJS({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', annotations: { 'config.kubernetes.io/path': 'web.yaml' } },
+    }),
+    KubeObject.fromJS({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cfg', labels: { tier: 'db' } },
+      data: { a: '1' },
+    }),
   ],
   results: [{ message: 'from an earlier step', severity: 'info' }],
 });
@@ -34,7 +43,8 @@ const setTeam = defineMutator<{ team: string }>({
   },
 });
 
-const cm = (data: Record<string, string>): KubeObject => KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data });
+const cm = (data: Record<string, string>): KubeObject =>
+  KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data });
 
 describe('executeFunction', () => {
   it('runs a mutator with typed config and fills results from the object', async () => {
@@ -69,7 +79,8 @@ describe('executeFunction', () => {
     const v = defineValidator({
       name: 'no-cm',
       run(ctx) {
-        for (const o of ctx.items.where(select({ kinds: ['ConfigMap'] }))) ctx.results.error('ConfigMaps are not allowed', { object: o });
+        for (const o of ctx.items.where(select({ kinds: ['ConfigMap'] })))
+          ctx.results.error('ConfigMaps are not allowed', { object: o });
         ctx.items.all[0]!.set('spec.x', 1);
       },
     });
@@ -104,7 +115,13 @@ describe('executeFunction', () => {
   });
 
   it('appends ResultsError results, reports ConfigError, and maps uncaught errors to exit 2', async () => {
-    const thrower = (e: unknown) => defineMutator({ name: 't', run: () => { throw e; } });
+    const thrower = (e: unknown) =>
+      defineMutator({
+        name: 't',
+        run: () => {
+          throw e;
+        },
+      });
     const r1 = await executeFunction(thrower(new ResultsError([{ message: 'bad', severity: 'error' }])), list());
     expect([r1.exitCode, r1.results.map((r) => r.message)]).toEqual([1, ['bad']]);
     const r2 = await executeFunction(thrower(new ConfigError('need x', 'data.x')), list());
@@ -112,7 +129,11 @@ describe('executeFunction', () => {
     const r3 = await executeFunction(thrower(new Error('boom')), list());
     expect([r3.exitCode, r3.results[0]!.message]).toEqual([2, 'boom']);
     expect(r3.log[0]).toMatch(/^Error: boom/);
-    const r4 = await executeFunction(thrower(new Error('boom')), list(), { uncaughtExitCode: 1, uncaughtResult: false, logStack: false });
+    const r4 = await executeFunction(thrower(new Error('boom')), list(), {
+      uncaughtExitCode: 1,
+      uncaughtResult: false,
+      logStack: false,
+    });
     expect([r4.exitCode, r4.results, r4.log]).toEqual([1, [], ['boom']]);
   });
 
@@ -141,12 +162,24 @@ describe('executeFunction', () => {
 describe('versionedApi', () => {
   const v1 = defineMutator<{ owner: string }>({
     name: 'own',
-    config: { kind: 'Own', apiVersions: ['example.com/v1'], schema: { type: 'object', required: ['owner'], properties: { owner: { type: 'string' } } } },
+    config: {
+      kind: 'Own',
+      apiVersions: ['example.com/v1'],
+      schema: { type: 'object', required: ['owner'], properties: { owner: { type: 'string' } } },
+    },
     run: (ctx) => ctx.items.all.forEach((o) => o.setAnnotation('owner', ctx.config.owner)),
   });
   const v2 = defineMutator<{ owners: string[] }>({
     name: 'own',
-    config: { kind: 'Own', apiVersions: ['example.com/v2'], schema: { type: 'object', required: ['owners'], properties: { owners: { type: 'array', items: { type: 'string' } } } } },
+    config: {
+      kind: 'Own',
+      apiVersions: ['example.com/v2'],
+      schema: {
+        type: 'object',
+        required: ['owners'],
+        properties: { owners: { type: 'array', items: { type: 'string' } } },
+      },
+    },
     run: (ctx) => ctx.items.all.forEach((o) => o.setAnnotation('owner', ctx.config.owners.join(','))),
   });
   const fn = versionedApi({ 'example.com/v1': v1, 'example.com/v2': v2 }, { name: 'own', default: 'example.com/v1' });
@@ -157,15 +190,29 @@ describe('versionedApi', () => {
       await executeFunction(fn, l);
       return l.items[0]!.getAnnotation('owner');
     };
-    expect(await run(KubeObject.fromJS({ apiVersion: 'example.com/v2', kind: 'Own', metadata: { name: 'x' }, owners: ['a', 'b'] }))).toBe('a,b');
-    expect(await run(KubeObject.fromJS({ apiVersion: 'example.com/v1', kind: 'Own', metadata: { name: 'x' }, owner: 'c' }))).toBe('c');
+    expect(
+      await run(
+        KubeObject.fromJS({ apiVersion: 'example.com/v2', kind: 'Own', metadata: { name: 'x' }, owners: ['a', 'b'] }),
+      ),
+    ).toBe('a,b');
+    expect(
+      await run(KubeObject.fromJS({ apiVersion: 'example.com/v1', kind: 'Own', metadata: { name: 'x' }, owner: 'c' })),
+    ).toBe('c');
     expect(await run(cm({ owner: 'd' }))).toBe('d');
-    const bad = await executeFunction(fn, { ...list(), functionConfig: KubeObject.fromJS({ apiVersion: 'example.com/v3', kind: 'Own', metadata: { name: 'x' } }) });
-    expect([bad.exitCode, bad.results[0]!.message]).toEqual([1, 'unsupported functionConfig apiVersion "example.com/v3": expected one of example.com/v1, example.com/v2']);
+    const bad = await executeFunction(fn, {
+      ...list(),
+      functionConfig: KubeObject.fromJS({ apiVersion: 'example.com/v3', kind: 'Own', metadata: { name: 'x' } }),
+    });
+    expect([bad.exitCode, bad.results[0]!.message]).toEqual([
+      1,
+      'unsupported functionConfig apiVersion "example.com/v3": expected one of example.com/v1, example.com/v2',
+    ]);
   });
 
   it('parseObject keeps comments', () => {
-    const o = parseObject('# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # the name\n  annotations:\n    config.kubernetes.io/path: a.yaml\n');
+    const o = parseObject(
+      '# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x # the name\n  annotations:\n    config.kubernetes.io/path: a.yaml\n',
+    );
     expect(o.source).toEqual({ path: 'a.yaml', index: 0, line: 2 });
     expect(o.comments('metadata.name')).toEqual({ line: '# the name' });
     expect(() => parseObject('a: 1\n---\nb: 2\n')).toThrow(/expected one YAML document, found 2/);

@@ -5,15 +5,27 @@ import { resolveImageName } from '../../src/core/image.ts';
 
 describe('image references', () => {
   it('parses registry, name, tag and digest', () => {
-    expect(parseImageRef('gcr.io/kpt-fn/set-namespace:v0.4.1')).toMatchObject({ repository: 'gcr.io/kpt-fn', name: 'set-namespace', tag: 'v0.4.1', digest: '' });
-    expect(parseImageRef('localhost:5000/fn@sha256:ab')).toMatchObject({ repository: 'localhost:5000', name: 'fn', tag: '', digest: 'sha256:ab' });
+    expect(parseImageRef('gcr.io/kpt-fn/set-namespace:v0.4.1')).toMatchObject({
+      repository: 'gcr.io/kpt-fn',
+      name: 'set-namespace',
+      tag: 'v0.4.1',
+      digest: '',
+    });
+    expect(parseImageRef('localhost:5000/fn@sha256:ab')).toMatchObject({
+      repository: 'localhost:5000',
+      name: 'fn',
+      tag: '',
+      digest: 'sha256:ab',
+    });
     expect(parseImageRef('set-labels')).toMatchObject({ repository: '', name: 'set-labels', tag: '' });
   });
 
   it('resolves short names as beta.56 and HEAD do', () => {
     expect(resolveImageName('set-labels:v0.1')).toBe('gcr.io/kpt-fn/set-labels:v0.1');
     expect(resolveImageName('example.com/x')).toBe('example.com/x');
-    expect(resolveImageName('set-labels', { kpt: 'head' })).toBe('ghcr.io/kptdev/krm-functions-catalog/set-labels:latest');
+    expect(resolveImageName('set-labels', { kpt: 'head' })).toBe(
+      'ghcr.io/kptdev/krm-functions-catalog/set-labels:latest',
+    );
     expect(resolveImageName('set-labels', { kpt: 'head', prefix: 'my.io/fns' })).toBe('my.io/fns/set-labels:latest');
   });
 });
@@ -48,6 +60,10 @@ describe('catalog lookup', () => {
   });
 
   it('keeps the tag as written next to the resolved version', () => {
-    expect(findBuiltin(BUILTINS, 'set-namespace:v0.4')?.image).toEqual({ name: 'set-namespace', tag: 'v0.4', version: 'v0.4.5' });
+    expect(findBuiltin(BUILTINS, 'set-namespace:v0.4')?.image).toEqual({
+      name: 'set-namespace',
+      tag: 'v0.4',
+      version: 'v0.4.5',
+    });
   });
 });

@@ -9,7 +9,11 @@ const deploy = (): KubeObject =>
       name: 'web',
       namespace: 'prod',
       labels: { app: 'web' },
-      annotations: { 'internal.config.kubernetes.io/path': 'app/deploy.yaml', 'internal.config.kubernetes.io/index': '2', 'internal.config.kubernetes.io/id': '3' },
+      annotations: {
+        'internal.config.kubernetes.io/path': 'app/deploy.yaml',
+        'internal.config.kubernetes.io/index': '2',
+        'internal.config.kubernetes.io/id': '3',
+      },
     },
     spec: { replicas: 3, paused: false, template: { spec: { containers: [{ name: 'app', image: 'nginx' }] } } },
   });
@@ -101,14 +105,15 @@ describe('KubeObject writes', () => {
     o.setComment('spec.replicas', { line: 'keep me' });
     o.setComment('spec.template', { head: 'template head' });
     const replicasNode = o.getNode('spec.replicas');
-    o.edit<{ spec: { replicas: number; template: { spec: { containers: { name: string; image: string }[] } } }; metadata: Record<string, unknown> }>(
-      (d) => {
-        d.spec.replicas = 5;
-        d.spec.template.spec.containers[0]!.image = 'nginx:2';
-        d.spec.template.spec.containers.push({ name: 'side', image: 'busybox' });
-        delete d.metadata['labels'];
-      },
-    );
+    o.edit<{
+      spec: { replicas: number; template: { spec: { containers: { name: string; image: string }[] } } };
+      metadata: Record<string, unknown>;
+    }>((d) => {
+      d.spec.replicas = 5;
+      d.spec.template.spec.containers[0]!.image = 'nginx:2';
+      d.spec.template.spec.containers.push({ name: 'side', image: 'busybox' });
+      delete d.metadata['labels'];
+    });
     expect(o.getNode('spec.replicas')).toBe(replicasNode);
     expect(o.comments('spec.replicas')).toEqual({ line: '# keep me' });
     expect(o.comments('spec.template').head).toBe('# template head');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { byKind, defineMutator, defineValidator, processResourceList, processResourceListSync, toWasmGlobal } from 'krmfn/sdk';
+import {
+  byKind,
+  defineMutator,
+  defineValidator,
+  processResourceList,
+  processResourceListSync,
+  toWasmGlobal,
+} from 'krmfn/sdk';
 import { runFunction, resourceListBuilder } from 'krmfn/sdk/testing';
 
 const setTeam = defineMutator<{ team: string }>({
@@ -66,7 +73,10 @@ results:
   });
 
   it('accepts bytes, reports config errors with exit 1 and still prints the list', async () => {
-    const out = await processResourceList(setTeam, new TextEncoder().encode('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n'));
+    const out = await processResourceList(
+      setTeam,
+      new TextEncoder().encode('apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n'),
+    );
     expect(out.exitCode).toBe(1);
     expect(out.output).toContain('kind: ResourceList');
     expect(out.output).toContain('functionConfig is required');
@@ -80,7 +90,10 @@ results:
   });
 
   it('reconciles a path changed in only one annotation form', async () => {
-    const mover = defineMutator({ name: 'mover', run: (ctx) => ctx.items.all[0]!.setAnnotation('internal.config.kubernetes.io/path', 'moved.yaml') });
+    const mover = defineMutator({
+      name: 'mover',
+      run: (ctx) => ctx.items.all[0]!.setAnnotation('internal.config.kubernetes.io/path', 'moved.yaml'),
+    });
     const out = await processResourceList(mover, INPUT);
     expect(out.resourceList.items[0]!.getAnnotation('config.kubernetes.io/path')).toBe('moved.yaml');
   });
@@ -88,13 +101,19 @@ results:
 
 describe('runFunction and resourceListBuilder', () => {
   it('runs on YAML items and a string-map config', async () => {
-    const out = await runFunction(setTeam, { items: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n', config: { team: 'red' } });
+    const out = await runFunction(setTeam, {
+      items: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n',
+      config: { team: 'red' },
+    });
     expect(out.exitCode).toBe(0);
     expect(out.items[0]!.getLabel('team')).toBe('red');
   });
 
   it('builds inputs in code', async () => {
-    const input = resourceListBuilder().item({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }).config({ team: 'a' }).build();
+    const input = resourceListBuilder()
+      .item({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } })
+      .config({ team: 'a' })
+      .build();
     const v = defineValidator({ name: 'count', run: (ctx) => void ctx.results.info(`${ctx.items.length} items`) });
     const out = await runFunction(v, { input });
     expect(out.results.map((r) => r.message)).toEqual(['1 items']);
@@ -109,16 +128,22 @@ describe('toWasmGlobal and processResourceListSync', () => {
     const errs = host['processResourceListErrors'] as (s: string) => string;
     expect(prl(INPUT)).toContain('      team: blue\n');
     const noConfig = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n';
-    expect(errs(noConfig)).toBe('functionConfig is required: provide a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1)');
+    expect(errs(noConfig)).toBe(
+      'functionConfig is required: provide a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1)',
+    );
     remove();
     expect(host['processResourceList']).toBeUndefined();
   });
 
   it('refuses async functions with a clear message', () => {
     const slow = defineMutator({ name: 'slow', run: async () => {} });
-    expect(() => processResourceListSync(slow, INPUT)).toThrow('slow: run() returned a Promise; only synchronous functions can run synchronously');
+    expect(() => processResourceListSync(slow, INPUT)).toThrow(
+      'slow: run() returned a Promise; only synchronous functions can run synchronously',
+    );
     const host: Record<string, unknown> = {};
     toWasmGlobal(slow, host);
-    expect((host['processResourceList'] as (s: string) => string)(INPUT)).toMatch(/^unable to process resource list: slow: run\(\) returned a Promise/);
+    expect((host['processResourceList'] as (s: string) => string)(INPUT)).toMatch(
+      /^unable to process resource list: slow: run\(\) returned a Promise/,
+    );
   });
 });

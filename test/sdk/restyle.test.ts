@@ -55,9 +55,17 @@ describe('visitFieldSpec', () => {
   it('walks sequences element-wise and creates only where allowed', () => {
     const o = parseObject('spec:\n  items:\n  - meta: {}\n  - other: 1\n');
     const seen: string[] = [];
-    visitFieldSpec(o, { path: 'spec/items[]/meta/labels', create: true }, (p, exists) => seen.push(`${p.join('.')}:${exists}`));
+    visitFieldSpec(o, { path: 'spec/items[]/meta/labels', create: true }, (p, exists) =>
+      seen.push(`${p.join('.')}:${exists}`),
+    );
     visitFieldSpec(o, { path: 'spec/missing/labels' }, (p) => seen.push(`no-create ${p.join('.')}`));
-    visitFieldSpec(o, { path: 'spec/missing/labels', create: true }, (p, exists) => seen.push(`${p.join('.')}:${exists}`));
-    expect(seen).toEqual(['spec.items.0.meta.labels:false', 'spec.items.1.meta.labels:false', 'spec.missing.labels:false']);
+    visitFieldSpec(o, { path: 'spec/missing/labels', create: true }, (p, exists) =>
+      seen.push(`${p.join('.')}:${exists}`),
+    );
+    expect(seen).toEqual([
+      'spec.items.0.meta.labels:false',
+      'spec.items.1.meta.labels:false',
+      'spec.missing.labels:false',
+    ]);
   });
 });

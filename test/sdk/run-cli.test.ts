@@ -27,7 +27,10 @@ beforeAll(async () => {
   });
   expect(code).toBe(0);
   await fsp.writeFile(path.join(tmp, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # keep\n');
-  await fsp.writeFile(path.join(tmp, 'config.yaml'), 'apiVersion: fn.kpt.dev/v1alpha1\nkind: Noisy\nmetadata:\n  name: n\nnote: from-file\n');
+  await fsp.writeFile(
+    path.join(tmp, 'config.yaml'),
+    'apiVersion: fn.kpt.dev/v1alpha1\nkind: Noisy\nmetadata:\n  name: n\nnote: from-file\n',
+  );
 });
 afterAll(async () => {
   await fsp.rm(tmp, { recursive: true, force: true });
@@ -91,7 +94,9 @@ describe('runCli', () => {
     const def = run(['--definition']).stdout;
     expect(def).toContain('kind: KRMFunctionDefinition');
     expect(def).toContain('      openAPIV3Schema:');
-    const json = JSON.parse(run(['--json'], LIST).stdout) as { items: { metadata: { annotations: Record<string, string> } }[] };
+    const json = JSON.parse(run(['--json'], LIST).stdout) as {
+      items: { metadata: { annotations: Record<string, string> } }[];
+    };
     expect(json.items[0]!.metadata.annotations['example.com/note']).toBe('hi');
     expect(run(['--bogus']).status).toBe(1);
   });

@@ -14,9 +14,23 @@ const CASES: { name: string; schema: JsonSchema; data: unknown[] }[] = [
       type: 'object',
       required: ['namespace'],
       additionalProperties: false,
-      properties: { namespace: { type: 'string', minLength: 1 }, replicas: { type: 'integer', minimum: 0, maximum: 10 }, debug: { type: 'boolean' } },
+      properties: {
+        namespace: { type: 'string', minLength: 1 },
+        replicas: { type: 'integer', minimum: 0, maximum: 10 },
+        debug: { type: 'boolean' },
+      },
     },
-    data: [{ namespace: 'a' }, {}, { namespace: '' }, { namespace: 'a', replicas: 11 }, { namespace: 'a', replicas: 1.5 }, { namespace: 1, debug: 'x', extra: true }, [], 'str', null],
+    data: [
+      { namespace: 'a' },
+      {},
+      { namespace: '' },
+      { namespace: 'a', replicas: 11 },
+      { namespace: 'a', replicas: 1.5 },
+      { namespace: 1, debug: 'x', extra: true },
+      [],
+      'str',
+      null,
+    ],
   },
   {
     name: 'string maps and arrays of objects',
@@ -24,7 +38,15 @@ const CASES: { name: string; schema: JsonSchema; data: unknown[] }[] = [
       type: 'object',
       properties: {
         labels: { type: 'object', additionalProperties: { type: 'string' }, maxProperties: 2 },
-        fieldSpecs: { type: 'array', minItems: 1, items: { type: 'object', required: ['path'], properties: { path: { type: 'string' }, create: { type: 'boolean' } } } },
+        fieldSpecs: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'object',
+            required: ['path'],
+            properties: { path: { type: 'string' }, create: { type: 'boolean' } },
+          },
+        },
       },
     },
     data: [
@@ -93,7 +115,10 @@ describe('validateSchema agrees with ajv', () => {
         const ours = validateSchema(c.schema, structuredClone(data));
         expect(ours.length === 0).toBe(ok);
         // ajv also reports the failing branches of a oneOf/anyOf; compare the errors both report at the top level.
-        const theirs = (compiled.errors ?? []).filter((e) => !/\/(anyOf|oneOf|not)\/\d+/.test(e.schemaPath)).map(key).sort();
+        const theirs = (compiled.errors ?? [])
+          .filter((e) => !/\/(anyOf|oneOf|not)\/\d+/.test(e.schemaPath))
+          .map(key)
+          .sort();
         expect(ours.map(key).sort()).toEqual([...new Set(theirs)].sort());
         const messages = new Map((compiled.errors ?? []).map((e) => [key(e), e.message]));
         for (const e of ours) if (messages.has(key(e))) expect(e.message).toBe(messages.get(key(e)));

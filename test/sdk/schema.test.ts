@@ -23,7 +23,14 @@ describe('validateSchema (CSP-safe interpreter, ajv error shape)', () => {
   });
 
   it('reports ajv-style errors with instance paths', () => {
-    const errs = validateSchema(schema, { replicas: 0, mode: 'c', tags: ['x', 'x'], nested: { on: 'yes' }, extra: 1, name: 'A' });
+    const errs = validateSchema(schema, {
+      replicas: 0,
+      mode: 'c',
+      tags: ['x', 'x'],
+      nested: { on: 'yes' },
+      extra: 1,
+      name: 'A',
+    });
     const brief = errs.map((e) => [e.instancePath, e.keyword, e.message]);
     expect(brief).toEqual([
       ['/replicas', 'minimum', 'must be >= 1'],

@@ -79,7 +79,14 @@ beforeAll(async () => {
   tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-3ways-'));
   binary = path.join(tmp, 'tiers.mjs');
   const out = new PassThrough();
-  const code = await main({ argv: ['build', FIXTURE, '--out', binary], stdin: Readable.from([]), stdout: out, stderr: out, env: {}, cwd: tmp });
+  const code = await main({
+    argv: ['build', FIXTURE, '--out', binary],
+    stdin: Readable.from([]),
+    stdout: out,
+    stderr: out,
+    env: {},
+    cwd: tmp,
+  });
   expect(code).toBe(0);
 });
 afterAll(async () => {
@@ -103,7 +110,11 @@ describe('one SDK function, three hosts', () => {
     await writePkg(viaExec, `exec: node ${binary}`);
 
     const engine = createEngine({ extraRuntimes: [createFunctionRuntime({ [IMAGE]: tiers })] });
-    const outcome = await engine.render({ fs: new NodeFs(), root: toEnginePath(inProc), resultsDir: toEnginePath(path.join(tmp, 'r1')) });
+    const outcome = await engine.render({
+      fs: new NodeFs(),
+      root: toEnginePath(inProc),
+      resultsDir: toEnginePath(path.join(tmp, 'r1')),
+    });
     expect(outcome.ok, JSON.stringify(outcome.failure)).toBe(true);
 
     const err = new PassThrough();

@@ -35,13 +35,31 @@ const input = new TextEncoder().encode('apiVersion: config.kubernetes.io/v1\nkin
 describe('container runtime: the command kpt would run', () => {
   it('uses kpt sandbox flags by default', () => {
     expect(containerRunArgs('gcr.io/x/fn:v1', {}, false)).toEqual([
-      'run', '--rm', '-i', '--network', 'none', '--user', 'nobody', '--security-opt=no-new-privileges', '--pull', 'missing', 'gcr.io/x/fn:v1',
+      'run',
+      '--rm',
+      '-i',
+      '--network',
+      'none',
+      '--user',
+      'nobody',
+      '--security-opt=no-new-privileges',
+      '--pull',
+      'missing',
+      'gcr.io/x/fn:v1',
     ]);
   });
   it('adds network, user, pull policy, mounts and env only when asked', () => {
     const args = containerRunArgs(
       'img:1',
-      { pullPolicy: 'Always', asCurrentUser: { uid: 1000, gid: 100 }, mounts: [{ source: '/a', target: '/b' }, { source: '/c', target: '/d', readonly: false }], env: ['K=V', 'HOME'] },
+      {
+        pullPolicy: 'Always',
+        asCurrentUser: { uid: 1000, gid: 100 },
+        mounts: [
+          { source: '/a', target: '/b' },
+          { source: '/c', target: '/d', readonly: false },
+        ],
+        env: ['K=V', 'HOME'],
+      },
       true,
     );
     expect(args.join(' ')).toBe(
@@ -50,11 +68,14 @@ describe('container runtime: the command kpt would run', () => {
     );
   });
   it('rejects unknown engines with kpt message', () => {
-    expect(() => parseContainerEngine('lxc')).toThrow('unsupported runtime: "lxc" the runtime must be either docker or podman');
+    expect(() => parseContainerEngine('lxc')).toThrow(
+      'unsupported runtime: "lxc" the runtime must be either docker or podman',
+    );
     expect(parseContainerEngine('podman')).toBe('podman');
   });
   it('filters pull progress from stderr and drops the trailing newline', () => {
-    const raw = "Unable to find image 'a' locally\nv1: Pulling from a\nabc: Pull complete\nreal message\nDigest: sha256:1\nStatus: Downloaded newer image for a\nlast\n";
+    const raw =
+      "Unable to find image 'a' locally\nv1: Pulling from a\nabc: Pull complete\nreal message\nDigest: sha256:1\nStatus: Downloaded newer image for a\nlast\n";
     expect(filterContainerStderr(raw, 'docker')).toBe('real message\nlast');
   });
 });
@@ -83,9 +104,14 @@ describe('container runtime through a fake docker CLI (no container engine runs 
     await expect(runner.run(input, runCtx(300))).rejects.toMatchObject({ code: 'timeout' });
   });
   it('refuses docker clients older than 20.10', async () => {
-    const rt = createContainerRuntime({ program: fakeDocker, hostEnv: { ...process.env, FAKE_DOCKER_VERSION: '19.03.1' } });
+    const rt = createContainerRuntime({
+      program: fakeDocker,
+      hostEnv: { ...process.env, FAKE_DOCKER_VERSION: '19.03.1' },
+    });
     const runner = (await rt.resolve({ image: 'example.com/echo:v1' }, resolveCtx())) as BytesRunner;
-    await expect(runner.run(input, runCtx())).rejects.toThrow(/docker client version must be v20.10.0 or greater: found v19.03.1/);
+    await expect(runner.run(input, runCtx())).rejects.toThrow(
+      /docker client version must be v20.10.0 or greater: found v19.03.1/,
+    );
   });
 });
 
@@ -114,7 +140,9 @@ describe('container runtime with the real docker client and no daemon (none runs
     const runner = (await rt.resolve({ image: 'example.com/echo:v1' }, resolveCtx())) as BytesRunner;
     await expect(runner.run(input, runCtx())).rejects.toMatchObject({
       code: 'container-unavailable',
-      message: expect.stringMatching(/Cannot connect to the Docker daemon[\s\S]*docker must be running to use this command/),
+      message: expect.stringMatching(
+        /Cannot connect to the Docker daemon[\s\S]*docker must be running to use this command/,
+      ),
     });
   });
 });

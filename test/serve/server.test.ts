@@ -20,9 +20,16 @@ afterEach(async () => {
 
 const functions = BUILTINS.map((b) => ({ name: b.name, images: b.images, summary: b.summary }));
 
-async function serve(extra: Partial<ServeOptions> = {}, engine = createEngine()): Promise<RunningServer & { logs: Record<string, unknown>[] }> {
+async function serve(
+  extra: Partial<ServeOptions> = {},
+  engine = createEngine(),
+): Promise<RunningServer & { logs: Record<string, unknown>[] }> {
   const logs: Record<string, unknown>[] = [];
-  const s = await startServer({ service: createEngineService({ engine, functions }), log: (e) => logs.push(e), ...extra });
+  const s = await startServer({
+    service: createEngineService({ engine, functions }),
+    log: (e) => logs.push(e),
+    ...extra,
+  });
   open.push(s);
   return Object.assign(s, { logs });
 }
@@ -70,14 +77,21 @@ describe('krmfn serve: function calls', () => {
 
   it('runs a built-in on a YAML ResourceList and keeps comments', async () => {
     const s = await serve();
-    const res = await fetch(`${s.url}/v1/run?image=gcr.io/kpt-fn/set-namespace:v0.4.1`, { method: 'POST', body: LIST, headers: { 'content-type': 'application/yaml' } });
+    const res = await fetch(`${s.url}/v1/run?image=gcr.io/kpt-fn/set-namespace:v0.4.1`, {
+      method: 'POST',
+      body: LIST,
+      headers: { 'content-type': 'application/yaml' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/yaml');
     expect(res.headers.get('krmfn-exit-code')).toBe('0');
     const text = await res.text();
     expect(text).toContain('namespace: prod');
     expect(text).toContain('name: app # keep me');
-    expect(s.logs.find((l) => l.path === '/v1/run')).toMatchObject({ status: 200, image: 'gcr.io/kpt-fn/set-namespace:v0.4.1' });
+    expect(s.logs.find((l) => l.path === '/v1/run')).toMatchObject({
+      status: 200,
+      image: 'gcr.io/kpt-fn/set-namespace:v0.4.1',
+    });
   });
 
   it('answers JSON with JSON', async () => {
@@ -86,9 +100,18 @@ describe('krmfn serve: function calls', () => {
       apiVersion: 'config.kubernetes.io/v1',
       kind: 'ResourceList',
       items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } }],
-      functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: { env: 'dev' } },
+      functionConfig: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'function-input' },
+        data: { env: 'dev' },
+      },
     });
-    const res = await fetch(`${s.url}/v1/run?image=set-labels:v0.2.0`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${s.url}/v1/run?image=set-labels:v0.2.0`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     const out = (await res.json()) as { items: { metadata: { labels: Record<string, string> } }[] };
     expect(out.items[0]!.metadata.labels).toEqual({ env: 'dev' });
@@ -99,12 +122,19 @@ describe('krmfn serve: function calls', () => {
     const unknown = await fetch(`${s.url}/v1/run?image=example.com/nope:v1`, { method: 'POST', body: LIST });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { code: string }).code).toBe('function-not-found');
-    const garbage = await fetch(`${s.url}/v1/run?image=set-labels:v0.2.0`, { method: 'POST', body: 'items: [unclosed' });
+    const garbage = await fetch(`${s.url}/v1/run?image=set-labels:v0.2.0`, {
+      method: 'POST',
+      body: 'items: [unclosed',
+    });
     expect(garbage.status).toBe(400);
     expect(((await garbage.json()) as { error: string }).error).toMatch(/yaml|flow|expected/i);
     expect((await fetch(`${s.url}/v1/run`, { method: 'POST', body: LIST })).status).toBe(400);
     expect((await fetch(`${s.url}/v1/run?image=x`)).status).toBe(405);
-    const badJson = await fetch(`${s.url}/v1/render`, { method: 'POST', body: '{nope', headers: { 'content-type': 'application/json' } });
+    const badJson = await fetch(`${s.url}/v1/render`, {
+      method: 'POST',
+      body: '{nope',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(badJson.status).toBe(400);
     expect((await fetch(`${s.url}/nowhere`)).status).toBe(404);
   });
@@ -114,9 +144,18 @@ describe('krmfn serve: package render', () => {
   it('renders a JSON file map exactly as an in-process render does', async () => {
     const s = await serve();
     const files = packageFiles('examples/hello');
-    const res = await fetch(`${s.url}/v1/render`, { method: 'POST', body: JSON.stringify({ files }), headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${s.url}/v1/render`, {
+      method: 'POST',
+      body: JSON.stringify({ files }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
-    const out = (await res.json()) as { ok: boolean; files: Record<string, string>; log: string; results: { exitCode: number } };
+    const out = (await res.json()) as {
+      ok: boolean;
+      files: Record<string, string>;
+      log: string;
+      results: { exitCode: number };
+    };
     expect(out.ok).toBe(true);
     expect(out.results.exitCode).toBe(0);
     expect(out.log).toContain('Successfully executed');
@@ -130,8 +169,14 @@ describe('krmfn serve: package render', () => {
   it('renders a tar and answers with a tar holding the results', async () => {
     const s = await serve();
     const enc = new TextEncoder();
-    const tar = writeTar(Object.entries(packageFiles('examples/hello')).map(([path, t]) => ({ path, data: enc.encode(t) })));
-    const res = await fetch(`${s.url}/v1/render`, { method: 'POST', body: tar as Uint8Array<ArrayBuffer>, headers: { 'content-type': 'application/x-tar' } });
+    const tar = writeTar(
+      Object.entries(packageFiles('examples/hello')).map(([path, t]) => ({ path, data: enc.encode(t) })),
+    );
+    const res = await fetch(`${s.url}/v1/render`, {
+      method: 'POST',
+      body: tar as Uint8Array<ArrayBuffer>,
+      headers: { 'content-type': 'application/x-tar' },
+    });
     expect(res.status).toBe(200);
     const entries = readTar(new Uint8Array(await res.arrayBuffer()));
     const byPath = new Map(entries.map((e) => [e.path, new TextDecoder().decode(e.data)]));
@@ -141,8 +186,16 @@ describe('krmfn serve: package render', () => {
 
   it('reports a failing render with 422 and the failure, writing nothing', async () => {
     const s = await serve();
-    const files = { Kptfile: 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n    configMap: {}\n    bogus: 1\n', 'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n' };
-    const res = await fetch(`${s.url}/v1/render`, { method: 'POST', body: JSON.stringify({ files }), headers: { 'content-type': 'application/json' } });
+    const files = {
+      Kptfile:
+        'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n    configMap: {}\n    bogus: 1\n',
+      'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+    };
+    const res = await fetch(`${s.url}/v1/render`, {
+      method: 'POST',
+      body: JSON.stringify({ files }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     const out = (await res.json()) as { ok: boolean; error: string; files: Record<string, string> };
     expect(out.ok).toBe(false);
@@ -155,7 +208,13 @@ describe('krmfn serve: package render', () => {
 function stalledPost(url: string): { finish(): Promise<number> } {
   const u = new URL(url);
   let status: Promise<number>;
-  const req = httpRequest({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: 'POST', headers: { 'content-type': 'application/yaml', 'content-length': String(LIST.length) } });
+  const req = httpRequest({
+    host: u.hostname,
+    port: u.port,
+    path: u.pathname + u.search,
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml', 'content-length': String(LIST.length) },
+  });
   status = new Promise((resolve, reject) => {
     req.on('response', (res) => {
       res.resume();
@@ -210,7 +269,12 @@ describe('krmfn serve: limits, auth and shutdown', () => {
         }),
     });
     const port = (hang.address() as { port: number }).port;
-    const engine = createEngine({ runtimes: [createRemoteRuntime({ endpoints: [{ image: 'example.com/hang', url: `http://127.0.0.1:${port}/v1/run` }] }), ...defaultRuntimes()] });
+    const engine = createEngine({
+      runtimes: [
+        createRemoteRuntime({ endpoints: [{ image: 'example.com/hang', url: `http://127.0.0.1:${port}/v1/run` }] }),
+        ...defaultRuntimes(),
+      ],
+    });
     const s = await serve({ requestTimeoutMs: 300 }, engine);
     const t0 = Date.now();
     const res = await fetch(`${s.url}/v1/run?image=example.com/hang:v1`, { method: 'POST', body: LIST });
@@ -247,16 +311,24 @@ describe('remote runtime end to end', () => {
   it('renders a Kptfile pipeline whose function runs on a krmfn server, byte-identical to in-process', async () => {
     const s = await serve();
     const files = packageFiles('examples/hello');
-    const toFs = (): MemoryFs => new MemoryFs(Object.fromEntries(Object.entries(files).map(([p, t]) => [`/pkg/${p}`, t])));
-    const remote = createRemoteRuntime({ endpoints: [{ image: 'gcr.io/kpt-fn/set-namespace', url: `${s.url}/v1/run` }] });
+    const toFs = (): MemoryFs =>
+      new MemoryFs(Object.fromEntries(Object.entries(files).map(([p, t]) => [`/pkg/${p}`, t])));
+    const remote = createRemoteRuntime({
+      endpoints: [{ image: 'gcr.io/kpt-fn/set-namespace', url: `${s.url}/v1/run` }],
+    });
     const viaServer = toFs();
-    const outcome = await createEngine({ runtimes: [remote, ...defaultRuntimes()] }).render({ fs: viaServer, root: '/pkg' });
+    const outcome = await createEngine({ runtimes: [remote, ...defaultRuntimes()] }).render({
+      fs: viaServer,
+      root: '/pkg',
+    });
     expect(outcome.ok).toBe(true);
     const local = toFs();
     await createEngine().render({ fs: local, root: '/pkg' });
     expect(viaServer.snapshot()).toEqual(local.snapshot());
     // The server really ran it.
-    expect(s.logs.filter((l) => l.path === '/v1/run' && l.image === 'gcr.io/kpt-fn/set-namespace:v0.4.1').length).toBeGreaterThan(0);
+    expect(
+      s.logs.filter((l) => l.path === '/v1/run' && l.image === 'gcr.io/kpt-fn/set-namespace:v0.4.1').length,
+    ).toBeGreaterThan(0);
   });
 
   it('names the endpoint when it cannot be reached, after retrying', async () => {
@@ -265,12 +337,19 @@ describe('remote runtime end to end', () => {
     await s.close();
     open.pop();
     let sleeps = 0;
-    const remote = createRemoteRuntime({ endpoints: [{ image: 'gcr.io/kpt-fn/set-namespace', url, retries: 2 }], sleep: async () => void sleeps++ });
-    const fs = new MemoryFs(Object.fromEntries(Object.entries(packageFiles('examples/hello')).map(([p, t]) => [`/pkg/${p}`, t])));
+    const remote = createRemoteRuntime({
+      endpoints: [{ image: 'gcr.io/kpt-fn/set-namespace', url, retries: 2 }],
+      sleep: async () => void sleeps++,
+    });
+    const fs = new MemoryFs(
+      Object.fromEntries(Object.entries(packageFiles('examples/hello')).map(([p, t]) => [`/pkg/${p}`, t])),
+    );
     const before = fs.snapshot();
     const outcome = await createEngine({ runtimes: [remote, ...defaultRuntimes()] }).render({ fs, root: '/pkg' });
     expect(outcome.ok).toBe(false);
-    expect(outcome.failure?.error.message).toMatch(new RegExp(`cannot reach ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} after 3 attempt\\(s\\)`));
+    expect(outcome.failure?.error.message).toMatch(
+      new RegExp(`cannot reach ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} after 3 attempt\\(s\\)`),
+    );
     expect(sleeps).toBe(2);
     expect(fs.snapshot()).toEqual(before);
   });

@@ -19,20 +19,33 @@ function sources(dir: string): string[] {
 }
 
 describe('WASM code is browser-safe', () => {
-  it.each(['wasm/index.ts', 'wasm/worker/web-entry.ts', 'src/runtimes/wasm.ts'])('%s bundles for the browser without Node', async (entry) => {
-    const result = await build({ entryPoints: [join(root, entry)], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', metafile: true });
-    const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
-    const code = result.outputFiles[0]!.text;
-    expect(code).not.toMatch(/\bprocess\.(env|argv|exit|cwd)\b|\bBuffer\.from\b|\brequire\(/);
-  });
+  it.each(['wasm/index.ts', 'wasm/worker/web-entry.ts', 'src/runtimes/wasm.ts'])(
+    '%s bundles for the browser without Node',
+    async (entry) => {
+      const result = await build({
+        entryPoints: [join(root, entry)],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+        metafile: true,
+      });
+      const inputs = Object.keys(result.metafile.inputs);
+      expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
+      const code = result.outputFiles[0]!.text;
+      expect(code).not.toMatch(/\bprocess\.(env|argv|exit|cwd)\b|\bBuffer\.from\b|\brequire\(/);
+    },
+  );
 
   it('wasm/ imports only itself and @bjorn3/browser_wasi_shim', () => {
     for (const file of sources(join(root, 'wasm'))) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)) {
         const spec = m[1]!;
-        const ok = spec === '@bjorn3/browser_wasi_shim' || (spec.startsWith('.') && !join(file, '..', spec).startsWith(join(root, 'src')));
+        const ok =
+          spec === '@bjorn3/browser_wasi_shim' ||
+          (spec.startsWith('.') && !join(file, '..', spec).startsWith(join(root, 'src')));
         expect(ok, `${relative(root, file)} imports ${spec}`).toBe(true);
       }
     }

@@ -11,7 +11,8 @@ import { TESTDATA } from './fixtures.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-cli-'));
 mkdirSync(join(tmp, 'fns'));
-for (const f of ['annotate-yaml', 'echo', 'spin', 'fail', 'flood']) cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
+for (const f of ['annotate-yaml', 'echo', 'spin', 'fail', 'flood'])
+  cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings # keep me\ndata:\n  mode: fast\n';
@@ -27,7 +28,8 @@ function pkg(name: string, fn: string): string {
   return dir;
 }
 
-const tree = (dir: string): Record<string, string> => Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+const tree = (dir: string): Record<string, string> =>
+  Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 
 describe('krmfn fn render with WASM', () => {
   it('renders a pipeline mixing a built-in and a WASI module', async () => {
@@ -43,7 +45,9 @@ describe('krmfn fn render with WASM', () => {
   it('stops a module that never returns at --timeout and leaves the package untouched', async () => {
     const dir = pkg('spin', 'fns/spin.wasm');
     const before = tree(dir);
-    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--allow-exec', '--timeout', '1s'], { cwd: tmp });
+    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--allow-exec', '--timeout', '1s'], {
+      cwd: tmp,
+    });
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toMatch(/timed out after \d+ ms|did not finish within 1s/);
     expect(tree(dir)).toEqual(before);
@@ -58,7 +62,7 @@ describe('krmfn fn render with WASM', () => {
     expect(tree(dir)).toEqual(before);
   });
 
-  it('reports a failing module\'s exit code and stderr, and writes nothing', async () => {
+  it("reports a failing module's exit code and stderr, and writes nothing", async () => {
     const dir = pkg('fail', 'fns/fail.wasm');
     const before = tree(dir);
     const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--allow-exec'], { cwd: tmp });

@@ -16,7 +16,8 @@ import { TESTDATA } from './fixtures.ts';
 const MiB = 1048576;
 const tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-e2e-'));
 mkdirSync(join(tmp, 'fns'));
-for (const f of ['annotate', 'annotate-yaml', 'echo', 'spin', 'hog', 'flood', 'fail']) cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
+for (const f of ['annotate', 'annotate-yaml', 'echo', 'spin', 'hog', 'flood', 'fail'])
+  cpSync(`${TESTDATA}${f}.wasm`, join(tmp, 'fns', `${f}.wasm`));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const wasm = createNodeWasmRuntime({ stdinFormat: 'json', maxMemoryBytes: 32 * MiB });
@@ -78,7 +79,14 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 const render = (dir: string, timeoutMs = 20_000) =>
-  engine.render({ fs: new NodeFs(), root: dir, cwd: tmp, allowExec: true, allowWasm: true, limits: { timeoutMs, maxOutputBytes: 16 * MiB } });
+  engine.render({
+    fs: new NodeFs(),
+    root: dir,
+    cwd: tmp,
+    allowExec: true,
+    allowWasm: true,
+    limits: { timeoutMs, maxOutputBytes: 16 * MiB },
+  });
 
 describe('render with a WASI function in the pipeline', () => {
   it('runs the built-in and the WASM module in-process and writes the package', async () => {
@@ -102,12 +110,22 @@ describe('render with a WASI function in the pipeline', () => {
       annotations: { 'wasm.krmfn.dev/touched': 'true' },
     });
     // Everything in scope is an item, the Kptfile too (kpt-compat.md §4.1).
-    expect(outcome.written.sort()).toEqual([join(dir, 'Kptfile'), join(dir, 'configmap.yaml'), join(dir, 'deployment.yaml')]);
+    expect(outcome.written.sort()).toEqual([
+      join(dir, 'Kptfile'),
+      join(dir, 'configmap.yaml'),
+      join(dir, 'deployment.yaml'),
+    ]);
   });
 
-  it('sends kpt\'s YAML by default: a module editing it keeps the package in block style and its comments', async () => {
+  it("sends kpt's YAML by default: a module editing it keeps the package in block style and its comments", async () => {
     const dir = makePackage('mixed-yaml', 'fns/annotate-yaml.wasm');
-    const outcome = await yamlEngine.render({ fs: new NodeFs(), root: dir, cwd: tmp, allowExec: true, allowWasm: true });
+    const outcome = await yamlEngine.render({
+      fs: new NodeFs(),
+      root: dir,
+      cwd: tmp,
+      allowExec: true,
+      allowWasm: true,
+    });
     expect(outcome.failure?.error.message).toBeUndefined();
     // kpt's reader annotations sit before the namespace set-namespace appends, so the surviving
     // annotations map keeps that place (as kpt writes it).
@@ -130,7 +148,14 @@ spec:
   it('without --allow-alpha-wasm, the .wasm exec is not run as WASM', async () => {
     const dir = makePackage('no-flag', 'fns/echo.wasm');
     const before = snapshot(dir);
-    const outcome = await engine.render({ fs: new NodeFs(), root: dir, cwd: tmp, allowExec: true, allowWasm: false, limits: { timeoutMs: 5000 } });
+    const outcome = await engine.render({
+      fs: new NodeFs(),
+      root: dir,
+      cwd: tmp,
+      allowExec: true,
+      allowWasm: false,
+      limits: { timeoutMs: 5000 },
+    });
     expect(outcome.ok).toBe(false);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -140,13 +165,16 @@ spec:
     ['hog', 'limit-exceeded', /^function exceeded the memory limit of 32 MiB$/],
     ['flood', 'limit-exceeded', /^function output exceeded the limit of 16777216 bytes$/],
     ['fail', 'function-failed', /exited with code 7/],
-  ])('a runaway or failing module (%s) fails the render and leaves the package untouched', async (fn, code, message) => {
-    const dir = makePackage(`runaway-${fn}`, `fns/${fn}.wasm`);
-    const before = snapshot(dir);
-    const outcome = await render(dir, 800);
-    expect(outcome.ok).toBe(false);
-    expect(outcome.failure?.error.code).toBe(code);
-    expect(outcome.failure?.error.message).toMatch(message);
-    expect(snapshot(dir)).toEqual(before);
-  });
+  ])(
+    'a runaway or failing module (%s) fails the render and leaves the package untouched',
+    async (fn, code, message) => {
+      const dir = makePackage(`runaway-${fn}`, `fns/${fn}.wasm`);
+      const before = snapshot(dir);
+      const outcome = await render(dir, 800);
+      expect(outcome.ok).toBe(false);
+      expect(outcome.failure?.error.code).toBe(code);
+      expect(outcome.failure?.error.message).toMatch(message);
+      expect(snapshot(dir)).toEqual(before);
+    },
+  );
 });

@@ -11,7 +11,11 @@ const prep = (name: string, maxMemoryBytes = 256 * MiB): Promise<PreparedModule>
   return cache.get(key)!;
 };
 const input = (data: Record<string, string> = {}, n = 2): string =>
-  JSON.stringify(configMapList(n, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data } }));
+  JSON.stringify(
+    configMapList(n, {
+      functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data },
+    }),
+  );
 
 async function started(name: string, maxMemoryBytes?: number): Promise<GoJsInstance> {
   const inst = new GoJsInstance(await prep(name, maxMemoryBytes));
@@ -43,7 +47,11 @@ describe.each([
   it('returns the SDK error string and the error results through processResourceListErrors', async () => {
     const inst = await started(name);
     const r = callProcessResourceList(inst, input({ fail: 'true' }));
-    expect(r).toMatchObject({ ok: false, output: 'unable to process resource list: error: function failure', errors: 'namespace failure requested' });
+    expect(r).toMatchObject({
+      ok: false,
+      output: 'unable to process resource list: error: function failure',
+      errors: 'namespace failure requested',
+    });
     // The program survives an SDK-level failure; the next call works.
     expect(callProcessResourceList(inst, input()).ok).toBe(true);
   });
@@ -56,7 +64,7 @@ describe.each([
     expect(JSON.parse(r.output).kind).toBe('ResourceList');
   });
 
-  it('reports a panic as a failure with Go\'s message, and the instance is dead', async () => {
+  it("reports a panic as a failure with Go's message, and the instance is dead", async () => {
     const inst = await started(name);
     const r = callProcessResourceList(inst, input({ panic: 'true' }));
     expect(r.ok).toBe(false);

@@ -24,19 +24,36 @@ export function wasmLayout(wasm: Uint8Array, opts: { gzip?: boolean; tag?: strin
   let layer = writeTar([{ path: 'fn.wasm', data: wasm }]);
   if (opts.gzip) layer = new Uint8Array(gzipSync(layer));
   const layerDigest = put(layer);
-  const config = json({ architecture: 'wasm', os: 'js', rootfs: { type: 'layers', diff_ids: [`sha256:${sha(wasm)}`] } });
+  const config = json({
+    architecture: 'wasm',
+    os: 'js',
+    rootfs: { type: 'layers', diff_ids: [`sha256:${sha(wasm)}`] },
+  });
   const configDigest = put(config);
   const manifest = json({
     schemaVersion: 2,
     mediaType: 'application/vnd.oci.image.manifest.v1+json',
     config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: configDigest, size: config.byteLength },
-    layers: [{ mediaType: `application/vnd.oci.image.layer.v1.tar${opts.gzip ? '+gzip' : ''}`, digest: layerDigest, size: layer.byteLength }],
+    layers: [
+      {
+        mediaType: `application/vnd.oci.image.layer.v1.tar${opts.gzip ? '+gzip' : ''}`,
+        digest: layerDigest,
+        size: layer.byteLength,
+      },
+    ],
   });
   const manifestDigest = put(manifest);
   const platformIndex = json({
     schemaVersion: 2,
     mediaType: 'application/vnd.oci.image.index.v1+json',
-    manifests: [{ mediaType: 'application/vnd.oci.image.manifest.v1+json', digest: manifestDigest, size: manifest.byteLength, platform: { os: 'js', architecture: 'wasm' } }],
+    manifests: [
+      {
+        mediaType: 'application/vnd.oci.image.manifest.v1+json',
+        digest: manifestDigest,
+        size: manifest.byteLength,
+        platform: { os: 'js', architecture: 'wasm' },
+      },
+    ],
   });
   const indexDigest = put(platformIndex);
   files['index.json'] = json({

@@ -9,8 +9,13 @@ import { createNodeWasmExecutor, nodeWorkerLike } from '../../src/node/wasm/pool
 import { configMapList, dec, enc, fixture } from './fixtures.ts';
 
 const MiB = 1048576;
-const prep = (name: string, maxMemoryBytes = 64 * MiB): Promise<PreparedModule> => prepareModule(fixture(name), { maxMemoryBytes });
-const wasiJob = (module: PreparedModule, stdin: Uint8Array = new Uint8Array(0)) => ({ module, stdin, maxOutputBytes: 8 * MiB });
+const prep = (name: string, maxMemoryBytes = 64 * MiB): Promise<PreparedModule> =>
+  prepareModule(fixture(name), { maxMemoryBytes });
+const wasiJob = (module: PreparedModule, stdin: Uint8Array = new Uint8Array(0)) => ({
+  module,
+  stdin,
+  maxOutputBytes: 8 * MiB,
+});
 const list = enc(JSON.stringify(configMapList(3)));
 
 describe('Node WASM worker pool', () => {
@@ -66,7 +71,9 @@ describe('Node WASM worker pool', () => {
   it('keeps one warm Go js program per module and restarts it after a runaway call', async () => {
     const go = await prep('gojs-setns-go123', 256 * MiB);
     const input = (data: Record<string, string>) =>
-      JSON.stringify(configMapList(1, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data } }));
+      JSON.stringify(
+        configMapList(1, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data } }),
+      );
     const job = (data: Record<string, string>) => ({ module: go, input: input(data), maxOutputBytes: MiB });
     const spawned = executor.pool!.spawned;
     expect((await executor.callGoJs(job({ namespace: 'a' }), { timeoutMs: 10_000 })).ok).toBe(true);
@@ -82,10 +89,14 @@ describe('Node WASM worker pool', () => {
 });
 
 describe('Node WASM worker hardening', () => {
-  it('gives a Go js/wasm program no way to the worker\'s real global object', async () => {
+  it("gives a Go js/wasm program no way to the worker's real global object", async () => {
     const executor = createNodeWasmExecutor();
     const go = await prep('gojs-setns-go123', 256 * MiB);
-    const input = JSON.stringify(configMapList(1, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { escape: 'true' } } }));
+    const input = JSON.stringify(
+      configMapList(1, {
+        functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { escape: 'true' } },
+      }),
+    );
     const out = await executor.callGoJs({ module: go, input, maxOutputBytes: MiB }, { timeoutMs: 10_000 });
     expect(out.ok).toBe(true);
     const messages = JSON.parse(out.output).results.map((r: { message: string }) => r.message);
@@ -98,7 +109,8 @@ describe('Node WASM worker pool without reuse', () => {
   it('starts a fresh worker for every call', async () => {
     const executor = createNodeWasmExecutor({ reuse: false });
     const echo = await prep('echo');
-    for (let i = 0; i < 2; i++) expect((await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 })).exitCode).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await executor.runWasi(wasiJob(echo, list), { timeoutMs: 10_000 })).exitCode).toBe(0);
     expect(executor.pool?.spawned).toBe(2);
     expect(executor.pool?.size).toEqual({ idle: 0, busy: 0, goJs: 0 });
     await executor.close();
@@ -135,7 +147,10 @@ describe('Node WASM worker pool recycling', () => {
     const executor = createNodeWasmExecutor({ maxGoWorkers: 1 });
     const input = JSON.stringify(configMapList(1));
     for (const name of ['gojs-setns-go119', 'gojs-setns-go123', 'gojs-setns-go119']) {
-      const out = await executor.callGoJs({ module: await prep(name, 256 * MiB), input, maxOutputBytes: MiB }, { timeoutMs: 10_000 });
+      const out = await executor.callGoJs(
+        { module: await prep(name, 256 * MiB), input, maxOutputBytes: MiB },
+        { timeoutMs: 10_000 },
+      );
       expect(out.ok).toBe(true);
       expect(executor.pool?.size.goJs).toBe(1);
     }
@@ -148,7 +163,10 @@ describe('Node WASM worker pool when a worker dies', () => {
   it('fails the call with a worker error and replaces the worker', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'krmfn-dying-worker-'));
     const script = join(dir, 'dies.mjs');
-    writeFileSync(script, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n");
+    writeFileSync(
+      script,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => process.exit(3));\n",
+    );
     const pool = new WorkerPool({ spawn: () => nodeWorkerLike(pathToFileURL(script)), maxWorkers: 1 });
     const out = await pool.runWasi(wasiJob(await prep('echo'), list), { timeoutMs: 10_000 });
     expect(out.failure).toEqual({ kind: 'worker', message: 'WASM worker failed: worker exited with code 3' });

@@ -27,7 +27,11 @@ describe('runWasi', () => {
     const out = await runWasi({ module: await prep('annotate'), stdin: enc(JSON.stringify(configMapList(2))) });
     expect(out.exitCode).toBe(0);
     const rl = JSON.parse(dec(out.stdout));
-    expect(rl.items.map((i: { metadata: { annotations: Record<string, string> } }) => i.metadata.annotations['wasm.krmfn.dev/touched'])).toEqual(['true', 'true']);
+    expect(
+      rl.items.map(
+        (i: { metadata: { annotations: Record<string, string> } }) => i.metadata.annotations['wasm.krmfn.dev/touched'],
+      ),
+    ).toEqual(['true', 'true']);
     expect(rl.items[0].metadata.annotations['config.kubernetes.io/path']).toBe('cm-0.yaml');
     expect(dec(out.stderr)).toBe('annotated 2 resources\n');
   });
@@ -95,7 +99,9 @@ describe('runWasi', () => {
   });
 
   it('refuses a module whose initial memory is above the cap', async () => {
-    await expect(prepareModule(fixture('echo'), { maxMemoryBytes: 64 * 1024 })).rejects.toMatchObject({ kind: 'memory' });
+    await expect(prepareModule(fixture('echo'), { maxMemoryBytes: 64 * 1024 })).rejects.toMatchObject({
+      kind: 'memory',
+    });
   });
 
   it('grants no filesystem by default', async () => {
@@ -125,7 +131,11 @@ describe('runWasi', () => {
 
   it('traces WASI calls when asked', async () => {
     const lines: string[] = [];
-    const out = await runWasi({ module: await prep('fail'), env: { B: '2', A: '1' }, trace: (l: string) => lines.push(l) });
+    const out = await runWasi({
+      module: await prep('fail'),
+      env: { B: '2', A: '1' },
+      trace: (l: string) => lines.push(l),
+    });
     expect(out.exitCode).toBe(7);
     expect(lines.some((l) => l.startsWith('wasi.fd_write('))).toBe(true);
     expect(lines.at(-1)).toMatch(/^wasi\.proc_exit\(7\) threw Error: exit with exit code 7$/);
@@ -133,12 +143,18 @@ describe('runWasi', () => {
 
   it('rejects modules of no supported ABI, naming exports and imports', async () => {
     // (module (func (export "f"))) — no _start, no memory
-    const bytes = Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 4, 1, 2, 0, 11]);
+    const bytes = Uint8Array.from([
+      0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 4, 1, 2, 0, 11,
+    ]);
     await expect(prepareModule(bytes, { maxMemoryBytes: MiB })).rejects.toMatchObject({
       kind: 'abi',
-      message: 'not a WASI command module (_start, memory) nor a Go js/wasm module (run, resume, getsp, mem) (exports: f; import modules: none)',
+      message:
+        'not a WASI command module (_start, memory) nor a Go js/wasm module (run, resume, getsp, mem) (exports: f; import modules: none)',
     });
-    await expect(prepareModule(enc('#!/bin/sh\n'), { maxMemoryBytes: MiB })).rejects.toMatchObject({ kind: 'compile', message: 'not a WebAssembly module: expected magic word 00 61 73 6d' });
+    await expect(prepareModule(enc('#!/bin/sh\n'), { maxMemoryBytes: MiB })).rejects.toMatchObject({
+      kind: 'compile',
+      message: 'not a WebAssembly module: expected magic word 00 61 73 6d',
+    });
   });
 });
 
@@ -158,17 +174,32 @@ describe('ModuleCache', () => {
 describe('runWasi with a Go (GOOS=wasip1) module', () => {
   it('runs goroutines and time.Sleep through the shim and sets the namespace', async () => {
     const module = await prep('wasip1-setns-go123', 256 * MiB);
-    const stdin = enc(JSON.stringify(configMapList(3, { functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { namespace: 'go-wasi' } } })));
+    const stdin = enc(
+      JSON.stringify(
+        configMapList(3, {
+          functionConfig: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'fc' },
+            data: { namespace: 'go-wasi' },
+          },
+        }),
+      ),
+    );
     const out = await runWasi({ module, stdin });
     expect(out.failure).toBeUndefined();
     expect(out.exitCode).toBe(0);
     const rl = JSON.parse(dec(out.stdout));
-    expect(rl.items.map((i: { metadata: { namespace: string } }) => i.metadata.namespace)).toEqual(['go-wasi', 'go-wasi', 'go-wasi']);
+    expect(rl.items.map((i: { metadata: { namespace: string } }) => i.metadata.namespace)).toEqual([
+      'go-wasi',
+      'go-wasi',
+      'go-wasi',
+    ]);
     expect(rl.results).toEqual([{ message: 'namespace "go-wasi" set on 3 resources', severity: 'info' }]);
     expect(dec(out.stderr)).toBe('wasip1-setns: 3 resources\n');
   });
 
-  it('dies with Go\'s out-of-memory error under a tight cap, reported as a memory failure', async () => {
+  it("dies with Go's out-of-memory error under a tight cap, reported as a memory failure", async () => {
     const module = await prep('wasip1-setns-go123', 24 * MiB);
     const out = await runWasi({ module, stdin: enc(JSON.stringify(configMapList(20_000))) });
     expect(out.exitCode).toBe(2);

@@ -12,7 +12,19 @@ import { layoutTar, wasmLayout, writeLayoutDir } from './oci.ts';
 
 const MiB = 1048576;
 const tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-rt-'));
-for (const f of ['echo', 'environ', 'annotate', 'fail', 'trap', 'spin', 'hog', 'flood', 'results', 'gojs-setns-go119', 'gojs-setns-go123']) {
+for (const f of [
+  'echo',
+  'environ',
+  'annotate',
+  'fail',
+  'trap',
+  'spin',
+  'hog',
+  'flood',
+  'results',
+  'gojs-setns-go119',
+  'gojs-setns-go123',
+]) {
   copyFileSync(`${TESTDATA}${f}.wasm`, join(tmp, `${f}.wasm`));
 }
 writeFileSync(join(tmp, 'script.sh'), '#!/bin/sh\ncat\n');
@@ -34,7 +46,14 @@ const resolveCtx = (over: Partial<ResolveContext> = {}): ResolveContext => ({
 });
 const runCtx = (limits: Partial<Limits> = {}): RunContext => {
   const l = { ...DEFAULT_LIMITS, ...limits };
-  return { limits: l, signal: new AbortController().signal, deadline: Date.now() + l.timeoutMs, now: Date.now, env: {}, validator: false };
+  return {
+    limits: l,
+    signal: new AbortController().signal,
+    deadline: Date.now() + l.timeoutMs,
+    now: Date.now,
+    env: {},
+    validator: false,
+  };
 };
 const resolve = async (spec: FunctionSpec, rt = runtime, ctx: Partial<ResolveContext> = {}): Promise<BytesRunner> =>
   (await rt.resolve(spec, resolveCtx({ displayName: spec.exec ?? spec.image ?? '', ...ctx }))) as BytesRunner;
@@ -65,31 +84,43 @@ functionConfig:
 
 describe('createWasmRuntime: which functions it takes', () => {
   it('takes nothing without --allow-alpha-wasm', async () => {
-    await expect(resolve({ exec: 'echo.wasm' }, runtime, { allowWasm: false })).rejects.toMatchObject({ code: 'function-not-found' });
+    await expect(resolve({ exec: 'echo.wasm' }, runtime, { allowWasm: false })).rejects.toMatchObject({
+      code: 'function-not-found',
+    });
   });
 
   it('leaves exec functions that are not .wasm to the exec runtime', async () => {
     await expect(resolve({ exec: './script.sh' })).rejects.toMatchObject({ code: 'function-not-found' });
-    await expect(resolve({ image: 'gcr.io/kpt-fn/set-namespace:v0.4.1' })).rejects.toMatchObject({ code: 'function-not-found' });
+    await expect(resolve({ image: 'gcr.io/kpt-fn/set-namespace:v0.4.1' })).rejects.toMatchObject({
+      code: 'function-not-found',
+    });
   });
 
   it('needs --allow-exec for exec: WASM in render, as kpt does', async () => {
-    await expect(resolve({ exec: 'echo.wasm' }, runtime, { allowExec: false })).rejects.toMatchObject({ code: 'function-not-found' });
+    await expect(resolve({ exec: 'echo.wasm' }, runtime, { allowExec: false })).rejects.toMatchObject({
+      code: 'function-not-found',
+    });
   });
 
   it('with claimAllExec, treats every exec as WASM (kpt render) and fails non-WASM at compile time', async () => {
     const rt = createNodeWasmRuntime({ claimAllExec: true });
-    await expect(resolve({ exec: './script.sh' }, rt)).rejects.toMatchObject({ code: 'wasm-compile', message: 'not a WebAssembly module: expected magic word 00 61 73 6d' });
+    await expect(resolve({ exec: './script.sh' }, rt)).rejects.toMatchObject({
+      code: 'wasm-compile',
+      message: 'not a WebAssembly module: expected magic word 00 61 73 6d',
+    });
     await rt.close();
   });
 
   it('reports a missing module clearly', async () => {
-    await expect(resolve({ exec: 'missing.wasm' })).rejects.toMatchObject({ code: 'wasm-compile', message: expect.stringMatching(/^cannot read WASM module .*\/missing\.wasm: ENOENT/) });
+    await expect(resolve({ exec: 'missing.wasm' })).rejects.toMatchObject({
+      code: 'wasm-compile',
+      message: expect.stringMatching(/^cannot read WASM module .*\/missing\.wasm: ENOENT/),
+    });
   });
 });
 
 describe('createWasmRuntime: running WASI modules', () => {
-  it('sends kpt\'s YAML on stdin and returns stdout (relative exec path from cwd)', async () => {
+  it("sends kpt's YAML on stdin and returns stdout (relative exec path from cwd)", async () => {
     const out = await (await resolve({ exec: './echo.wasm' })).run(enc(YAML_LIST), runCtx());
     expect(out).toEqual({ stdout: enc(YAML_LIST), stderr: '', exitCode: 0 });
   });
@@ -99,15 +130,22 @@ describe('createWasmRuntime: running WASI modules', () => {
     expect(out.exitCode).toBe(0);
     expect(out.stderr).toBe('annotated 2 resources\n');
     const rl = JSON.parse(dec(out.stdout));
-    expect(rl.items[0].metadata.annotations).toEqual({ 'config.kubernetes.io/path': 'a.yaml', 'wasm.krmfn.dev/touched': 'true' });
+    expect(rl.items[0].metadata.annotations).toEqual({
+      'config.kubernetes.io/path': 'a.yaml',
+      'wasm.krmfn.dev/touched': 'true',
+    });
     expect(rl.items[1].metadata.annotations).toEqual({ 'wasm.krmfn.dev/touched': 'true' });
   });
 
   it('gives modules an empty environment unless names are passed, and exec words as argv', async () => {
     const ctx = { ...runCtx(), env: { HOME: '/root', SECRET: 'x', LANG: 'C' } };
-    expect(dec((await (await resolve({ exec: 'environ.wasm one two' })).run(enc(''), ctx)).stdout)).toBe('arg: fn\narg: one\narg: two\n');
+    expect(dec((await (await resolve({ exec: 'environ.wasm one two' })).run(enc(''), ctx)).stdout)).toBe(
+      'arg: fn\narg: one\narg: two\n',
+    );
     const rt = createNodeWasmRuntime({ passEnv: ['LANG', 'MISSING'] });
-    expect(dec((await (await resolve({ exec: 'environ.wasm' }, rt)).run(enc(''), ctx)).stdout)).toBe('arg: fn\nenv: LANG=C\n');
+    expect(dec((await (await resolve({ exec: 'environ.wasm' }, rt)).run(enc(''), ctx)).stdout)).toBe(
+      'arg: fn\nenv: LANG=C\n',
+    );
     await rt.close();
   });
 
@@ -127,7 +165,11 @@ describe('createWasmRuntime: running WASI modules', () => {
 
   it('stops a module that loops forever at the deadline', async () => {
     const runner = await resolve({ exec: 'spin.wasm' });
-    await expect(runner.run(enc(YAML_LIST), runCtx({ timeoutMs: 200 }))).rejects.toMatchObject({ code: 'timeout', limit: 'deadline', message: 'function timed out after 200 ms' });
+    await expect(runner.run(enc(YAML_LIST), runCtx({ timeoutMs: 200 }))).rejects.toMatchObject({
+      code: 'timeout',
+      limit: 'deadline',
+      message: 'function timed out after 200 ms',
+    });
     // The runtime still works afterwards.
     expect((await (await resolve({ exec: 'echo.wasm' })).run(enc('x'), runCtx())).exitCode).toBe(0);
   });
@@ -145,7 +187,9 @@ describe('createWasmRuntime: running WASI modules', () => {
   });
 
   it('stops a module that writes 100 MB to stdout at the output cap', async () => {
-    await expect((await resolve({ exec: 'flood.wasm' })).run(enc(''), runCtx({ maxOutputBytes: 8 * MiB }))).rejects.toMatchObject({
+    await expect(
+      (await resolve({ exec: 'flood.wasm' })).run(enc(''), runCtx({ maxOutputBytes: 8 * MiB })),
+    ).rejects.toMatchObject({
       code: 'limit-exceeded',
       limit: 'output',
       message: 'function output exceeded the limit of 8388608 bytes',
@@ -182,10 +226,12 @@ describe('createWasmRuntime: executors and debugging', () => {
   });
 
   it('keeps what a module wrote to stderr before it hung', async () => {
-    await expect((await resolve({ exec: 'spin.wasm' })).run(enc(''), runCtx({ timeoutMs: 150 }))).rejects.toMatchObject({
-      code: 'timeout',
-      stderr: 'spin: spinning\n',
-    });
+    await expect((await resolve({ exec: 'spin.wasm' })).run(enc(''), runCtx({ timeoutMs: 150 }))).rejects.toMatchObject(
+      {
+        code: 'timeout',
+        stderr: 'spin: spinning\n',
+      },
+    );
   });
 });
 
@@ -195,7 +241,11 @@ describe('createWasmRuntime: OCI image layouts', () => {
   writeFileSync(join(tmp, 'echo-image.tar'), layoutTar(wasmLayout(fixture('echo'), { gzip: true })));
 
   it('loads the module from a layout directory (exec and oci: image)', async () => {
-    for (const spec of [{ exec: './echo-image' }, { image: `oci:${tmp}/echo-image:v1` }, { image: `oci:echo-image@${layout.manifestDigest}` }]) {
+    for (const spec of [
+      { exec: './echo-image' },
+      { image: `oci:${tmp}/echo-image:v1` },
+      { image: `oci:echo-image@${layout.manifestDigest}` },
+    ]) {
       const out = await (await resolve(spec)).run(enc('via oci'), runCtx());
       expect(dec(out.stdout)).toBe('via oci');
     }
@@ -208,11 +258,18 @@ describe('createWasmRuntime: OCI image layouts', () => {
 
   it('rejects a layout whose blob does not match its digest, or an unknown tag', async () => {
     const broken = wasmLayout(fixture('echo'));
-    const layerPath = Object.keys(broken.files).find((p) => p.startsWith('blobs/') && broken.files[p]!.byteLength > 1000)!;
+    const layerPath = Object.keys(broken.files).find(
+      (p) => p.startsWith('blobs/') && broken.files[p]!.byteLength > 1000,
+    )!;
     broken.files[layerPath] = enc('tampered');
     writeLayoutDir(join(tmp, 'broken-image'), broken);
-    await expect(resolve({ exec: 'broken-image' })).rejects.toMatchObject({ code: 'wasm-compile', message: expect.stringMatching(/^OCI layout: blob sha256:[0-9a-f]{64} does not match its digest/) });
-    await expect(resolve({ image: 'oci:echo-image:v9' })).rejects.toMatchObject({ message: expect.stringMatching(/^OCI layout: no manifest tagged "v9"/) });
+    await expect(resolve({ exec: 'broken-image' })).rejects.toMatchObject({
+      code: 'wasm-compile',
+      message: expect.stringMatching(/^OCI layout: blob sha256:[0-9a-f]{64} does not match its digest/),
+    });
+    await expect(resolve({ image: 'oci:echo-image:v9' })).rejects.toMatchObject({
+      message: expect.stringMatching(/^OCI layout: no manifest tagged "v9"/),
+    });
   });
 });
 
@@ -229,15 +286,19 @@ describe.each(['gojs-setns-go119', 'gojs-setns-go123'])('createWasmRuntime: Go j
 
   it('fails with the messages of the error results', async () => {
     const runner = await resolve({ exec: `${name}.wasm` }, jsonRuntime);
-    await expect(runner.run(enc(YAML_LIST.replace('namespace: prod', 'fail: "true"')), runCtx())).rejects.toMatchObject({
-      code: 'function-failed',
-      message: 'namespace failure requested',
-    });
+    await expect(runner.run(enc(YAML_LIST.replace('namespace: prod', 'fail: "true"')), runCtx())).rejects.toMatchObject(
+      {
+        code: 'function-failed',
+        message: 'namespace failure requested',
+      },
+    );
   });
 
   it('stops a Go program that loops forever at the deadline', async () => {
     const runner = await resolve({ exec: `${name}.wasm` }, jsonRuntime);
-    await expect(runner.run(enc(YAML_LIST.replace('namespace: prod', 'spin: "true"')), runCtx({ timeoutMs: 300 }))).rejects.toMatchObject({ code: 'timeout' });
+    await expect(
+      runner.run(enc(YAML_LIST.replace('namespace: prod', 'spin: "true"')), runCtx({ timeoutMs: 300 })),
+    ).rejects.toMatchObject({ code: 'timeout' });
     expect((await runner.run(enc(YAML_LIST), runCtx())).exitCode).toBe(0);
   });
 });

@@ -19,7 +19,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const entry = fileURLToPath(new URL('../../wasm/worker/web-entry.ts', import.meta.url));
 
 async function scriptUrl(): Promise<URL> {
-  await build({ entryPoints: [entry], bundle: true, platform: 'browser', format: 'esm', outfile: join(dir, 'web-entry.mjs'), logLevel: 'silent' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    outfile: join(dir, 'web-entry.mjs'),
+    logLevel: 'silent',
+  });
   writeFileSync(
     join(dir, 'scope.mjs'),
     `import { parentPort } from 'node:worker_threads';
@@ -55,16 +62,30 @@ class WebStyleWorker {
 describe('Web Worker entry and pool', () => {
   it('runs WASI modules, stops a runaway one at the deadline and keeps serving', async () => {
     const url = await scriptUrl();
-    const pool = createWebWorkerPool({ create: () => new WebStyleWorker(url) as unknown as globalThis.Worker, maxWorkers: 1 });
+    const pool = createWebWorkerPool({
+      create: () => new WebStyleWorker(url) as unknown as globalThis.Worker,
+      maxWorkers: 1,
+    });
     const echo = await prepareModule(fixture('echo'), { maxMemoryBytes: 16 << 20 });
     const spin = await prepareModule(fixture('spin'), { maxMemoryBytes: 16 << 20 });
-    const out = await pool.runWasi({ module: echo, stdin: enc('from a web worker'), maxOutputBytes: 1 << 20 }, { timeoutMs: 10_000 });
+    const out = await pool.runWasi(
+      { module: echo, stdin: enc('from a web worker'), maxOutputBytes: 1 << 20 },
+      { timeoutMs: 10_000 },
+    );
     expect(out.failure).toBeUndefined();
     expect(dec(out.stdout)).toBe('from a web worker');
-    const stuck = await pool.runWasi({ module: spin, stdin: new Uint8Array(0), maxOutputBytes: 1 << 20 }, { timeoutMs: 150 });
+    const stuck = await pool.runWasi(
+      { module: spin, stdin: new Uint8Array(0), maxOutputBytes: 1 << 20 },
+      { timeoutMs: 150 },
+    );
     expect(stuck.failure).toEqual({ kind: 'timeout', message: 'function timed out after 150 ms' });
     expect(dec(stuck.stderr)).toBe('spin: spinning\n');
-    expect(dec((await pool.runWasi({ module: echo, stdin: enc('again'), maxOutputBytes: 1 << 20 }, { timeoutMs: 10_000 })).stdout)).toBe('again');
+    expect(
+      dec(
+        (await pool.runWasi({ module: echo, stdin: enc('again'), maxOutputBytes: 1 << 20 }, { timeoutMs: 10_000 }))
+          .stdout,
+      ),
+    ).toBe('again');
     expect(pool.spawned).toBe(2);
     await pool.close();
   });

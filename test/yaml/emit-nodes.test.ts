@@ -39,7 +39,10 @@ describe('emitting new nodes', () => {
   }
 
   it('block sequences follow the document style', () => {
-    const seq = sequenceNode([strNode('a'), mappingNode([k('x'), strNode('1', 'double'), k('y'), strNode('2', 'double')])]);
+    const seq = sequenceNode([
+      strNode('a'),
+      mappingNode([k('x'), strNode('1', 'double'), k('y'), strNode('2', 'double')]),
+    ]);
     const root = mappingNode([k('list'), seq]);
     expect(emitYamlDocument(documentNode(root), 'compact')).toBe('list:\n- a\n- x: "1"\n  y: "2"\n');
     expect(emitYamlDocument(documentNode(root), 'wide')).toBe('list:\n  - a\n  - x: "1"\n    y: "2"\n');
@@ -79,14 +82,46 @@ describe('emitting new nodes', () => {
 
 describe('resolvePlainTag', () => {
   const table: [string, string][] = [
-    ['', '!!null'], ['~', '!!null'], ['null', '!!null'], ['Null', '!!null'], ['NULL', '!!null'], ['nULL', '!!str'],
-    ['true', '!!bool'], ['False', '!!bool'], ['yes', '!!str'], ['on', '!!str'], ['y', '!!str'],
-    ['0', '!!int'], ['-1', '!!int'], ['+1', '!!int'], ['0755', '!!int'], ['08', '!!float'], ['0x1F', '!!int'], ['0o17', '!!int'],
-    ['0b101', '!!int'], ['1_000', '!!int'], ['9223372036854775807', '!!int'], ['18446744073709551615', '!!int'],
-    ['18446744073709551616', '!!float'], ['-9223372036854775809', '!!float'],
-    ['1.5', '!!float'], ['1e3', '!!float'], ['.5', '!!float'], ['1.', '!!float'], ['1e400', '!!str'], ['.inf', '!!float'], ['-.Inf', '!!float'],
-    ['.nan', '!!float'], ['.x', '!!str'], ['2001-12-14', '!!timestamp'], ['2001-12-14T21:59:43.10Z', '!!timestamp'],
-    ['2001-13-14', '!!str'], ['1:20', '!!str'], ['<<', '!!str'], ['-', '!!str'], ['abc', '!!str'],
+    ['', '!!null'],
+    ['~', '!!null'],
+    ['null', '!!null'],
+    ['Null', '!!null'],
+    ['NULL', '!!null'],
+    ['nULL', '!!str'],
+    ['true', '!!bool'],
+    ['False', '!!bool'],
+    ['yes', '!!str'],
+    ['on', '!!str'],
+    ['y', '!!str'],
+    ['0', '!!int'],
+    ['-1', '!!int'],
+    ['+1', '!!int'],
+    ['0755', '!!int'],
+    ['08', '!!float'],
+    ['0x1F', '!!int'],
+    ['0o17', '!!int'],
+    ['0b101', '!!int'],
+    ['1_000', '!!int'],
+    ['9223372036854775807', '!!int'],
+    ['18446744073709551615', '!!int'],
+    ['18446744073709551616', '!!float'],
+    ['-9223372036854775809', '!!float'],
+    ['1.5', '!!float'],
+    ['1e3', '!!float'],
+    ['.5', '!!float'],
+    ['1.', '!!float'],
+    ['1e400', '!!str'],
+    ['.inf', '!!float'],
+    ['-.Inf', '!!float'],
+    ['.nan', '!!float'],
+    ['.x', '!!str'],
+    ['2001-12-14', '!!timestamp'],
+    ['2001-12-14T21:59:43.10Z', '!!timestamp'],
+    ['2001-13-14', '!!str'],
+    ['1:20', '!!str'],
+    ['<<', '!!str'],
+    ['-', '!!str'],
+    ['abc', '!!str'],
   ];
   for (const [value, tag] of table) it(JSON.stringify(value), () => expect(resolvePlainTag(value)).toBe(tag));
 });

@@ -29,7 +29,8 @@ function render(pure, files) {
     for (const n of files) copyFileSync(join(dir, `${n}.in.yaml`), join(pkg, `${n}.yaml`));
     execFileSync('kpt', ['fn', 'render', '--allow-exec', pkg], { stdio: 'pipe' });
     const out = {};
-    for (const n of files) out[n] = existsSync(join(pkg, `${n}.yaml`)) ? readFileSync(join(pkg, `${n}.yaml`), 'utf8') : '';
+    for (const n of files)
+      out[n] = existsSync(join(pkg, `${n}.yaml`)) ? readFileSync(join(pkg, `${n}.yaml`), 'utf8') : '';
     return out;
   } finally {
     rmSync(pkg, { recursive: true, force: true });

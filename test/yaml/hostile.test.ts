@@ -82,7 +82,12 @@ describe('hostile YAML', () => {
 
   it('tabs as indentation fail as in go-yaml', () => {
     const e = errorOf(() => parseYamlFile('a:\n\tb: 1\n', { file: 'x.yaml' }));
-    expect(e).toMatchObject({ code: 'yaml-syntax', message: 'yaml: line 2: found character that cannot start any token', file: 'x.yaml', line: 2 });
+    expect(e).toMatchObject({
+      code: 'yaml-syntax',
+      message: 'yaml: line 2: found character that cannot start any token',
+      file: 'x.yaml',
+      line: 2,
+    });
   });
 
   it('a tab after a colon or inside a value is fine', () => {

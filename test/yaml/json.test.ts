@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { emitJsonFile, parseYamlFile } from '../../src/core/yaml/index.ts';
 
 const dir = new URL('./json-cases/', import.meta.url).pathname;
-const names = readdirSync(dir).filter((f) => f.endsWith('.in.json')).map((f) => f.slice(0, -'.in.json'.length));
+const names = readdirSync(dir)
+  .filter((f) => f.endsWith('.in.json'))
+  .map((f) => f.slice(0, -'.in.json'.length));
 
 describe('JSON files as kpt writes them', () => {
   for (const name of names) {

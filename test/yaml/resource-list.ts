@@ -9,7 +9,15 @@ import {
   syncOrder,
   type ParsedFile,
 } from '../../src/core/yaml/index.ts';
-import { cloneNode, documentNode, mapGet, mappingNode, sequenceNode, strNode, type YNode } from '../../src/core/yaml/node.ts';
+import {
+  cloneNode,
+  documentNode,
+  mapGet,
+  mappingNode,
+  sequenceNode,
+  strNode,
+  type YNode,
+} from '../../src/core/yaml/node.ts';
 
 const KPTFILE = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: golden\n';
 
@@ -24,9 +32,12 @@ export function throughResourceList(file: ParsedFile, mode: 'together' | 'alone'
   const kptfile = parseYamlFile(KPTFILE).docs[0]!.content[0]!;
   const items = file.docs.map((d) => cloneNode(d.content[0]!));
   const list = mappingNode([
-    strNode('apiVersion'), strNode('config.kubernetes.io/v1'),
-    strNode('kind'), strNode('ResourceList'),
-    strNode('items'), sequenceNode([kptfile, ...items]),
+    strNode('apiVersion'),
+    strNode('config.kubernetes.io/v1'),
+    strNode('kind'),
+    strNode('ResourceList'),
+    strNode('items'),
+    sequenceNode([kptfile, ...items]),
   ]);
   const wire = emitYamlDocument(documentNode(list), 'compact');
   const back = parseYamlFile(wire).docs[0]!.content[0]!;

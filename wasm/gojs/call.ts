@@ -31,7 +31,12 @@ export function callProcessResourceList(instance: GoJsInstance, input: string): 
   if (first.failure) return { ok: false, output: '', errors: '', stderr: first.stderr, failure: first.failure };
   if (looksLikeResourceList(first.output)) return { ok: true, output: first.output, errors: '', stderr: first.stderr };
   const second = instance.processResourceListErrors(input);
-  const outcome: ProcessOutcome = { ok: false, output: first.output, errors: second.output, stderr: first.stderr + second.stderr };
+  const outcome: ProcessOutcome = {
+    ok: false,
+    output: first.output,
+    errors: second.output,
+    stderr: first.stderr + second.stderr,
+  };
   if (second.failure) outcome.failure = second.failure;
   return outcome;
 }

@@ -14,8 +14,29 @@ function enosys(): Error {
 }
 
 const CALLBACK_FS_METHODS = [
-  'chmod', 'chown', 'close', 'fchmod', 'fchown', 'fstat', 'fsync', 'ftruncate', 'lchown', 'link', 'lstat',
-  'mkdir', 'open', 'read', 'readdir', 'readlink', 'rename', 'rmdir', 'stat', 'symlink', 'truncate', 'unlink', 'utimes',
+  'chmod',
+  'chown',
+  'close',
+  'fchmod',
+  'fchown',
+  'fstat',
+  'fsync',
+  'ftruncate',
+  'lchown',
+  'link',
+  'lstat',
+  'mkdir',
+  'open',
+  'read',
+  'readdir',
+  'readlink',
+  'rename',
+  'rmdir',
+  'stat',
+  'symlink',
+  'truncate',
+  'unlink',
+  'utimes',
 ] as const;
 
 function fsObject(write: WriteOutput): Record<string, unknown> {
@@ -28,7 +49,14 @@ function fsObject(write: WriteOutput): Record<string, unknown> {
     // -1: no such open mode exists here; Go only passes them back to `open`, which fails anyway.
     constants: { O_WRONLY: -1, O_RDWR: -1, O_CREAT: -1, O_TRUNC: -1, O_APPEND: -1, O_EXCL: -1 },
     writeSync,
-    write(fd: number, buf: Uint8Array, offset: number, length: number, position: number | null, cb: (err: Error | null, n?: number) => void): void {
+    write(
+      fd: number,
+      buf: Uint8Array,
+      offset: number,
+      length: number,
+      position: number | null,
+      cb: (err: Error | null, n?: number) => void,
+    ): void {
       if (offset !== 0 || length !== buf.byteLength || position !== null) {
         cb(enosys());
         return;

@@ -19,6 +19,11 @@ export function hardenRealm(): void {
     Object.getPrototypeOf(async function* () {}) as object,
   ];
   for (const proto of prototypes) {
-    Object.defineProperty(proto, 'constructor', { value: inert, writable: false, enumerable: false, configurable: false });
+    Object.defineProperty(proto, 'constructor', {
+      value: inert,
+      writable: false,
+      enumerable: false,
+      configurable: false,
+    });
   }
 }

@@ -142,7 +142,8 @@ export class GoJsInstance {
     }
     return this.guard(() => {
       const result = (fn as (s: string) => unknown)(input);
-      if (this.exitCodeValue !== undefined) throw new WasmHostError('trap', `Go program exited with code ${this.exitCodeValue}`);
+      if (this.exitCodeValue !== undefined)
+        throw new WasmHostError('trap', `Go program exited with code ${this.exitCodeValue}`);
       if (typeof result !== 'string') throw new WasmHostError('abi', `${name} returned ${typeof result}, not a string`);
       return result;
     });
@@ -158,7 +159,10 @@ export class GoJsInstance {
       const memBytes = this.exports?.mem.buffer.byteLength ?? 0;
       const capBytes = this.prepared.maxPages * WASM_PAGE_BYTES;
       const stderr = this.stderr();
-      if ((failure.kind === 'trap' || failure.kind === 'abi') && (nearCap(memBytes, capBytes) || /out of memory/.test(stderr))) {
+      if (
+        (failure.kind === 'trap' || failure.kind === 'abi') &&
+        (nearCap(memBytes, capBytes) || /out of memory/.test(stderr))
+      ) {
         failure = memoryFailure(capBytes, failure);
       }
       return { ...this.fail(failure), stderr };
@@ -204,7 +208,8 @@ export class GoJsInstance {
     const put = (s: string): number => {
       const ptr = offset;
       const b = this.encoder.encode(`${s}\0`);
-      if (offset + b.byteLength > ARGS_END) throw new WasmHostError('abi', 'arguments and environment too large for a Go js/wasm program');
+      if (offset + b.byteLength > ARGS_END)
+        throw new WasmHostError('abi', 'arguments and environment too large for a Go js/wasm program');
       bytes.set(b, offset);
       offset += b.byteLength;
       offset += (8 - (offset % 8)) % 8;
@@ -215,7 +220,8 @@ export class GoJsInstance {
     for (const k of Object.keys(env).sort()) ptrs.push(put(`${k}=${env[k]}`));
     ptrs.push(0);
     const argv = offset;
-    if (argv + ptrs.length * 8 > ARGS_END) throw new WasmHostError('abi', 'arguments and environment too large for a Go js/wasm program');
+    if (argv + ptrs.length * 8 > ARGS_END)
+      throw new WasmHostError('abi', 'arguments and environment too large for a Go js/wasm program');
     const view = this.mem();
     for (const p of ptrs) {
       view.setUint32(offset, p, true);
@@ -314,7 +320,8 @@ export class GoJsInstance {
       },
       'runtime.getRandomData': (sp) => {
         const dst = this.loadSlice((sp >>> 0) + 8);
-        for (let i = 0; i < dst.byteLength; i += 65536) crypto.getRandomValues(dst.subarray(i, i + 65536) as Uint8Array<ArrayBuffer>);
+        for (let i = 0; i < dst.byteLength; i += 65536)
+          crypto.getRandomValues(dst.subarray(i, i + 65536) as Uint8Array<ArrayBuffer>);
       },
       'syscall/js.finalizeRef': (sp) => {
         this.values.finalize(this.mem().getUint32((sp >>> 0) + 8, true));
@@ -354,11 +361,15 @@ export class GoJsInstance {
       },
       'syscall/js.valueInvoke': (sp) => {
         sp >>>= 0;
-        this.callIntoGo(40, () => Reflect.apply(this.loadValue(sp + 8) as (...a: unknown[]) => unknown, undefined, this.loadValues(sp + 16)));
+        this.callIntoGo(40, () =>
+          Reflect.apply(this.loadValue(sp + 8) as (...a: unknown[]) => unknown, undefined, this.loadValues(sp + 16)),
+        );
       },
       'syscall/js.valueNew': (sp) => {
         sp >>>= 0;
-        this.callIntoGo(40, () => Reflect.construct(this.loadValue(sp + 8) as new (...a: unknown[]) => unknown, this.loadValues(sp + 16)));
+        this.callIntoGo(40, () =>
+          Reflect.construct(this.loadValue(sp + 8) as new (...a: unknown[]) => unknown, this.loadValues(sp + 16)),
+        );
       },
       'syscall/js.valueLength': (sp) => {
         sp >>>= 0;
@@ -439,7 +450,11 @@ export class GoJsInstance {
   }
 
   private rethrowHostFailure(e: unknown): void {
-    if (typeof e === 'object' && e !== null && ((e as { isWasmHostError?: unknown }).isWasmHostError === true || (e as Error).name === 'RuntimeError')) {
+    if (
+      typeof e === 'object' &&
+      e !== null &&
+      ((e as { isWasmHostError?: unknown }).isWasmHostError === true || (e as Error).name === 'RuntimeError')
+    ) {
       throw e;
     }
   }

@@ -29,7 +29,10 @@ interface Descriptor {
   annotations?: Record<string, string>;
 }
 
-const INDEX_TYPES = new Set(['application/vnd.oci.image.index.v1+json', 'application/vnd.docker.distribution.manifest.list.v2+json']);
+const INDEX_TYPES = new Set([
+  'application/vnd.oci.image.index.v1+json',
+  'application/vnd.docker.distribution.manifest.list.v2+json',
+]);
 const dec = new TextDecoder();
 
 function fail(message: string): never {
@@ -70,7 +73,8 @@ async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-const isWasm = (b: Uint8Array): boolean => b.byteLength >= 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
+const isWasm = (b: Uint8Array): boolean =>
+  b.byteLength >= 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 const isGzip = (b: Uint8Array): boolean => b.byteLength >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
 export async function loadOciModule(read: LayoutReader, tag?: string): Promise<OciModule> {

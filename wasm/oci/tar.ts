@@ -35,7 +35,8 @@ export function tarFiles(buf: Uint8Array): TarFile[] {
     const size = octal(header, 124, 12);
     const type = String.fromCharCode(header[156]!);
     const dataStart = pos + BLOCK;
-    if (dataStart + size > buf.byteLength) throw new WasmHostError('compile', 'malformed tar archive: entry runs past the end');
+    if (dataStart + size > buf.byteLength)
+      throw new WasmHostError('compile', 'malformed tar archive: entry runs past the end');
     const data = buf.subarray(dataStart, dataStart + size);
     pos = dataStart + Math.ceil(size / BLOCK) * BLOCK;
     if (type === 'x') {

@@ -45,7 +45,8 @@ export function createJobHandler(notify?: (event: WorkerResponse) => void): {
         ...(job.env ? { env: job.env } : {}),
       });
       const started = await inst.start();
-      if (started.failure) return { ok: false, output: '', errors: '', stderr: started.stderr, failure: started.failure };
+      if (started.failure)
+        return { ok: false, output: '', errors: '', stderr: started.stderr, failure: started.failure };
       instances.set(job.module.key, inst);
     }
     const outcome = callProcessResourceList(inst, job.input);
@@ -73,7 +74,10 @@ export function createJobHandler(notify?: (event: WorkerResponse) => void): {
       const onStderr = streamer(req.id);
       if (req.op === 'wasi') {
         const outcome = await runWasiJob(req, onStderr);
-        return { response: { id: req.id, op: 'wasi', outcome }, transfer: transferable(outcome.stdout, outcome.stderr) };
+        return {
+          response: { id: req.id, op: 'wasi', outcome },
+          transfer: transferable(outcome.stdout, outcome.stderr),
+        };
       }
       const outcome = await runGoJs(req, onStderr);
       return { response: { id: req.id, op: 'gojs', outcome }, transfer: [] };
@@ -97,7 +101,14 @@ function transferable(...views: Uint8Array[]): ArrayBuffer[] {
   const out: ArrayBuffer[] = [];
   for (const v of views) {
     const b = v.buffer;
-    if (b instanceof ArrayBuffer && v.byteOffset === 0 && v.byteLength === b.byteLength && b.byteLength > 0 && !out.includes(b)) out.push(b);
+    if (
+      b instanceof ArrayBuffer &&
+      v.byteOffset === 0 &&
+      v.byteLength === b.byteLength &&
+      b.byteLength > 0 &&
+      !out.includes(b)
+    )
+      out.push(b);
   }
   return out;
 }

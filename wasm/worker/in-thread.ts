@@ -8,7 +8,16 @@ import type { ProcessOutcome } from '../gojs/call.ts';
 import type { WasiOutcome } from '../run-wasi.ts';
 import { runWasiJob } from './run-job.ts';
 import { createJobHandler } from './handler.ts';
-import { cancelledFailure, failedGoJs, failedWasi, timeoutFailure, type CallOptions, type GoJsJob, type WasiJob, type WasmExecutor } from './protocol.ts';
+import {
+  cancelledFailure,
+  failedGoJs,
+  failedWasi,
+  timeoutFailure,
+  type CallOptions,
+  type GoJsJob,
+  type WasiJob,
+  type WasmExecutor,
+} from './protocol.ts';
 
 export function createInThreadExecutor(): WasmExecutor {
   const handler = createJobHandler();

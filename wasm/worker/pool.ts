@@ -186,7 +186,10 @@ export class WorkerPool implements WasmExecutor {
         }
       },
       (error) => {
-        const failure: WasmFailure = { kind: 'worker', message: `WASM worker failed: ${failureFromThrown(error).message}` };
+        const failure: WasmFailure = {
+          kind: 'worker',
+          message: `WASM worker failed: ${failureFromThrown(error).message}`,
+        };
         this.kill(slot, failure);
       },
     );

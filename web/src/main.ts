@@ -133,7 +133,15 @@ function runJob(job: RenderJob): Promise<RenderReply> {
   if (pending) {
     // A newer edit supersedes the running render: restart the worker so it cannot pile up.
     clearTimeout(pending.watchdog);
-    pending.resolve({ id: pending.id, ok: false, files: {}, results: [], log: '', error: { message: 'superseded' }, ms: 0 });
+    pending.resolve({
+      id: pending.id,
+      ok: false,
+      files: {},
+      results: [],
+      log: '',
+      error: { message: 'superseded' },
+      ms: 0,
+    });
     pending = undefined;
     worker.terminate();
     worker = startWorker();
@@ -149,7 +157,9 @@ function runJob(job: RenderJob): Promise<RenderReply> {
         files: {},
         results: [],
         log: '',
-        error: { message: `render stopped: the engine did not answer within ${(job.timeoutMs + WATCHDOG_SLACK_MS) / 1000}s` },
+        error: {
+          message: `render stopped: the engine did not answer within ${(job.timeoutMs + WATCHDOG_SLACK_MS) / 1000}s`,
+        },
         ms: job.timeoutMs + WATCHDOG_SLACK_MS,
       });
     }, job.timeoutMs + WATCHDOG_SLACK_MS);
@@ -216,7 +226,8 @@ function showDiffs(r: RenderReply): void {
     const pre = document.createElement('pre');
     for (const line of text.split('\n').slice(2, -1)) {
       const span = document.createElement('span');
-      span.className = 'l ' + (line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : '');
+      span.className =
+        'l ' + (line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : '');
       span.textContent = line;
       pre.append(span);
     }
@@ -342,7 +353,9 @@ function setup(): void {
     e.preventDefault();
     hint.hidden = true;
     const out: Files = {};
-    const entries = [...(e.dataTransfer?.items ?? [])].map((i) => i.webkitGetAsEntry()).filter((x): x is FileSystemEntry => !!x);
+    const entries = [...(e.dataTransfer?.items ?? [])]
+      .map((i) => i.webkitGetAsEntry())
+      .filter((x): x is FileSystemEntry => !!x);
     if (entries.length === 1 && entries[0]!.isDirectory) {
       const dir = entries[0] as FileSystemDirectoryEntry;
       const reader = dir.createReader();
@@ -362,7 +375,8 @@ function setup(): void {
       }
     });
   }
-  if ('serviceWorker' in navigator && location.protocol !== 'file:') void navigator.serviceWorker.register('./sw.js').catch(() => {});
+  if ('serviceWorker' in navigator && location.protocol !== 'file:')
+    void navigator.serviceWorker.register('./sw.js').catch(() => {});
 }
 
 async function start(): Promise<void> {

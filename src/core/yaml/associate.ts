@@ -154,7 +154,13 @@ function footOfEntry(p: Entry, text: string): void {
  * The general case (§6.3 steps 3–6): own-line comments between P's content and N (or the end of
  * the document when `n` is null).
  */
-export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, n: Entry | null, ctx: RunContext): void {
+export function assignRun(
+  run: readonly RunLine[],
+  p: Entry,
+  pLastLine: number,
+  n: Entry | null,
+  ctx: RunContext,
+): void {
   const levels = levelsOf(p);
   const nextIndent = levels.length ? levels[0]!.indent : 0;
   const footLine = pLastLine === ctx.docFirstLine ? -1 : pLastLine + 1;
@@ -168,7 +174,13 @@ export function assignRun(run: readonly RunLine[], p: Entry, pLastLine: number, 
     noBlankYet && ((pd.firstLine === footLine && p.hasValue) || pd.col < nextIndent);
   const close = (foot: boolean, ownStart: boolean): void => {
     const idx = records.length;
-    records.push({ foot, text: pending!.lines, firstLine: pending!.firstLine, col: pending!.col, anchor: ownStart ? idx - 0.6 : anchor });
+    records.push({
+      foot,
+      text: pending!.lines,
+      firstLine: pending!.firstLine,
+      col: pending!.col,
+      anchor: ownStart ? idx - 0.6 : anchor,
+    });
     if (foot) anchor = idx + 0.25;
     pending = null;
   };

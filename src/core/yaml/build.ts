@@ -101,11 +101,19 @@ class PieceBuilder {
       } else if (tok.type === 'directive') {
         if (seenDoc) break;
         const m = /^%YAML\s+(\S+)/.exec(tok.source);
-        this.fail(tok.offset, m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>');
+        this.fail(
+          tok.offset,
+          m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>',
+        );
       } else if (tok.type === 'doc-end') {
         this.token(tok as unknown as SourceToken);
         if (tok.end) this.tokens(tok.end);
-      } else if (tok.type === 'comment' || tok.type === 'newline' || tok.type === 'space' || tok.type === 'byte-order-mark') {
+      } else if (
+        tok.type === 'comment' ||
+        tok.type === 'newline' ||
+        tok.type === 'space' ||
+        tok.type === 'byte-order-mark'
+      ) {
         this.token(tok);
       } else if (seenDoc) break;
     }
@@ -152,7 +160,11 @@ class PieceBuilder {
    * errors, the 0-based line for parser errors (its own off-by-one), and no line for composer
    * errors; the error's `line` field is always the true 1-based line.
    */
-  private fail(offset: number, message: string, code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax'): never {
+  private fail(
+    offset: number,
+    message: string,
+    code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax',
+  ): never {
     const local = this.lineOf(offset);
     const line = local + this.input.firstLine - 1;
     const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
@@ -234,7 +246,7 @@ class PieceBuilder {
         break;
       default:
         this.content(this.lineOf(t.offset));
-      }
+    }
   }
 
   /** go-yaml rejects a tab in the indentation of block content. */
@@ -389,7 +401,11 @@ class PieceBuilder {
     if (!target) this.fail(tok.offset, `unknown anchor '${name}' referenced`);
     this.expansions += 1 + (this.anchorWeight.get(target) ?? 0);
     if (this.expansions > this.input.limits.maxAliases) {
-      this.fail(tok.offset, `YAML document expands more than ${this.input.limits.maxAliases} aliases`, 'yaml-alias-limit');
+      this.fail(
+        tok.offset,
+        `YAML document expands more than ${this.input.limits.maxAliases} aliases`,
+        'yaml-alias-limit',
+      );
     }
     const node = this.place(newNode('alias', { value: name, alias: target }), tok.offset);
     this.content(this.lineOf(tok.offset));
@@ -450,7 +466,8 @@ class PieceBuilder {
       if (tok.type === 'scalar') {
         // go-yaml's scanner cannot start a token with a reserved indicator.
         const c0 = src.charCodeAt(0);
-        if (c0 === 0x25 || c0 === 0x40 || c0 === 0x60) this.fail(tok.offset, 'found character that cannot start any token');
+        if (c0 === 0x25 || c0 === 0x40 || c0 === 0x60)
+          this.fail(tok.offset, 'found character that cannot start any token');
         style = '';
         value = src.includes('\n') ? this.resolve(tok) : src;
       } else if (tok.type === 'single-quoted-scalar') {
@@ -505,20 +522,36 @@ class PieceBuilder {
     return r.value;
   }
 
-  private blockMap(tok: CST.BlockMap, depth: number, owner: Entry | null, ownerLevel: Level | null, props: Props | null): YNode {
+  private blockMap(
+    tok: CST.BlockMap,
+    depth: number,
+    owner: Entry | null,
+    ownerLevel: Level | null,
+    props: Props | null,
+  ): YNode {
     const weight = this.expansions;
     const node = this.place(newNode('mapping', { tag: '!!map' }), tok.offset);
     this.applyProps(node, props);
     if (owner && owner.kind === 'key' && this.lineOf(tok.offset) === owner.line) {
       this.fail(tok.offset, 'mapping values are not allowed in this context');
     }
-    const level: Level = { kind: 'map', node, indent: 0, isLevel: true, parent: ownerLevel, owner, last: null, count: 0 };
+    const level: Level = {
+      kind: 'map',
+      node,
+      indent: 0,
+      isLevel: true,
+      parent: ownerLevel,
+      owner,
+      last: null,
+      count: 0,
+    };
     let first = true;
     for (const item of tok.items) {
       let keyProps: Props | null = null;
       let indOffset = -1;
       for (const t of item.start) {
-        if (indOffset === -1 && (t.type === 'explicit-key-ind' || t.type === 'anchor' || t.type === 'tag')) indOffset = t.offset;
+        if (indOffset === -1 && (t.type === 'explicit-key-ind' || t.type === 'anchor' || t.type === 'tag'))
+          indOffset = t.offset;
       }
       this.tokens(item.start);
       keyProps = this.takeProps();
@@ -578,13 +611,28 @@ class PieceBuilder {
     return node;
   }
 
-  private blockSeq(tok: CST.BlockSequence, depth: number, owner: Entry | null, ownerLevel: Level | null, props: Props | null): YNode {
+  private blockSeq(
+    tok: CST.BlockSequence,
+    depth: number,
+    owner: Entry | null,
+    ownerLevel: Level | null,
+    props: Props | null,
+  ): YNode {
     const weight = this.expansions;
     const node = this.place(newNode('sequence', { tag: '!!seq' }), tok.offset);
     this.applyProps(node, props);
     const indent = this.colOf(tok.offset, this.lineOf(tok.offset));
     const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
-    const level: Level = { kind: 'seq', node, indent, isLevel: !compact, parent: ownerLevel, owner, last: null, count: 0 };
+    const level: Level = {
+      kind: 'seq',
+      node,
+      indent,
+      isLevel: !compact,
+      parent: ownerLevel,
+      owner,
+      last: null,
+      count: 0,
+    };
     for (const item of tok.items) {
       let e: Entry | null = null;
       for (const t of item.start) {
@@ -594,7 +642,8 @@ class PieceBuilder {
           this.target(T_FIRST_KEY_HEAD, this.lineOf(t.offset), null, e);
         } else {
           this.token(t);
-          if ((t.type === 'anchor' || t.type === 'tag') && e) this.target(T_FIRST_KEY_LINE, this.lineOf(t.offset), null, e);
+          if ((t.type === 'anchor' || t.type === 'tag') && e)
+            this.target(T_FIRST_KEY_LINE, this.lineOf(t.offset), null, e);
         }
       }
       if (!e) continue;
@@ -613,7 +662,10 @@ class PieceBuilder {
   private flow(tok: CST.FlowCollection, depth: number, props: Props | null, pseudo: Entry | null): YNode {
     const weight = this.expansions;
     const isMap = tok.start.type === 'flow-map-start';
-    const node = this.place(newNode(isMap ? 'mapping' : 'sequence', { tag: isMap ? '!!map' : '!!seq', style: 'flow' }), tok.offset);
+    const node = this.place(
+      newNode(isMap ? 'mapping' : 'sequence', { tag: isMap ? '!!map' : '!!seq', style: 'flow' }),
+      tok.offset,
+    );
     this.applyProps(node, props);
     this.flowDepth++;
     this.flowHead = '';
@@ -652,10 +704,18 @@ class PieceBuilder {
       }
       if (head) key.headComment = joinComment(head, key.headComment);
       this.tokens(item.sep);
-      const value = item.value ? this.value(item.value, depth + 1, null, null) : this.emptyValue(key.line ? tok.offset : tok.offset);
+      const value = item.value
+        ? this.value(item.value, depth + 1, null, null)
+        : this.emptyValue(key.line ? tok.offset : tok.offset);
       if (isMap) node.content.push(key, value);
       else {
-        const pair = newNode('mapping', { tag: '!!map', style: 'flow', content: [key, value], line: key.line, column: key.column });
+        const pair = newNode('mapping', {
+          tag: '!!map',
+          style: 'flow',
+          content: [key, value],
+          line: key.line,
+          column: key.column,
+        });
         node.content.push(pair);
       }
       prev = value;
@@ -711,7 +771,9 @@ function goMessage(message: string): string {
   if (/tab/i.test(message)) return 'found character that cannot start any token';
   if (/block-seq-ind on same line/i.test(message)) return 'block sequence entries are not allowed in this context';
   if (/flow (map|sequence)|Expected a .* ([\]}])/i.test(message)) {
-    return message.includes('}') || /map/i.test(message) ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
+    return message.includes('}') || /map/i.test(message)
+      ? "did not find expected ',' or '}'"
+      : "did not find expected ',' or ']'";
   }
   if (/implicit key|single line/i.test(message)) return "could not find expected ':'";
   if (/indent/i.test(message)) return 'did not find expected key';

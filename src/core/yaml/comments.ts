@@ -65,7 +65,8 @@ function copyWalk(from: YNode | undefined, to: YNode, depth: number): void {
   }
   if (to.kind === 'sequence') {
     if (!from || from.kind !== 'sequence') {
-      for (const item of to.content) if (item.kind === 'mapping' || item.kind === 'sequence') copyWalk(undefined, item, depth + 1);
+      for (const item of to.content)
+        if (item.kind === 'mapping' || item.kind === 'sequence') copyWalk(undefined, item, depth + 1);
       return;
     }
     const n = Math.min(to.content.length, from.content.length);
@@ -121,7 +122,13 @@ function syncWalk(from: YNode, to: YNode, inSequence: boolean, depth: number): v
 function liftItemHeads(seq: YNode): void {
   for (const item of seq.content) {
     const first = item.content[0];
-    if (!first || first.kind !== 'scalar' || !first.headComment || (item.kind !== 'mapping' && item.kind !== 'sequence')) continue;
+    if (
+      !first ||
+      first.kind !== 'scalar' ||
+      !first.headComment ||
+      (item.kind !== 'mapping' && item.kind !== 'sequence')
+    )
+      continue;
     if (!item.headComment) item.headComment = first.headComment;
     else {
       item.headComment = `${item.headComment}\n${first.headComment}`;
@@ -213,7 +220,12 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
     for (let i = 0; i < c.length; i++) {
       const item = c[i]!;
       const first = item.content[0];
-      if (first && first.kind === 'scalar' && first.headComment && (item.kind === 'mapping' || item.kind === 'sequence')) {
+      if (
+        first &&
+        first.kind === 'scalar' &&
+        first.headComment &&
+        (item.kind === 'mapping' || item.kind === 'sequence')
+      ) {
         found = CHANGE;
         break;
       }
@@ -237,7 +249,12 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
 /** A mapping key go-yaml writes in the explicit `? ` form. */
 function explicitKey(k: YNode): boolean {
   if (k.kind === 'mapping' || k.kind === 'sequence' || k.value.length > 40 || k.value.includes('\n')) {
-    if (k.kind !== 'scalar' || k.value.includes('\n') || new TextEncoder().encode(k.anchor + k.tag + k.value).length > 100) return true;
+    if (
+      k.kind !== 'scalar' ||
+      k.value.includes('\n') ||
+      new TextEncoder().encode(k.anchor + k.tag + k.value).length > 100
+    )
+      return true;
   }
   return false;
 }
@@ -260,9 +277,12 @@ function needsRealRoundTrip(root: YNode): boolean {
 /** Emits the resource as the only item of a ResourceList, reads it back and restores it as kyaml does. */
 function realRoundTrip(doc: YNode, root: YNode): void {
   const list = mappingNode([
-    strNode('apiVersion'), strNode('config.kubernetes.io/v1'),
-    strNode('kind'), strNode('ResourceList'),
-    strNode('items'), sequenceNode([root]),
+    strNode('apiVersion'),
+    strNode('config.kubernetes.io/v1'),
+    strNode('kind'),
+    strNode('ResourceList'),
+    strNode('items'),
+    sequenceNode([root]),
   ]);
   const text = emitYamlDocument(documentNode(list), 'compact');
   const back = buildPiece({ text, firstLine: 1, file: undefined, limits: DEFAULT_LIMITS });

@@ -47,7 +47,12 @@ export function toJS(node: YNode | undefined, opts: ToJSOptions = {}): unknown {
             continue;
           }
           const key = k.kind === 'scalar' ? k.value : JSON.stringify(walk(k, depth + 1));
-          Object.defineProperty(o, key, { value: walk(v, depth + 1), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(o, key, {
+            value: walk(v, depth + 1),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         }
         return o;
       }

@@ -27,7 +27,6 @@ export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent): string {
   return e.finish();
 }
 
-
 type ScalarContext = 'value' | 'key' | 'flow' | 'explicit-key';
 
 function utf8Length(s: string): number {
@@ -219,7 +218,14 @@ class Emitter {
    * Writes a non-block-collection value after `prefix` (a key's `:` or a dash) on the current line:
    * props, then the scalar, alias or flow collection, then the line comment.
    */
-  private inlineValue(n: YNode, indent: number, ctx: ScalarContext, props: string, heldComment: string, ownComment = true): void {
+  private inlineValue(
+    n: YNode,
+    indent: number,
+    ctx: ScalarContext,
+    props: string,
+    heldComment: string,
+    ownComment = true,
+  ): void {
     const comment = (ownComment ? n.lineComment : '') || heldComment;
     if (n.kind === 'mapping' || n.kind === 'sequence') {
       this.w(props ? `${props} ` : '');

@@ -161,7 +161,13 @@ function quote(s: string): string {
     else if (c === 0x09) out.push('\\t');
     else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) {
       out.push(`\\u${c.toString(16).padStart(4, '0')}`);
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff) {
+    } else if (
+      c >= 0xd800 &&
+      c <= 0xdbff &&
+      i + 1 < s.length &&
+      s.charCodeAt(i + 1) >= 0xdc00 &&
+      s.charCodeAt(i + 1) <= 0xdfff
+    ) {
       out.push(s.slice(i, i + 2));
       i++;
     } else if (c >= 0xd800 && c <= 0xdfff) out.push('\ufffd');

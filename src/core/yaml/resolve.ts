@@ -5,13 +5,29 @@
  */
 
 const TABLE: ReadonlyMap<string, string> = new Map([
-  ['true', '!!bool'], ['True', '!!bool'], ['TRUE', '!!bool'],
-  ['false', '!!bool'], ['False', '!!bool'], ['FALSE', '!!bool'],
-  ['', '!!null'], ['~', '!!null'], ['null', '!!null'], ['Null', '!!null'], ['NULL', '!!null'],
-  ['.nan', '!!float'], ['.NaN', '!!float'], ['.NAN', '!!float'],
-  ['.inf', '!!float'], ['.Inf', '!!float'], ['.INF', '!!float'],
-  ['+.inf', '!!float'], ['+.Inf', '!!float'], ['+.INF', '!!float'],
-  ['-.inf', '!!float'], ['-.Inf', '!!float'], ['-.INF', '!!float'],
+  ['true', '!!bool'],
+  ['True', '!!bool'],
+  ['TRUE', '!!bool'],
+  ['false', '!!bool'],
+  ['False', '!!bool'],
+  ['FALSE', '!!bool'],
+  ['', '!!null'],
+  ['~', '!!null'],
+  ['null', '!!null'],
+  ['Null', '!!null'],
+  ['NULL', '!!null'],
+  ['.nan', '!!float'],
+  ['.NaN', '!!float'],
+  ['.NAN', '!!float'],
+  ['.inf', '!!float'],
+  ['.Inf', '!!float'],
+  ['.INF', '!!float'],
+  ['+.inf', '!!float'],
+  ['+.Inf', '!!float'],
+  ['+.INF', '!!float'],
+  ['-.inf', '!!float'],
+  ['-.Inf', '!!float'],
+  ['-.INF', '!!float'],
 ]);
 
 /** First characters for which go-yaml consults the table at all. */
@@ -59,11 +75,11 @@ function isGoInt(s: string): boolean {
   }
   let digits: string;
   let prefix: string;
-  if (/^0[xX][0-9a-fA-F]+$/.test(body)) (prefix = '0x'), (digits = body.slice(2));
-  else if (/^0[oO][0-7]+$/.test(body)) (prefix = '0o'), (digits = body.slice(2));
-  else if (/^0[bB][01]+$/.test(body)) (prefix = '0b'), (digits = body.slice(2));
-  else if (/^0[0-7]*$/.test(body)) (prefix = '0o'), (digits = body.length > 1 ? body.slice(1) : '0');
-  else if (/^[1-9][0-9]*$/.test(body)) (prefix = ''), (digits = body);
+  if (/^0[xX][0-9a-fA-F]+$/.test(body)) ((prefix = '0x'), (digits = body.slice(2)));
+  else if (/^0[oO][0-7]+$/.test(body)) ((prefix = '0o'), (digits = body.slice(2)));
+  else if (/^0[bB][01]+$/.test(body)) ((prefix = '0b'), (digits = body.slice(2)));
+  else if (/^0[0-7]*$/.test(body)) ((prefix = '0o'), (digits = body.length > 1 ? body.slice(1) : '0'));
+  else if (/^[1-9][0-9]*$/.test(body)) ((prefix = ''), (digits = body));
   else return false;
   if (digits.length < 18 && prefix === '') return true;
   let n = BigInt(prefix + digits);

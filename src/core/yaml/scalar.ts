@@ -35,9 +35,15 @@ const SIMPLE_PLAIN =
 
 /** The permission table of §4.2 for a value. */
 export function analyzeScalar(value: string): ScalarAnalysis {
-  if (value === '') return { empty: true, multiline: false, blockPlain: true, flowPlain: false, single: true, block: false };
+  if (value === '')
+    return { empty: true, multiline: false, blockPlain: true, flowPlain: false, single: true, block: false };
   // Fast path: letters, digits and harmless punctuation, no trailing space.
-  if (SIMPLE_PLAIN.test(value) && value.charCodeAt(value.length - 1) !== 0x20 && !value.startsWith('---') && !value.startsWith('...')) {
+  if (
+    SIMPLE_PLAIN.test(value) &&
+    value.charCodeAt(value.length - 1) !== 0x20 &&
+    !value.startsWith('---') &&
+    !value.startsWith('...')
+  ) {
     return { empty: false, multiline: false, blockPlain: true, flowPlain: true, single: true, block: true };
   }
   let blockIndicators = false;
@@ -66,12 +72,27 @@ export function analyzeScalar(value: string): ScalarAnalysis {
     const followedByWhitespace = next === -1 || next === 0x20 || next === 0x09 || isBreak(next);
     if (i === 0) {
       switch (c) {
-        case 0x23: case 0x2c: case 0x5b: case 0x5d: case 0x7b: case 0x7d: case 0x26: case 0x2a:
-        case 0x21: case 0x7c: case 0x3e: case 0x27: case 0x22: case 0x25: case 0x40: case 0x60:
+        case 0x23:
+        case 0x2c:
+        case 0x5b:
+        case 0x5d:
+        case 0x7b:
+        case 0x7d:
+        case 0x26:
+        case 0x2a:
+        case 0x21:
+        case 0x7c:
+        case 0x3e:
+        case 0x27:
+        case 0x22:
+        case 0x25:
+        case 0x40:
+        case 0x60:
           flowIndicators = true;
           blockIndicators = true;
           break;
-        case 0x3f: case 0x3a:
+        case 0x3f:
+        case 0x3a:
           flowIndicators = true;
           if (followedByWhitespace) blockIndicators = true;
           break;
@@ -114,7 +135,14 @@ export function analyzeScalar(value: string): ScalarAnalysis {
     }
     precededByWhitespace = c === 0x20 || c === 0x09 || isBreak(c);
   }
-  const a: ScalarAnalysis = { empty: false, multiline: lineBreaks, blockPlain: true, flowPlain: true, single: true, block: true };
+  const a: ScalarAnalysis = {
+    empty: false,
+    multiline: lineBreaks,
+    blockPlain: true,
+    flowPlain: true,
+    single: true,
+    block: true,
+  };
   if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) a.flowPlain = a.blockPlain = false;
   if (trailingSpace) a.block = false;
   if (breakSpace) a.flowPlain = a.blockPlain = a.single = false;
@@ -127,8 +155,20 @@ export function analyzeScalar(value: string): ScalarAnalysis {
 }
 
 const SHORT_ESCAPES: Record<number, string> = {
-  0x00: '\\0', 0x07: '\\a', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0b: '\\v', 0x0c: '\\f', 0x0d: '\\r',
-  0x1b: '\\e', 0x22: '\\"', 0x5c: '\\\\', 0x85: '\\N', 0x2028: '\\L', 0x2029: '\\P',
+  0x00: '\\0',
+  0x07: '\\a',
+  0x08: '\\b',
+  0x09: '\\t',
+  0x0a: '\\n',
+  0x0b: '\\v',
+  0x0c: '\\f',
+  0x0d: '\\r',
+  0x1b: '\\e',
+  0x22: '\\"',
+  0x5c: '\\\\',
+  0x85: '\\N',
+  0x2028: '\\L',
+  0x2029: '\\P',
 };
 
 function hexEscape(cp: number): string {
@@ -183,7 +223,12 @@ export function writeSingleQuoted(value: string, indent: string): string {
 }
 
 /** A literal or folded scalar: header (with the line comment), then the content lines. */
-export function blockScalar(value: string, style: 'literal' | 'folded', contentIndent: number, lineComment: string): string {
+export function blockScalar(
+  value: string,
+  style: 'literal' | 'folded',
+  contentIndent: number,
+  lineComment: string,
+): string {
   const parts: string[] = [style === 'literal' ? '|' : '>'];
   const first = value.charCodeAt(0);
   if (first === 0x20 || first === 0x0a) parts.push('2');

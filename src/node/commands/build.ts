@@ -94,7 +94,10 @@ async function loadEsbuild(): Promise<Esbuild> {
 }
 
 /** Dockerfile and catalog metadata.yaml for a container build of `fn` (bundle file name `file`). */
-export function containerFiles(fn: { name: string; kind: string; usage?: string }, file: string): Record<string, string> {
+export function containerFiles(
+  fn: { name: string; kind: string; usage?: string },
+  file: string,
+): Record<string, string> {
   return {
     Dockerfile: [
       '# Built by krmfn build --target container. The bundle needs nothing but node.',
@@ -119,7 +122,12 @@ function wrapperSource(entry: string, target: BuildTarget): string {
   const spec = JSON.stringify(entry.split(nodePath.sep).join('/'));
   if (target === 'module') return `export { default } from ${spec};\n`;
   if (target === 'wasm-js') {
-    return [`import * as mod from ${spec};`, `import { toWasmGlobal } from 'krmfn/sdk';`, 'toWasmGlobal(mod.default ?? mod.fn);', ''].join('\n');
+    return [
+      `import * as mod from ${spec};`,
+      `import { toWasmGlobal } from 'krmfn/sdk';`,
+      'toWasmGlobal(mod.default ?? mod.fn);',
+      '',
+    ].join('\n');
   }
   return [
     `import * as mod from ${spec};`,
@@ -135,7 +143,12 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
   const esbuild = await loadEsbuild();
   const aliases = sdkAliases();
   const result = await esbuild.build({
-    stdin: { contents: wrapperSource(req.entry, req.target), resolveDir: nodePath.dirname(req.entry), sourcefile: 'krmfn-entry.mjs', loader: 'js' },
+    stdin: {
+      contents: wrapperSource(req.entry, req.target),
+      resolveDir: nodePath.dirname(req.entry),
+      sourcefile: 'krmfn-entry.mjs',
+      loader: 'js',
+    },
     bundle: true,
     format: 'esm',
     platform: req.target === 'wasm-js' ? 'neutral' : 'node',
@@ -151,14 +164,20 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
         ...(req.target === 'exec' ? ['#!/usr/bin/env node'] : []),
         ...(req.target === 'wasm-js'
           ? []
-          : ["import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);"]),
+          : [
+              "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
+            ]),
       ].join('\n'),
     },
   });
   const file = result.outputFiles[0];
   if (!file) throw new Error('esbuild produced no output');
   // Absolute source paths appear only in comments; strip the machine-specific root for reproducible output.
-  const text = file.text.split(nodePath.dirname(req.entry) + nodePath.sep).join('').split(krmfnRoot() + nodePath.sep).join('krmfn/');
+  const text = file.text
+    .split(nodePath.dirname(req.entry) + nodePath.sep)
+    .join('')
+    .split(krmfnRoot() + nodePath.sep)
+    .join('krmfn/');
   await fsp.mkdir(nodePath.dirname(req.out), { recursive: true });
   await fsp.writeFile(req.out, text, { mode: req.target === 'exec' ? 0o755 : 0o644 });
   if (req.target === 'exec') await fsp.chmod(req.out, 0o755);
@@ -169,12 +188,20 @@ export const buildCommand: Command = {
   name: 'build',
   summary: 'Bundle a function written with krmfn/sdk into one runnable JS file',
   async run(args: string[], io: CliIO): Promise<number> {
-    const parsed = await parseCommandArgs(args, { target: { type: 'string' }, out: { type: 'string', short: 'o' }, minify: { type: 'boolean' } }, HELP, io);
+    const parsed = await parseCommandArgs(
+      args,
+      { target: { type: 'string' }, out: { type: 'string', short: 'o' }, minify: { type: 'boolean' } },
+      HELP,
+      io,
+    );
     if (typeof parsed === 'number') return parsed;
     const v = parsed.values;
     const target = (v.target ?? 'exec') as BuildTarget;
     if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
-      await write(io.stderr, `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`);
+      await write(
+        io.stderr,
+        `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`,
+      );
       return 1;
     }
     if (parsed.positionals.length > 1) {
@@ -182,19 +209,31 @@ export const buildCommand: Command = {
       return 1;
     }
     const entry = nodePath.resolve(io.cwd, parsed.positionals[0] ?? 'src/fn.ts');
-    const defaultOut = { exec: 'dist/fn.mjs', module: 'dist/fn.module.mjs', container: 'dist/container/fn.mjs', 'wasm-js': 'dist/fn.global.js' }[target];
+    const defaultOut = {
+      exec: 'dist/fn.mjs',
+      module: 'dist/fn.module.mjs',
+      container: 'dist/container/fn.mjs',
+      'wasm-js': 'dist/fn.global.js',
+    }[target];
     const out = nodePath.resolve(io.cwd, v.out ?? defaultOut);
     if (!existsSync(entry)) {
       await write(io.stderr, `error: entry ${entry} does not exist\n`);
       return 1;
     }
     try {
-      const bytes = await buildFunction({ entry, out, target: target === 'container' ? 'exec' : target, minify: v.minify ?? false });
+      const bytes = await buildFunction({
+        entry,
+        out,
+        target: target === 'container' ? 'exec' : target,
+        minify: v.minify ?? false,
+      });
       if (target === 'container') {
         const probe = nodePath.join(nodePath.dirname(out), `.krmfn-probe-${process.pid}.mjs`);
         await buildFunction({ entry, out: probe, target: 'module' });
         try {
-          const fn = ((await import(pathToFileURL(probe).href)) as { default: { name: string; kind: string; usage?: string } }).default;
+          const fn = (
+            (await import(pathToFileURL(probe).href)) as { default: { name: string; kind: string; usage?: string } }
+          ).default;
           for (const [name, text] of Object.entries(containerFiles(fn, nodePath.basename(out)))) {
             await fsp.writeFile(nodePath.join(nodePath.dirname(out), name), text);
           }
@@ -202,7 +241,10 @@ export const buildCommand: Command = {
           await fsp.rm(probe, { force: true });
         }
       }
-      await write(io.stderr, `built ${nodePath.relative(io.cwd, out) || out} (${target}, ${(bytes / 1024).toFixed(1)} KiB)\n`);
+      await write(
+        io.stderr,
+        `built ${nodePath.relative(io.cwd, out) || out} (${target}, ${(bytes / 1024).toFixed(1)} KiB)\n`,
+      );
       return 0;
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);

@@ -6,7 +6,16 @@
 import * as nodePath from 'node:path';
 import type { Selector } from '../../core/function.ts';
 import { isValidImageReference, resolveImageName } from '../../core/kptfile.ts';
-import { bool, list, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
+import {
+  bool,
+  list,
+  parseDuration,
+  parseFlags,
+  str,
+  UsageError,
+  type FlagSpec,
+  type ParsedArgs,
+} from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
@@ -123,7 +132,9 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
       return 0;
     }
     if (bool(p, 'include-meta-resources')) {
-      throw new UsageError('--include-meta-resources is no longer necessary because meta resources are now included by default');
+      throw new UsageError(
+        '--include-meta-resources is no longer necessary because meta resources are now included by default',
+      );
     }
     if (p.positional.length > 1) throw new UsageError("0 or 1 arguments supported, function arguments go after '--'");
     image = str(p, 'image');
@@ -142,7 +153,8 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
     if (bool(p, 'save')) {
       const type = str(p, 'type');
       if (!type) throw new UsageError('--type must be specified if saving functions to Kptfile (--save=true)');
-      if (type !== 'mutator' && type !== 'validator') throw new UsageError('--type must be either `mutator` or `validator`');
+      if (type !== 'mutator' && type !== 'validator')
+        throw new UsageError('--type must be either `mutator` or `validator`');
       saveType = type;
     }
   } catch (e) {

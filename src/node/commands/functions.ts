@@ -32,7 +32,9 @@ export function describeBuiltin(d: BuiltinDescriptor): Record<string, unknown> {
 }
 
 function versionRange(versions: readonly string[]): string {
-  return versions.length <= 1 ? (versions[0] ?? '') : `${versions[0]} … ${versions[versions.length - 1]} (${versions.length})`;
+  return versions.length <= 1
+    ? (versions[0] ?? '')
+    : `${versions[0]} … ${versions[versions.length - 1]} (${versions.length})`;
 }
 
 export function formatBuiltins(registry: readonly BuiltinDescriptor[]): string {
@@ -47,7 +49,9 @@ export function formatBuiltins(registry: readonly BuiltinDescriptor[]): string {
     if (d.docs) out.push(`  docs:     ${d.docs}`);
     out.push('');
   }
-  out.push(`${sorted.length} built-in functions. Any catalog registry prefix, short names, vX.Y.Z / vX.Y / vX / latest tags resolve.`);
+  out.push(
+    `${sorted.length} built-in functions. Any catalog registry prefix, short names, vX.Y.Z / vX.Y / vX / latest tags resolve.`,
+  );
   return out.join('\n') + '\n';
 }
 
@@ -57,7 +61,11 @@ export const functionsCommand: Command = {
   async run(args: string[], io: CliIO): Promise<number> {
     let values: { json?: boolean; help?: boolean };
     try {
-      ({ values } = parseArgs({ args, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: false }));
+      ({ values } = parseArgs({
+        args,
+        options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: false,
+      }));
     } catch (e) {
       await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n`);
       return 1;

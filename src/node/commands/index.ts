@@ -13,4 +13,14 @@ import { serveCommand } from './serve.ts';
 import { starlarkCommand } from './starlark.ts';
 import { testCommand } from './test.ts';
 
-export const COMMANDS: readonly Command[] = Object.freeze([buildCommand, evalCommand, functionsCommand, initCommand, renderCommand, runCommand, serveCommand, starlarkCommand, testCommand]);
+export const COMMANDS: readonly Command[] = Object.freeze([
+  buildCommand,
+  evalCommand,
+  functionsCommand,
+  initCommand,
+  renderCommand,
+  runCommand,
+  serveCommand,
+  starlarkCommand,
+  testCommand,
+]);

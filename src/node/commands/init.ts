@@ -46,7 +46,10 @@ export const initCommand: Command = {
     }
     const kind = (parsed.values.kind ?? 'mutator') as TemplateKind;
     if (kind !== 'mutator' && kind !== 'validator' && kind !== 'generator') {
-      await write(io.stderr, `error: unknown --kind ${JSON.stringify(parsed.values.kind)} (expected mutator, validator or generator)\n`);
+      await write(
+        io.stderr,
+        `error: unknown --kind ${JSON.stringify(parsed.values.kind)} (expected mutator, validator or generator)\n`,
+      );
       return 1;
     }
     const dir = nodePath.resolve(io.cwd, parsed.values.dir ?? name);

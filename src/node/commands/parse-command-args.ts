@@ -7,12 +7,23 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { write, type CliIO } from '../io.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-export type ParsedCommandArgs<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O & { help: { type: 'boolean'; short: 'h' } } }>>;
+export type ParsedCommandArgs<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; allowPositionals: true; options: O & { help: { type: 'boolean'; short: 'h' } } }>
+>;
 
-export async function parseCommandArgs<O extends Options>(args: string[], options: O, help: string, io: CliIO): Promise<ParsedCommandArgs<O> | number> {
+export async function parseCommandArgs<O extends Options>(
+  args: string[],
+  options: O,
+  help: string,
+  io: CliIO,
+): Promise<ParsedCommandArgs<O> | number> {
   let parsed: ParsedCommandArgs<O>;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h' } } }) as ParsedCommandArgs<O>;
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+    }) as ParsedCommandArgs<O>;
   } catch (e) {
     await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${help}`);
     return 1;

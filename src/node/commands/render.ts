@@ -27,7 +27,11 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'bool' },
 ];
 
-const RENDER_FLAGS: readonly FlagSpec[] = [...COMMON_FLAGS, { name: 'allow-exec', kind: 'bool' }, { name: 'diff', kind: 'bool' }];
+const RENDER_FLAGS: readonly FlagSpec[] = [
+  ...COMMON_FLAGS,
+  { name: 'allow-exec', kind: 'bool' },
+  { name: 'diff', kind: 'bool' },
+];
 
 const HELP = `Render a package: run the Kptfile pipelines of the package and its subpackages, in process.
 
@@ -70,7 +74,11 @@ export function textOptions(p: ParsedArgs, io: CliIO): TextOptions {
 }
 
 /** An event sink writing kpt's text to stderr, in order. */
-export function eventPrinter(io: CliIO, text: TextOptions, mode: 'render' | 'eval'): { sink: (e: EngineEvent) => void; flush: () => Promise<void> } {
+export function eventPrinter(
+  io: CliIO,
+  text: TextOptions,
+  mode: 'render' | 'eval',
+): { sink: (e: EngineEvent) => void; flush: () => Promise<void> } {
   let chain = Promise.resolve();
   return {
     sink: (e) => {
@@ -89,7 +97,13 @@ export async function resolveOutput(value: string | undefined, cwd: string): Pro
 }
 
 /** Prints the outcome's tail (results line, summary, error, stdout, JSON) and returns the exit code. */
-export async function finish(io: CliIO, outcome: RunOutcome, mode: 'render' | 'eval', resultsDirArg: string | undefined, json: boolean): Promise<number> {
+export async function finish(
+  io: CliIO,
+  outcome: RunOutcome,
+  mode: 'render' | 'eval',
+  resultsDirArg: string | undefined,
+  json: boolean,
+): Promise<number> {
   let err = '';
   if (outcome.ok && mode === 'render' && outcome.stdout === undefined) {
     err += `Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`;
@@ -127,7 +141,10 @@ export async function resolvePackageArg(arg: string | undefined, io: CliIO): Pro
     const st = await fsp.lstat(abs);
     if (st.isSymbolicLink()) {
       real = await fsp.realpath(abs);
-      await write(io.stderr, `[WARN] resolved symlink ${JSON.stringify(given)} to ${JSON.stringify(real)}, please note that the symlinks within the package are ignored\n`);
+      await write(
+        io.stderr,
+        `[WARN] resolved symlink ${JSON.stringify(given)} to ${JSON.stringify(real)}, please note that the symlinks within the package are ignored\n`,
+      );
     }
   } catch {
     // Missing paths are reported by the engine (No Kptfile found).

@@ -36,7 +36,12 @@ export const runCommand: Command = {
       if (p.positional.length !== 1) throw new UsageError('want exactly one IMAGE argument');
       const timeout = str(p, 'timeout');
       const input = await readAll(io.stdin);
-      const out = await runFunction(createEngine().runtime, p.positional[0]!, input, timeout ? { limits: { timeoutMs: parseDuration(timeout) } } : {});
+      const out = await runFunction(
+        createEngine().runtime,
+        p.positional[0]!,
+        input,
+        timeout ? { limits: { timeoutMs: parseDuration(timeout) } } : {},
+      );
       await write(io.stdout, out.stdout);
       if (out.stderr) await write(io.stderr, out.stderr.endsWith('\n') ? out.stderr : out.stderr + '\n');
       return out.exitCode;
@@ -46,4 +51,3 @@ export const runCommand: Command = {
     }
   },
 };
-

@@ -52,7 +52,8 @@ Logs are JSON lines on stderr.
 function intFlag(v: string | undefined, name: string, dflt: number): number {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid value ${JSON.stringify(v)} for --${name}: want a whole number`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`invalid value ${JSON.stringify(v)} for --${name}: want a whole number`);
   return n;
 }
 
@@ -73,14 +74,37 @@ export const serveCommand: Command = {
       return 0;
     }
     try {
-      const token = str(p, 'token-file') !== undefined ? readFileSync(str(p, 'token-file')!, 'utf8').trim() : io.env.KRMFN_SERVE_TOKEN;
+      const token =
+        str(p, 'token-file') !== undefined
+          ? readFileSync(str(p, 'token-file')!, 'utf8').trim()
+          : io.env.KRMFN_SERVE_TOKEN;
       const timeoutMs = str(p, 'timeout') ? parseDuration(str(p, 'timeout')!) : 60_000;
-      const extra = nodeRuntimes({ env: io.env, cwd: io.cwd, remoteConfig: str(p, 'remote-config'), containers: false });
-      const engine = createEngine({ runtimes: [...extra.first, ...defaultRuntimes(), ...extra.last], limits: { timeoutMs } });
-      const functions: FunctionInfo[] = BUILTINS.map((b) => ({ name: b.name, images: b.images, versions: b.versions, configKinds: b.configKinds, summary: b.summary }));
-      const log = (entry: Record<string, unknown>): void => void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+      const extra = nodeRuntimes({
+        env: io.env,
+        cwd: io.cwd,
+        remoteConfig: str(p, 'remote-config'),
+        containers: false,
+      });
+      const engine = createEngine({
+        runtimes: [...extra.first, ...defaultRuntimes(), ...extra.last],
+        limits: { timeoutMs },
+      });
+      const functions: FunctionInfo[] = BUILTINS.map((b) => ({
+        name: b.name,
+        images: b.images,
+        versions: b.versions,
+        configKinds: b.configKinds,
+        summary: b.summary,
+      }));
+      const log = (entry: Record<string, unknown>): void =>
+        void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
       const server = await startServer({
-        service: createEngineService({ engine, functions, limits: { timeoutMs }, allowWasm: bool(p, 'allow-alpha-wasm') }),
+        service: createEngineService({
+          engine,
+          functions,
+          limits: { timeoutMs },
+          allowWasm: bool(p, 'allow-alpha-wasm'),
+        }),
         host: str(p, 'host') ?? '127.0.0.1',
         port: intFlag(str(p, 'port'), 'port', 8080),
         ...(token ? { token } : {}),

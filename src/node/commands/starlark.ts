@@ -15,8 +15,16 @@ import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import {
-  evalExpr, execFile, legacyDialect, isStarlarkEvalError, isStarlarkSyntaxError, None, repr, toHostString,
-  JSON_MODULE, MATH_MODULE,
+  evalExpr,
+  execFile,
+  legacyDialect,
+  isStarlarkEvalError,
+  isStarlarkSyntaxError,
+  None,
+  repr,
+  toHostString,
+  JSON_MODULE,
+  MATH_MODULE,
 } from '../../starlark/index.ts';
 import type { Dialect, StarlarkLimits, Value } from '../../starlark/index.ts';
 import { createTimeModule } from '../../starlark/lib/time.ts';
@@ -101,29 +109,42 @@ export function formatStarlarkError(e: unknown): string {
 }
 
 /** A `load` for files on disk, relative to the loading file, each executed once. */
-function fileLoader(dialect: Dialect, limits: StarlarkLimits, print: (m: string) => void, predeclared: Record<string, Value>) {
+function fileLoader(
+  dialect: Dialect,
+  limits: StarlarkLimits,
+  print: (m: string) => void,
+  predeclared: Record<string, Value>,
+) {
   const cache = new Map<string, Record<string, Value> | null>();
-  const make = (fromFile: string) => (module: string): Record<string, Value> => {
-    const path = nodePath.resolve(nodePath.dirname(fromFile), module);
-    const hit = cache.get(path);
-    if (hit === null) throw new Error('cycle in load graph');
-    if (hit !== undefined) return hit;
-    let source: string;
-    try {
-      source = readFileSync(path, 'utf8');
-    } catch (e) {
-      throw new Error((e as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file ${module}` : (e as Error).message);
-    }
-    cache.set(path, null);
-    const { globals } = execFile({ filename: module, source, predeclared, dialect, limits, print, load: make(path) });
-    cache.set(path, globals);
-    return globals;
-  };
+  const make =
+    (fromFile: string) =>
+    (module: string): Record<string, Value> => {
+      const path = nodePath.resolve(nodePath.dirname(fromFile), module);
+      const hit = cache.get(path);
+      if (hit === null) throw new Error('cycle in load graph');
+      if (hit !== undefined) return hit;
+      let source: string;
+      try {
+        source = readFileSync(path, 'utf8');
+      } catch (e) {
+        throw new Error(
+          (e as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file ${module}` : (e as Error).message,
+        );
+      }
+      cache.set(path, null);
+      const { globals } = execFile({ filename: module, source, predeclared, dialect, limits, print, load: make(path) });
+      cache.set(path, globals);
+      return globals;
+    };
   return make;
 }
 
 async function runFile(file: string, p: ParsedArgs, io: CliIO): Promise<number> {
-  const dialect = legacyDialect({ set: bool(p, 'set', true), globalReassign: bool(p, 'globalreassign'), recursion: bool(p, 'recursion') });
+  const dialect = legacyDialect({
+    set: bool(p, 'set', true),
+    globalReassign: bool(p, 'globalreassign'),
+    recursion: bool(p, 'recursion'),
+  });
   const limits = limitsOf(p);
   const path = nodePath.resolve(io.cwd, file);
   let source: string;
@@ -140,7 +161,15 @@ async function runFile(file: string, p: ParsedArgs, io: CliIO): Promise<number> 
   const predeclared = predeclaredModules();
   let code = 0;
   try {
-    execFile({ filename: file, source, predeclared, dialect, limits, print, load: fileLoader(dialect, limits, print, predeclared)(path) });
+    execFile({
+      filename: file,
+      source,
+      predeclared,
+      dialect,
+      limits,
+      print,
+      load: fileLoader(dialect, limits, print, predeclared)(path),
+    });
   } catch (e) {
     await write(io.stdout, out.join(''));
     out.length = 0;
@@ -168,7 +197,9 @@ async function runTests(p: ParsedArgs, io: CliIO): Promise<number> {
   if (kf !== undefined) {
     try {
       const raw = JSON.parse(readFileSync(nodePath.resolve(io.cwd, kf), 'utf8')) as Record<string, unknown>;
-      knownFailures = new Map(Object.entries(raw).filter(([k, v]) => k !== '//' && typeof v === 'string') as [string, string][]);
+      knownFailures = new Map(
+        Object.entries(raw).filter(([k, v]) => k !== '//' && typeof v === 'string') as [string, string][],
+      );
     } catch (e) {
       await write(io.stderr, `error: cannot read known failures ${kf}: ${(e as Error).message}\n`);
       return 2;
@@ -228,7 +259,9 @@ function inputComplete(text: string): boolean {
 }
 
 async function repl(p: ParsedArgs, io: CliIO): Promise<number> {
-  const dialect: Dialect = { ...legacyDialect({ set: bool(p, 'set', true), globalReassign: true, recursion: bool(p, 'recursion') }) };
+  const dialect: Dialect = {
+    ...legacyDialect({ set: bool(p, 'set', true), globalReassign: true, recursion: bool(p, 'recursion') }),
+  };
   const limits = limitsOf(p);
   const env: Record<string, Value> = predeclaredModules();
   const tty = (io.stdin as { isTTY?: boolean }).isTTY === true;
@@ -248,7 +281,7 @@ async function repl(p: ParsedArgs, io: CliIO): Promise<number> {
     }
     buffer = [];
     if (text.trim() !== '') {
-      const filename = "<stdin>";
+      const filename = '<stdin>';
       try {
         let isExpr = true;
         let value: Value = None;
@@ -261,7 +294,16 @@ async function repl(p: ParsedArgs, io: CliIO): Promise<number> {
         if (isExpr) {
           if (value !== None) print(toHostString(repr(value)));
         } else {
-          const { globals } = execFile({ filename, source: text, predeclared: env, dialect, limits, print, load, freeze: false });
+          const { globals } = execFile({
+            filename,
+            source: text,
+            predeclared: env,
+            dialect,
+            limits,
+            print,
+            load,
+            freeze: false,
+          });
           Object.assign(env, globals);
         }
       } catch (e) {

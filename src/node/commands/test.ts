@@ -50,7 +50,10 @@ export const testCommand: Command = {
       await buildFunction({ entry, out, target: 'module' });
       const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
       if (!isKrmFunction(mod.default)) {
-        await write(io.stderr, `error: ${entry} must default-export a function made with defineMutator/defineValidator/defineGenerator\n`);
+        await write(
+          io.stderr,
+          `error: ${entry} must default-export a function made with defineMutator/defineValidator/defineGenerator\n`,
+        );
         return 1;
       }
       const fn = mod.default as KrmFunction;

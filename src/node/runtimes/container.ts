@@ -15,7 +15,14 @@
  * or stopped engine fails the function with a clear `container-unavailable` error.
  */
 import { KrmfnError, NotFoundError } from '../../core/errors.ts';
-import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, ResolveContext, RunContext } from '../../core/function.ts';
+import type {
+  BytesOutcome,
+  BytesRunner,
+  FunctionRuntime,
+  FunctionSpec,
+  ResolveContext,
+  RunContext,
+} from '../../core/function.ts';
 import { runProcess } from '../process.ts';
 
 export type ContainerEngine = 'docker' | 'podman' | 'nerdctl';
@@ -43,7 +50,10 @@ export interface ContainerRuntimeOptions {
 /** Validates `KPT_FN_RUNTIME`-style values with kpt's message. */
 export function parseContainerEngine(value: string): ContainerEngine {
   if (value === 'docker' || value === 'podman' || value === 'nerdctl') return value;
-  throw new KrmfnError({ code: 'usage', message: `unsupported runtime: ${JSON.stringify(value)} the runtime must be either docker or podman` });
+  throw new KrmfnError({
+    code: 'usage',
+    message: `unsupported runtime: ${JSON.stringify(value)} the runtime must be either docker or podman`,
+  });
 }
 
 /** The argv (after the program) kpt would use to run `image`. */
@@ -83,7 +93,15 @@ const PULL_NOISE: Record<ContainerEngine, RegExp[]> = {
     /^Status: Downloaded newer image/,
     /^Status: Image is up to date for/,
   ],
-  podman: [/^Resolved "/, /^Trying to pull/, /^Getting image source signatures/, /^Copying blob/, /^Copying config/, /^Writing manifest/, /^Storing signatures/],
+  podman: [
+    /^Resolved "/,
+    /^Trying to pull/,
+    /^Getting image source signatures/,
+    /^Copying blob/,
+    /^Copying config/,
+    /^Writing manifest/,
+    /^Storing signatures/,
+  ],
   nerdctl: [/^[^\s]+:\s+resolv/, /^(index|manifest|config|layer)-sha256:/, /^elapsed: /],
 };
 
@@ -122,24 +140,40 @@ export function createContainerRuntime(opts: ContainerRuntimeOptions = {}): Func
             maxOutputBytes: rc.limits.maxOutputBytes,
             displayName: image,
           });
-          return { exitCode: r.exitCode, stdout: r.stdout, stderr: filterContainerStderr(new TextDecoder().decode(r.stderr), engine) };
+          return {
+            exitCode: r.exitCode,
+            stdout: r.stdout,
+            stderr: filterContainerStderr(new TextDecoder().decode(r.stderr), engine),
+          };
         },
       };
     },
   };
 }
 
-async function checkEngine(engine: ContainerEngine, program: string, env: Record<string, string | undefined> | undefined): Promise<void> {
+async function checkEngine(
+  engine: ContainerEngine,
+  program: string,
+  env: Record<string, string | undefined> | undefined,
+): Promise<void> {
   const fail = (detail: string): KrmfnError =>
     new KrmfnError({
       code: 'container-unavailable',
       message:
         `${detail}\n${engine} must be running to use this command\n` +
-        (engine === 'docker' ? 'To install docker, follow the instructions at https://docs.docker.com/get-docker/.' : `Install ${engine} and make sure \`${engine} version\` works.`),
+        (engine === 'docker'
+          ? 'To install docker, follow the instructions at https://docs.docker.com/get-docker/.'
+          : `Install ${engine} and make sure \`${engine} version\` works.`),
     });
   let r;
   try {
-    r = await runProcess({ program, args: ['version', '--format', '{{.Client.Version}}'], stdin: new Uint8Array(), env, deadline: Date.now() + 5000 });
+    r = await runProcess({
+      program,
+      args: ['version', '--format', '{{.Client.Version}}'],
+      stdin: new Uint8Array(),
+      env,
+      deadline: Date.now() + 5000,
+    });
   } catch (e) {
     throw fail(e instanceof Error ? e.message.replace(/^fork\/exec /, `exec: "${engine}": `) : String(e));
   }
@@ -150,6 +184,7 @@ async function checkEngine(engine: ContainerEngine, program: string, env: Record
   if (engine === 'docker') {
     const v = new TextDecoder().decode(r.stdout).trim();
     const [maj = 0, min = 0] = v.split('.').map((x) => parseInt(x, 10));
-    if (maj < 20 || (maj === 20 && min < 10)) throw fail(`docker client version must be v20.10.0 or greater: found v${v}`);
+    if (maj < 20 || (maj === 20 && min < 10))
+      throw fail(`docker client version must be v20.10.0 or greater: found v${v}`);
   }
 }

@@ -37,7 +37,11 @@ export function nodeRuntimes(c: NodeRuntimeChoices): NodeRuntimes {
     try {
       text = readFileSync(path, 'utf8');
     } catch (e) {
-      throw new KrmfnError({ code: 'usage', message: `cannot read remote config ${path}: ${(e as Error).message}`, file: path });
+      throw new KrmfnError({
+        code: 'usage',
+        message: `cannot read remote config ${path}: ${(e as Error).message}`,
+        file: path,
+      });
     }
     first.push(createRemoteRuntime({ endpoints: parseRemoteConfig(text, path, c.env) }));
   }

@@ -13,7 +13,14 @@ import { parseYamlFile } from '../../core/yaml/index.ts';
 import { runFunction } from '../../engine/run-function.ts';
 import type { EngineEvent } from '../../engine/events.ts';
 import { formatEvent, formatFailure } from '../../engine/text-output.ts';
-import type { FunctionInfo, FunctionService, RenderRequest, RenderResponse, RunRequest, RunResponse } from './service.ts';
+import type {
+  FunctionInfo,
+  FunctionService,
+  RenderRequest,
+  RenderResponse,
+  RunRequest,
+  RunResponse,
+} from './service.ts';
 
 export interface EngineServiceOptions {
   engine: Engine;
@@ -45,7 +52,8 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
     async render(req: RenderRequest): Promise<RenderResponse> {
       const fs = new MemoryFs(Object.fromEntries([...req.files].map(([p, d]) => [`${ROOT}/${p}`, d])));
       const log: string[] = [];
-      const onEvent = (e: EngineEvent): void => void log.push(formatEvent(e, { truncate: true, color: false }, 'render'));
+      const onEvent = (e: EngineEvent): void =>
+        void log.push(formatEvent(e, { truncate: true, color: false }, 'render'));
       const outcome = await opts.engine.render({
         fs,
         root: ROOT,
@@ -53,11 +61,15 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
         signal: req.signal,
         allowWasm: opts.allowWasm ?? false,
         allowExec: opts.allowWasm ?? false,
-        limits: { ...opts.limits, timeoutMs: Math.max(1, Math.min(opts.limits?.timeoutMs ?? Infinity, req.deadline - now())) },
+        limits: {
+          ...opts.limits,
+          timeoutMs: Math.max(1, Math.min(opts.limits?.timeoutMs ?? Infinity, req.deadline - now())),
+        },
         now,
       });
       if (outcome.failure) log.push(formatFailure(outcome.failure));
-      else log.push(`Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`);
+      else
+        log.push(`Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`);
       const files = new Map<string, Uint8Array>();
       const enc = new TextEncoder();
       for (const [p, text] of Object.entries(fs.snapshot(ROOT))) files.set(p.slice(ROOT.length + 1), enc.encode(text));

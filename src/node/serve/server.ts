@@ -78,7 +78,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     let counted = false;
     try {
       if (url.pathname === '/healthz') return send(res, 200, 'text/plain', 'ok\n');
-      if (url.pathname === '/readyz') return closing ? send(res, 503, 'text/plain', 'shutting down\n') : send(res, 200, 'text/plain', 'ready\n');
+      if (url.pathname === '/readyz')
+        return closing ? send(res, 503, 'text/plain', 'shutting down\n') : send(res, 200, 'text/plain', 'ready\n');
       if (!url.pathname.startsWith('/v1/')) throw new HttpError(404, `no route for ${url.pathname}`);
       if (token) {
         const got = Buffer.from(req.headers.authorization ?? '');
@@ -88,11 +89,17 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       }
       if (url.pathname === '/v1/functions') {
         if (req.method !== 'GET') throw new HttpError(405, 'use GET', { allow: 'GET' });
-        return send(res, 200, 'application/json', JSON.stringify({ functions: opts.service.functions() }, null, 2) + '\n');
+        return send(
+          res,
+          200,
+          'application/json',
+          JSON.stringify({ functions: opts.service.functions() }, null, 2) + '\n',
+        );
       }
       if (req.method !== 'POST') throw new HttpError(405, 'use POST', { allow: 'POST' });
       if (closing) throw new HttpError(503, 'server is shutting down');
-      if (inFlight >= maxConcurrent) throw new HttpError(429, `too many requests in flight (limit ${maxConcurrent})`, { 'retry-after': '1' });
+      if (inFlight >= maxConcurrent)
+        throw new HttpError(429, `too many requests in flight (limit ${maxConcurrent})`, { 'retry-after': '1' });
       inFlight++;
       counted = true;
       const body = await readBody(req, maxBody);
@@ -113,7 +120,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         clearTimeout(timer);
       }
     } catch (e) {
-      const status = e instanceof HttpError ? e.status : isKrmfnError(e) && e.code === 'timeout' ? 504 : isKrmfnError(e) ? 400 : 500;
+      const status =
+        e instanceof HttpError ? e.status : isKrmfnError(e) && e.code === 'timeout' ? 504 : isKrmfnError(e) ? 400 : 500;
       const message = e instanceof Error ? e.message : String(e);
       entry.error = message;
       if (!res.headersSent) {
@@ -146,9 +154,15 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     entry.exitCode = out.exitCode;
     if ((req.headers.accept ?? '').includes(RUN_ENVELOPE_TYPE)) {
       const text = new TextDecoder().decode(out.stdout);
-      return send(res, 200, RUN_ENVELOPE_TYPE, JSON.stringify({ exitCode: out.exitCode, stdout: text, stderr: out.stderr }), {
-        'krmfn-exit-code': String(out.exitCode),
-      });
+      return send(
+        res,
+        200,
+        RUN_ENVELOPE_TYPE,
+        JSON.stringify({ exitCode: out.exitCode, stdout: text, stderr: out.stderr }),
+        {
+          'krmfn-exit-code': String(out.exitCode),
+        },
+      );
     }
     send(res, out.exitCode === 0 ? 200 : 422, format === 'json' ? 'application/json' : 'application/yaml', out.stdout, {
       'krmfn-exit-code': String(out.exitCode),
@@ -176,10 +190,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         throw new HttpError(400, `malformed JSON body: ${(e as Error).message}`);
       }
       const map = (parsed as { files?: unknown } | null)?.files;
-      if (!map || typeof map !== 'object' || Array.isArray(map)) throw new HttpError(400, 'body must be {"files": {"<path>": "<content>", ...}}');
+      if (!map || typeof map !== 'object' || Array.isArray(map))
+        throw new HttpError(400, 'body must be {"files": {"<path>": "<content>", ...}}');
       for (const [p, v] of Object.entries(map as Record<string, unknown>)) {
         if (typeof v !== 'string') throw new HttpError(400, `files[${JSON.stringify(p)}] must be a string`);
-        if (p.startsWith('/') || p.split('/').includes('..')) throw new HttpError(400, `file path ${JSON.stringify(p)} escapes the package`);
+        if (p.startsWith('/') || p.split('/').includes('..'))
+          throw new HttpError(400, `file path ${JSON.stringify(p)} escapes the package`);
         files.set(p, enc.encode(v));
       }
     } else {
@@ -201,7 +217,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       res,
       out.ok ? 200 : 422,
       'application/json',
-      JSON.stringify({ ok: out.ok, ...(out.error ? { error: out.error } : {}), files: filesOut, results: out.results, log: out.log }) + '\n',
+      JSON.stringify({
+        ok: out.ok,
+        ...(out.error ? { error: out.error } : {}),
+        files: filesOut,
+        results: out.results,
+        log: out.log,
+      }) + '\n',
       headers,
     );
   }
@@ -259,7 +281,17 @@ function readBody(req: IncomingMessage, max: number): Promise<Uint8Array> {
   });
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length), ...headers });
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+    ...headers,
+  });
   res.end(body);
 }

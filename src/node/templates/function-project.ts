@@ -222,8 +222,14 @@ const ANN = (path: string, index: number): string => `    annotations:
       internal.config.kubernetes.io/path: '${path}'`;
 
 function expected(kind: TemplateKind, cfgKind: string): string {
-  const deployAnn = kind === 'mutator' ? `${ANN('resources.yaml', 0)}\n      example.com/managed-by: platform-team` : ANN('resources.yaml', 0);
-  const svcAnn = kind === 'mutator' ? `${ANN('resources.yaml', 1)}\n      example.com/managed-by: platform-team` : ANN('resources.yaml', 1);
+  const deployAnn =
+    kind === 'mutator'
+      ? `${ANN('resources.yaml', 0)}\n      example.com/managed-by: platform-team`
+      : ANN('resources.yaml', 0);
+  const svcAnn =
+    kind === 'mutator'
+      ? `${ANN('resources.yaml', 1)}\n      example.com/managed-by: platform-team`
+      : ANN('resources.yaml', 1);
   const items = `- apiVersion: apps/v1
   kind: Deployment
   metadata:

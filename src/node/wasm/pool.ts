@@ -70,7 +70,10 @@ export function createNodeWasmExecutor(opts: NodeWasmExecutorOptions = {}): Node
       return (await get()).callGoJs(job, call);
     },
     prewarm(): void {
-      void get().then((p) => p.prewarm(), () => undefined);
+      void get().then(
+        (p) => p.prewarm(),
+        () => undefined,
+      );
     },
     async close(): Promise<void> {
       if (starting) await (await starting).close();

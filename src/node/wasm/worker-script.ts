@@ -20,11 +20,20 @@ async function locate(): Promise<URL> {
   const built = new URL('./wasm-worker.js', import.meta.url);
   if (built.protocol === 'file:' && existsSync(fileURLToPath(built))) return built;
   const entry = fileURLToPath(new URL('./worker-entry.ts', import.meta.url));
-  if (!existsSync(entry)) throw new Error(`krmfn: WASM worker script not found next to ${fileURLToPath(import.meta.url)}`);
+  if (!existsSync(entry))
+    throw new Error(`krmfn: WASM worker script not found next to ${fileURLToPath(import.meta.url)}`);
   // A non-literal specifier keeps esbuild (only needed when running from source) out of the CLI bundle.
   const esbuild = 'esbuild';
   const { build } = (await import(/* @vite-ignore */ esbuild)) as typeof import('esbuild');
-  const result = await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'node', target: 'node20', write: false, logLevel: 'silent' });
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
   const dir = await mkdtemp(join(tmpdir(), 'krmfn-wasm-worker-'));
   const file = join(dir, 'wasm-worker.mjs');
   await writeFile(file, result.outputFiles[0]!.contents);

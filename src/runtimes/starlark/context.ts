@@ -28,7 +28,8 @@ export class KrmContext {
       case 'environment':
         return this.environment;
       case 'open_api':
-        if (this.openApiValue === undefined) this.openApiValue = this.openApi ? jsToStarlark(this.openApi() ?? {}) : new Dict();
+        if (this.openApiValue === undefined)
+          this.openApiValue = this.openApi ? jsToStarlark(this.openApi() ?? {}) : new Dict();
         return this.openApiValue;
       default:
         return undefined;

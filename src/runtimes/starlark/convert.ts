@@ -35,7 +35,8 @@ export function nodeToStarlark(node: YNode | undefined, opts: ToStarlarkOptions 
       case 'document':
         return n.content[0] ? walk(n.content[0], depth) : None;
       case 'alias':
-        if (++aliases > maxAliases) throw new LimitExceededError('aliases', `YAML document expands more than ${maxAliases} aliases`);
+        if (++aliases > maxAliases)
+          throw new LimitExceededError('aliases', `YAML document expands more than ${maxAliases} aliases`);
         return n.alias ? walk(n.alias, depth + 1) : None;
       case 'sequence':
         return new List(n.content.map((c) => walk(c, depth + 1)));
@@ -47,10 +48,11 @@ export function nodeToStarlark(node: YNode | undefined, opts: ToStarlarkOptions 
           if (k.kind === 'scalar' && k.tag === '!!merge' && k.value === '<<') {
             const src = walk(c[i + 1]!, depth + 1);
             const merges = src instanceof List ? src.elems : [src];
-            for (const m of merges) if (m instanceof Dict) for (const [mk, mv] of m.entries()) if (!d.has(mk)) d.insert(mk, mv);
+            for (const m of merges)
+              if (m instanceof Dict) for (const [mk, mv] of m.entries()) if (!d.has(mk)) d.insert(mk, mv);
             continue;
           }
-          d.insert(k.kind === "scalar" ? scalarToStarlark(k) : walk(k, depth + 1), walk(c[i + 1]!, depth + 1));
+          d.insert(k.kind === 'scalar' ? scalarToStarlark(k) : walk(k, depth + 1), walk(c[i + 1]!, depth + 1));
         }
         return d;
       }
@@ -135,7 +137,8 @@ export function starlarkToNode(v: Value, depth = 0): YNode {
 }
 
 /** YAML 1.1 booleans and base-60 numbers: go-yaml double-quotes them although YAML 1.2 reads them as strings. */
-const YAML11_SPECIAL = /^(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)$/;
+const YAML11_SPECIAL =
+  /^(?:[yYnN]|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?)$/;
 
 function stringNode(s: string): YNode {
   if (s.includes('\n')) return strNode(s, 'literal');
@@ -165,20 +168,24 @@ function floatNode(x: number): YNode {
  * compare by numeric value (`a2` < `a10`), then by length, then by code point. A prefix sorts first.
  */
 export function naturalCompare(a: string, b: string): number {
-  const ar = [...a], br = [...b];
+  const ar = [...a],
+    br = [...b];
   const isLetter = (c: string): boolean => /\p{L}/u.test(c);
   const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
   let digits = false;
   for (let i = 0; i < ar.length && i < br.length; i++) {
-    const ca = ar[i]!, cb = br[i]!;
+    const ca = ar[i]!,
+      cb = br[i]!;
     if (ca === cb) {
       digits = isDigit(ca);
       continue;
     }
-    const al = isLetter(ca), bl = isLetter(cb);
+    const al = isLetter(ca),
+      bl = isLetter(cb);
     if (al && bl) return ca < cb ? -1 : 1;
     if (al || bl) return (digits ? al : bl) ? -1 : 1;
-    let an = 0n, bn = 0n;
+    let an = 0n,
+      bn = 0n;
     if (ca === '0' || cb === '0') {
       for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
         if (ar[j] !== '0') {
@@ -188,7 +195,8 @@ export function naturalCompare(a: string, b: string): number {
         }
       }
     }
-    let ai = i, bi = i;
+    let ai = i,
+      bi = i;
     for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10n + BigInt(ar[ai]!.charCodeAt(0) - 48);
     for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10n + BigInt(br[bi]!.charCodeAt(0) - 48);
     if (an !== bn) return an < bn ? -1 : 1;

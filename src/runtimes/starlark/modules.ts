@@ -26,11 +26,14 @@ function matcher(name: string, arity: number, test: (r: Value, args: Value[]) =>
 }
 
 /** `krmfn.match_gvk(r, apiVersion, kind)`, `match_name(r, name)`, `match_namespace(r, ns)`. */
-export const KRMFN_MODULE: Module = new Module('krmfn', Object.freeze({
-  match_gvk: matcher('match_gvk', 3, (r, [av, k]) => field(r, 'apiVersion') === av && field(r, 'kind') === k),
-  match_name: matcher('match_name', 2, (r, [n]) => field(r, 'metadata', 'name') === n),
-  match_namespace: matcher('match_namespace', 2, (r, [ns]) => (field(r, 'metadata', 'namespace') ?? '') === ns),
-}));
+export const KRMFN_MODULE: Module = new Module(
+  'krmfn',
+  Object.freeze({
+    match_gvk: matcher('match_gvk', 3, (r, [av, k]) => field(r, 'apiVersion') === av && field(r, 'kind') === k),
+    match_name: matcher('match_name', 2, (r, [n]) => field(r, 'metadata', 'name') === n),
+    match_namespace: matcher('match_namespace', 2, (r, [ns]) => (field(r, 'metadata', 'namespace') ?? '') === ns),
+  }),
+);
 
 export function krmLoader(now: () => number): (module: string) => Record<string, Value> {
   const time = createTimeModule({ now });
@@ -51,4 +54,3 @@ export function krmLoader(now: () => number): (module: string) => Record<string,
     }
   };
 }
-

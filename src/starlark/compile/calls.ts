@@ -34,7 +34,8 @@ export function callExpr(f: Ex, parts: ArgPart[], p: number): Ex {
       return callOther(fr.th, fn, a, null);
     };
     switch (n) {
-      case 0: return (fr) => invoke(fr, f(fr), []);
+      case 0:
+        return (fr) => invoke(fr, f(fr), []);
       case 1: {
         const a0 = xs[0]!;
         return (fr) => {
@@ -43,7 +44,8 @@ export function callExpr(f: Ex, parts: ArgPart[], p: number): Ex {
         };
       }
       case 2: {
-        const a0 = xs[0]!, a1 = xs[1]!;
+        const a0 = xs[0]!,
+          a1 = xs[1]!;
         return (fr) => {
           const fn = f(fr);
           const v0 = a0(fr);
@@ -85,7 +87,12 @@ export function callExpr(f: Ex, parts: ArgPart[], p: number): Ex {
         case 'starstar': {
           fr.pos = p;
           if (!(v instanceof Dict)) {
-            if (typeof v === 'object' && v !== null && typeof (v as { getKey?: unknown }).getKey === 'function' && isIterableValue(v)) {
+            if (
+              typeof v === 'object' &&
+              v !== null &&
+              typeof (v as { getKey?: unknown }).getKey === 'function' &&
+              isIterableValue(v)
+            ) {
               for (const k of toArray(v)) {
                 if (typeof k !== 'string') fail(`keywords must be strings, not ${typeName(k)}`);
                 (kw ??= []).push([k, getIndex(v, k)]);

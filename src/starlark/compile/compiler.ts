@@ -17,7 +17,16 @@ import { Dict } from '../value/hashtable.ts';
 import { Range } from '../value/range.ts';
 import { fail } from '../value/errors.ts';
 import {
-  getAttr, getIndex, isIterableValue, iterate, repr, setField, setIndex, slice, toArray, typeName,
+  getAttr,
+  getIndex,
+  isIterableValue,
+  iterate,
+  repr,
+  setField,
+  setIndex,
+  slice,
+  toArray,
+  typeName,
 } from '../value/ops.ts';
 import type { Comprehension, DictEntry, Expr, FunctionNode, Ident, LoadStmt, Stmt as StmtNode } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
@@ -30,8 +39,21 @@ import type { Frame, Slot } from '../eval/frame.ts';
 import { StarlarkFunction } from '../eval/function.ts';
 import type { FuncCode, Stmt } from '../eval/function.ts';
 import {
-  BREAK, CONTINUE, DICT_BYTES, ELEM_BYTES, ENTRY_BYTES, FUNCTION_BYTES, LIST_BYTES, MAX_SAFE, NORMAL, RETURN,
-  augmented, isTrue, posOf, unboundGlobal, unboundLocal,
+  BREAK,
+  CONTINUE,
+  DICT_BYTES,
+  ELEM_BYTES,
+  ENTRY_BYTES,
+  FUNCTION_BYTES,
+  LIST_BYTES,
+  MAX_SAFE,
+  NORMAL,
+  RETURN,
+  augmented,
+  isTrue,
+  posOf,
+  unboundGlobal,
+  unboundLocal,
 } from './runtime.ts';
 import type { Assign, Ex } from './runtime.ts';
 import { binaryExpr, unaryExpr } from './operators.ts';
@@ -120,14 +142,19 @@ export class Compiler {
   private block(stmts: StmtNode[]): Stmt {
     const cs = stmts.map((s) => this.stmt(s));
     switch (cs.length) {
-      case 0: return () => NORMAL;
-      case 1: return cs[0]!;
+      case 0:
+        return () => NORMAL;
+      case 1:
+        return cs[0]!;
       case 2: {
-        const a = cs[0]!, b = cs[1]!;
+        const a = cs[0]!,
+          b = cs[1]!;
         return (fr) => a(fr) || b(fr);
       }
       case 3: {
-        const a = cs[0]!, b = cs[1]!, c = cs[2]!;
+        const a = cs[0]!,
+          b = cs[1]!,
+          c = cs[2]!;
         return (fr) => a(fr) || b(fr) || c(fr);
       }
       default: {
@@ -153,7 +180,9 @@ export class Compiler {
         };
       }
       case 'assign':
-        return s.op === '=' ? this.assignStmt(s.lhs, s.rhs, s.pos) : this.augAssign(s.lhs, s.op.slice(0, -1), s.rhs, s.pos);
+        return s.op === '='
+          ? this.assignStmt(s.lhs, s.rhs, s.pos)
+          : this.augAssign(s.lhs, s.op.slice(0, -1), s.rhs, s.pos);
       case 'def': {
         const mk = this.makeFunction(s.fn);
         const w = this.assignTo(s.name, s.pos);
@@ -203,10 +232,14 @@ export class Compiler {
           return RETURN;
         };
       }
-      case 'break': return () => BREAK;
-      case 'continue': return () => CONTINUE;
-      case 'pass': return () => NORMAL;
-      case 'load': return this.loadStmt(s);
+      case 'break':
+        return () => BREAK;
+      case 'continue':
+        return () => CONTINUE;
+      case 'pass':
+        return () => NORMAL;
+      case 'load':
+        return this.loadStmt(s);
     }
   }
 
@@ -244,11 +277,28 @@ export class Compiler {
         const b = e.b!;
         const i = b.index;
         switch (b.scope) {
-          case 'local': return (fr, v) => { fr.l[i] = v; };
-          case 'cell': return (fr, v) => { (fr.l[i] as Cell).v = v; };
-          case 'global': { const G = this.G; return (_fr, v) => { G[i] = v; }; }
-          case 'filelocal': { const FL = this.FL; return (_fr, v) => { FL[i] = v; }; }
-          default: throw new Error(`internal: cannot assign to ${b.scope} ${e.name}`);
+          case 'local':
+            return (fr, v) => {
+              fr.l[i] = v;
+            };
+          case 'cell':
+            return (fr, v) => {
+              (fr.l[i] as Cell).v = v;
+            };
+          case 'global': {
+            const G = this.G;
+            return (_fr, v) => {
+              G[i] = v;
+            };
+          }
+          case 'filelocal': {
+            const FL = this.FL;
+            return (_fr, v) => {
+              FL[i] = v;
+            };
+          }
+          default:
+            throw new Error(`internal: cannot assign to ${b.scope} ${e.name}`);
         }
       }
       case 'paren':
@@ -280,7 +330,8 @@ export class Compiler {
           setField(o, name, v);
         };
       }
-      case 'tuple': case 'list': {
+      case 'tuple':
+      case 'list': {
         const ts = e.elems.map((t) => this.assignTo(t, pos));
         const n = ts.length;
         const p = posOf(pos);
@@ -469,7 +520,9 @@ export class Compiler {
         const v = Object.prototype.hasOwnProperty.call(members, n.host) ? members[n.host] : undefined;
         if (v === undefined) {
           const hint = nearest(n.host, Object.keys(members));
-          fail(`load: name ${n.name} not found in module ${module}${hint === null ? '' : ` (did you mean ${hostToBinary(hint)}?)`}`);
+          fail(
+            `load: name ${n.name} not found in module ${module}${hint === null ? '' : ` (did you mean ${hostToBinary(hint)}?)`}`,
+          );
         }
         ws[i]!(fr, v);
       }
@@ -482,15 +535,21 @@ export class Compiler {
   private makeFunction(fn: FunctionNode): Ex {
     const scope = fn.scope!;
     // Defaults, in slot order: positional params then keyword-only.
-    const positional = fn.params.filter((p, i) => (p.kind === 'plain' || p.kind === 'default') && !fn.params.slice(0, i).some((q) => q.kind === 'star'));
-    const kwonly = fn.params.filter((p, i) => (p.kind === 'plain' || p.kind === 'default') && fn.params.slice(0, i).some((q) => q.kind === 'star'));
+    const positional = fn.params.filter(
+      (p, i) => (p.kind === 'plain' || p.kind === 'default') && !fn.params.slice(0, i).some((q) => q.kind === 'star'),
+    );
+    const kwonly = fn.params.filter(
+      (p, i) => (p.kind === 'plain' || p.kind === 'default') && fn.params.slice(0, i).some((q) => q.kind === 'star'),
+    );
     const dflts: (Ex | null)[] = [...positional, ...kwonly].map((p) => (p.dflt !== null ? this.expr(p.dflt) : null));
     const code = this.compileCode(fn.name, scope, fn.body);
     const free = scope.freevars.map((fv) => fv.outer);
     const hasDefaults = dflts.some((d) => d !== null);
     return (fr) => {
       fr.th.alloc(FUNCTION_BYTES);
-      const defaults: (Value | undefined)[] = hasDefaults ? dflts.map((d) => (d === null ? undefined : d(fr))) : dflts.map(() => undefined);
+      const defaults: (Value | undefined)[] = hasDefaults
+        ? dflts.map((d) => (d === null ? undefined : d(fr)))
+        : dflts.map(() => undefined);
       const cells: Cell[] = free.map((b) => (b.scope === 'cell' ? (fr.l[b.index] as Cell) : fr.free[b.index]!));
       return new StarlarkFunction(code, defaults, cells);
     };
@@ -538,7 +597,8 @@ export class Compiler {
           return v as Value;
         };
       }
-      case 'predeclared': case 'universal': {
+      case 'predeclared':
+      case 'universal': {
         const v = (b.scope === 'predeclared' ? this.opts.predeclared : this.opts.universe).get(name);
         if (v === undefined) {
           // A program resolved against a name this run did not supply.
@@ -556,18 +616,28 @@ export class Compiler {
 
   private expr(e: Expr): Ex {
     switch (e.k) {
-      case 'ident': return this.ident(e);
+      case 'ident':
+        return this.ident(e);
       case 'lit': {
         let v: Value;
         switch (e.type) {
-          case 'int': v = e.value as number | bigint; break;
-          case 'float': v = new Float(e.value as number); break;
-          case 'string': v = e.value as string; break;
-          case 'bytes': v = new Bytes(e.value as string); break;
+          case 'int':
+            v = e.value as number | bigint;
+            break;
+          case 'float':
+            v = new Float(e.value as number);
+            break;
+          case 'string':
+            v = e.value as string;
+            break;
+          case 'bytes':
+            v = new Bytes(e.value as string);
+            break;
         }
         return () => v;
       }
-      case 'paren': return this.expr(e.x);
+      case 'paren':
+        return this.expr(e.x);
       case 'list': {
         const xs = e.elems.map((x) => this.expr(x));
         const n = xs.length;
@@ -589,7 +659,8 @@ export class Compiler {
         const n = xs.length;
         if (n === 0) return () => EMPTY_TUPLE;
         if (n === 2) {
-          const a = xs[0]!, b = xs[1]!;
+          const a = xs[0]!,
+            b = xs[1]!;
           return (fr) => new Tuple([a(fr), b(fr)]);
         }
         return (fr) => {
@@ -617,8 +688,10 @@ export class Compiler {
           return d;
         };
       }
-      case 'unary': return unaryExpr(e.op, this.expr(e.x), posOf(e.pos));
-      case 'binary': return binaryExpr(e.op, this.expr(e.x), this.expr(e.y), posOf(e.pos));
+      case 'unary':
+        return unaryExpr(e.op, this.expr(e.x), posOf(e.pos));
+      case 'binary':
+        return binaryExpr(e.op, this.expr(e.x), this.expr(e.y), posOf(e.pos));
       case 'cond': {
         const c = this.expr(e.cond);
         const t = this.expr(e.t);
@@ -671,9 +744,16 @@ export class Compiler {
           return slice(o, a, b, c);
         };
       }
-      case 'call': return callExpr(this.expr(e.fn), e.args.map((a) => ({ kind: a.kind, name: a.name, x: this.expr(a.value) })), posOf(e.pos));
-      case 'lambda': return this.makeFunction(e.fn);
-      case 'comp': return this.comprehension(e);
+      case 'call':
+        return callExpr(
+          this.expr(e.fn),
+          e.args.map((a) => ({ kind: a.kind, name: a.name, x: this.expr(a.value) })),
+          posOf(e.pos),
+        );
+      case 'lambda':
+        return this.makeFunction(e.fn);
+      case 'comp':
+        return this.comprehension(e);
     }
   }
 

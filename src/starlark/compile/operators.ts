@@ -89,7 +89,7 @@ export function binaryExpr(op: string, x: Ex, y: Ex, p: number): Ex {
         const b = y(fr);
         if (typeof a === 'number' && typeof b === 'number' && b !== 0) {
           let r = a % b;
-          if (r !== 0 && (r < 0) !== (b < 0)) r += b;
+          if (r !== 0 && r < 0 !== b < 0) r += b;
           return r + 0;
         }
         fr.pos = p;
@@ -123,7 +123,10 @@ export function binaryExpr(op: string, x: Ex, y: Ex, p: number): Ex {
         fr.pos = p;
         return !equal(a, b);
       };
-    case '<': case '<=': case '>': case '>=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return ordered(op, x, y, p);
     case 'in':
       return (fr) => {
@@ -160,28 +163,32 @@ function ordered(op: string, x: Ex, y: Ex, p: number): Ex {
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a < b;
+        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string'))
+          return a < b;
         return slow(fr, a, b);
       };
     case '<=':
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a <= b;
+        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string'))
+          return a <= b;
         return slow(fr, a, b);
       };
     case '>':
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a > b;
+        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string'))
+          return a > b;
         return slow(fr, a, b);
       };
     default:
       return (fr) => {
         const a = x(fr);
         const b = y(fr);
-        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) return a >= b;
+        if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string'))
+          return a >= b;
         return slow(fr, a, b);
       };
   }

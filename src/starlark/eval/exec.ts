@@ -63,7 +63,13 @@ export interface ExecResult {
  */
 export function legacyDialect(flags: { set?: boolean; globalReassign?: boolean; recursion?: boolean }): Dialect {
   const gr = flags.globalReassign === true;
-  return { set: flags.set !== false, while: gr, topLevelControl: gr, globalReassign: gr, recursion: flags.recursion === true };
+  return {
+    set: flags.set !== false,
+    while: gr,
+    topLevelControl: gr,
+    globalReassign: gr,
+    recursion: flags.recursion === true,
+  };
 }
 
 function toMap(rec: Record<string, Value> | undefined): Map<string, Value> {
@@ -102,7 +108,9 @@ function guarded<T>(filename: string, stage: () => T): T {
     return stage();
   } catch (e) {
     if (e instanceof RangeError && e.message.includes('call stack')) {
-      throw new StarlarkSyntaxError('starlark-syntax', [{ file: filename, line: 0, col: 0, message: 'program too deeply nested' }]);
+      throw new StarlarkSyntaxError('starlark-syntax', [
+        { file: filename, line: 0, col: 0, message: 'program too deeply nested' },
+      ]);
     }
     throw e;
   }
@@ -172,7 +180,12 @@ export function compileProgram(opts: {
     run(ropts: RunOptions = {}): ExecResult {
       const pre = toMap(ropts.predeclared);
       const compiled = guarded(filename, () =>
-        compileModule(mod, { file: filename, recursion: dialect.recursion === true, predeclared: pre, universe: UNIVERSE_MAP }),
+        compileModule(mod, {
+          file: filename,
+          recursion: dialect.recursion === true,
+          predeclared: pre,
+          universe: UNIVERSE_MAP,
+        }),
       );
       return runModule(compiled, filename, threadFor({ ...ropts, filename, source: '' }));
     },
@@ -243,7 +256,17 @@ function evalExprUnguarded(opts: ExecOptions): Value {
   const file: File = { path: opts.filename, stmts: [{ k: 'return', pos: x.pos, x }] };
   const pre = toMap(opts.predeclared);
   // Resolve as the body of a function so the `return` is legal.
-  const wrapper: File = { path: opts.filename, stmts: [{ k: 'def', pos: x.pos, name: { k: 'ident', pos: x.pos, name: '<expr>' }, fn: { pos: x.pos, name: '<expr>', params: [], body: file.stmts } }] };
+  const wrapper: File = {
+    path: opts.filename,
+    stmts: [
+      {
+        k: 'def',
+        pos: x.pos,
+        name: { k: 'ident', pos: x.pos, name: '<expr>' },
+        fn: { pos: x.pos, name: '<expr>', params: [], body: file.stmts },
+      },
+    ],
+  };
   const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}), {
     isPredeclared: (n) => pre.has(n),
     isUniversal: (n) => UNIVERSE_MAP.has(n),

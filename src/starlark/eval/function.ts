@@ -94,7 +94,9 @@ export function bindArgs(fn: StarlarkFunction, args: Value[], kwargs: Kwargs): S
       if (npos === 0) fail(`function ${code.name} accepts no arguments (${n} given)`);
       let someDefault = false;
       for (let i = 0; i < npos; i++) if (fn.defaults[i] !== undefined) someDefault = true;
-      fail(`function ${code.name} accepts ${someDefault ? 'at most ' : ''}${npos} ${plural(npos, 'positional argument')} (${n} given)`);
+      fail(
+        `function ${code.name} accepts ${someDefault ? 'at most ' : ''}${npos} ${plural(npos, 'positional argument')} (${n} given)`,
+      );
     }
     n = npos;
   }
@@ -138,7 +140,9 @@ export function bindArgs(fn: StarlarkFunction, args: Value[], kwargs: Kwargs): S
       else locals[i] = d;
     }
     if (missing !== null) {
-      fail(`function ${code.name} missing ${missing.length} ${plural(missing.length, 'argument')} (${missing.join(', ')})`);
+      fail(
+        `function ${code.name} missing ${missing.length} ${plural(missing.length, 'argument')} (${missing.join(', ')})`,
+      );
     }
   }
   return locals;
@@ -184,7 +188,6 @@ export function enter(th: ThreadImpl, fn: StarlarkFunction, locals: Slot[]): Val
     th.frames.pop();
   }
 }
-
 
 /**
  * Converts `e` to a Starlark error and, the first time, attaches the current call stack and

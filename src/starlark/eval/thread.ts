@@ -188,7 +188,10 @@ export class ThreadImpl implements Thread {
 export function toEvalError(e: unknown): StarlarkEvalError {
   if (typeof e === 'object' && e !== null) {
     const code = (e as { code?: unknown }).code;
-    if ((code === 'starlark-runtime' || code === 'starlark-limit') && Array.isArray((e as StarlarkEvalError).backtrace)) {
+    if (
+      (code === 'starlark-runtime' || code === 'starlark-limit') &&
+      Array.isArray((e as StarlarkEvalError).backtrace)
+    ) {
       return e as StarlarkEvalError;
     }
     // No regexps here: this may run with almost no stack left.

@@ -28,7 +28,10 @@ export function positional(fn: string, args: readonly Value[], kwargs: Kwargs, m
  * error messages (`x` positionally, `"x"` by keyword).
  */
 export function unpack(
-  fn: string, args: readonly Value[], kwargs: Kwargs, params: readonly string[],
+  fn: string,
+  args: readonly Value[],
+  kwargs: Kwargs,
+  params: readonly string[],
 ): { values: (Value | undefined)[]; labels: string[] } {
   const names = params.map((p) => (p.endsWith('?') ? p.slice(0, -1) : p));
   const values: (Value | undefined)[] = new Array(params.length).fill(undefined);

@@ -23,7 +23,10 @@ export function updateDict(d: Dict, x: Value | undefined, kwargs: Kwargs): void 
         if (p instanceof Tuple || p instanceof List) pair = p.elems;
         else if (isIterableValue(p)) pair = toArray(p);
         else fail(`dictionary update sequence element #${i} is not iterable (${typeNameOf(p)})`);
-        if (pair.length !== 2) fail(`dictionary update sequence element #${i} has length ${pair.length === undefined ? len(p) : pair.length}, want 2`);
+        if (pair.length !== 2)
+          fail(
+            `dictionary update sequence element #${i} has length ${pair.length === undefined ? len(p) : pair.length}, want 2`,
+          );
         d.insert(pair[0]!, pair[1]!);
       }
     }

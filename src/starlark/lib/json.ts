@@ -26,18 +26,33 @@ export function jsonQuote(s: string): string {
     if (c < 0x80) {
       i++;
       switch (c) {
-        case 34: out += '\\"'; continue;
-        case 92: out += '\\\\'; continue;
-        case 8: out += '\\b'; continue;
-        case 12: out += '\\f'; continue;
-        case 10: out += '\\n'; continue;
-        case 13: out += '\\r'; continue;
-        case 9: out += '\\t'; continue;
+        case 34:
+          out += '\\"';
+          continue;
+        case 92:
+          out += '\\\\';
+          continue;
+        case 8:
+          out += '\\b';
+          continue;
+        case 12:
+          out += '\\f';
+          continue;
+        case 10:
+          out += '\\n';
+          continue;
+        case 13:
+          out += '\\r';
+          continue;
+        case 9:
+          out += '\\t';
+          continue;
       }
       out += c < 0x20 || c === 0x7f ? '\\u00' + HEX[c >> 4] + HEX[c & 15] : s[i - 1];
       continue;
     }
-    const r = decodeRuneAt(s, i), size = r & 7;
+    const r = decodeRuneAt(s, i),
+      size = r & 7;
     if (size === 1) out += '\\ufffd';
     else out += s.substr(i, size);
     i += size;
@@ -47,11 +62,21 @@ export function jsonQuote(s: string): string {
 
 function encodeValue(out: string[], x: Value, path: unknown[]): void {
   switch (typeof x) {
-    case 'string': out.push(jsonQuote(x)); return;
-    case 'number': case 'bigint': out.push(String(x)); return;
-    case 'boolean': out.push(x ? 'true' : 'false'); return;
+    case 'string':
+      out.push(jsonQuote(x));
+      return;
+    case 'number':
+    case 'bigint':
+      out.push(String(x));
+      return;
+    case 'boolean':
+      out.push(x ? 'true' : 'false');
+      return;
   }
-  if (x === None) { out.push('null'); return; }
+  if (x === None) {
+    out.push('null');
+    return;
+  }
   if (x instanceof Float) {
     if (!Number.isFinite(x.value)) fail(`cannot encode non-finite float ${formatFloat(x.value)}`);
     out.push(formatFloat(x.value));
@@ -62,8 +87,12 @@ function encodeValue(out: string[], x: Value, path: unknown[]): void {
   try {
     if (x instanceof Dict || (isMapping(x) && typeof (x as { keys?: unknown }).keys === 'function')) {
       const entries: [string, Value][] = [];
-      const pairs = x instanceof Dict ? x.entries()
-        : (x as unknown as { keys(): Value[] }).keys().map((k) => [k, (x as unknown as { getKey(k: Value): Value }).getKey(k)] as [Value, Value]);
+      const pairs =
+        x instanceof Dict
+          ? x.entries()
+          : (x as unknown as { keys(): Value[] })
+              .keys()
+              .map((k) => [k, (x as unknown as { getKey(k: Value): Value }).getKey(k)] as [Value, Value]);
       for (const [k, v] of pairs) {
         if (typeof k !== 'string') fail(`${typeNameOf(x)} has ${typeNameOf(k)} key, want string`);
         entries.push([k, v]);
@@ -72,14 +101,24 @@ function encodeValue(out: string[], x: Value, path: unknown[]): void {
       writeObject(out, entries, path, (k) => `in ${typeNameOf(x)} key ${quote(k)}: `);
     } else if (x instanceof List || x instanceof Tuple) {
       writeArray(out, x.elems, path, typeNameOf(x));
-    } else if (x instanceof Struct || (x instanceof Module)) {
+    } else if (x instanceof Struct || x instanceof Module) {
       const names = x instanceof Struct ? x.names : Object.keys(x.members).sort();
-      writeObject(out, names.map((n) => [n, x.attr(n)!]), path, (k) => `in field .${k}: `);
+      writeObject(
+        out,
+        names.map((n) => [n, x.attr(n)!]),
+        path,
+        (k) => `in field .${k}: `,
+      );
     } else if (isIterableValue(x)) {
       writeArray(out, toArray(x), path, typeNameOf(x));
     } else if (hasAttrs(x)) {
       const names = x.attrNames().slice().sort();
-      writeObject(out, names.map((n) => [n, x.attr(n)!]), path, (k) => `in field .${k}: `);
+      writeObject(
+        out,
+        names.map((n) => [n, x.attr(n)!]),
+        path,
+        (k) => `in field .${k}: `,
+      );
     } else {
       fail(`cannot encode ${typeNameOf(x)} as JSON`);
     }
@@ -103,7 +142,10 @@ function writeObject(out: string[], entries: [string, Value][], path: unknown[],
   entries.forEach(([k, v], i) => {
     if (i > 0) out.push(',');
     out.push(jsonQuote(k), ':');
-    within(() => ctx(k), () => encodeValue(out, v, path));
+    within(
+      () => ctx(k),
+      () => encodeValue(out, v, path),
+    );
   });
   out.push('}');
 }
@@ -112,7 +154,10 @@ function writeArray(out: string[], elems: readonly Value[], path: unknown[], typ
   out.push('[');
   elems.forEach((v, i) => {
     if (i > 0) out.push(',');
-    within(() => `at ${type} index ${i}: `, () => encodeValue(out, v, path));
+    within(
+      () => `at ${type} index ${i}: `,
+      () => encodeValue(out, v, path),
+    );
   });
   out.push(']');
 }
@@ -162,7 +207,10 @@ class Decoder {
         this.i++;
         const d = new Dict();
         this.skip();
-        if (s[this.i] === '}') { this.i++; return d; }
+        if (s[this.i] === '}') {
+          this.i++;
+          return d;
+        }
         for (;;) {
           this.skip();
           if (s[this.i] !== '"') this.unexpected();
@@ -172,8 +220,14 @@ class Decoder {
           this.i++;
           d.insert(k, this.value(depth + 1));
           this.skip();
-          if (s[this.i] === ',') { this.i++; continue; }
-          if (s[this.i] === '}') { this.i++; return d; }
+          if (s[this.i] === ',') {
+            this.i++;
+            continue;
+          }
+          if (s[this.i] === '}') {
+            this.i++;
+            return d;
+          }
           this.want('in object, ', "',' or '}'");
         }
       }
@@ -181,12 +235,21 @@ class Decoder {
         this.i++;
         const elems: Value[] = [];
         this.skip();
-        if (s[this.i] === ']') { this.i++; return new List(elems); }
+        if (s[this.i] === ']') {
+          this.i++;
+          return new List(elems);
+        }
         for (;;) {
           elems.push(this.value(depth + 1));
           this.skip();
-          if (s[this.i] === ',') { this.i++; continue; }
-          if (s[this.i] === ']') { this.i++; return new List(elems); }
+          if (s[this.i] === ',') {
+            this.i++;
+            continue;
+          }
+          if (s[this.i] === ']') {
+            this.i++;
+            return new List(elems);
+          }
           this.want('in array, ', "',' or ']'");
         }
       }
@@ -240,7 +303,10 @@ class Decoder {
         this.err('unclosed string literal');
       }
       const c = s.charCodeAt(this.i);
-      if (c === 34) { this.i++; return out; }
+      if (c === 34) {
+        this.i++;
+        return out;
+      }
       if (c < 0x20) this.err(`control character in string`);
       if (c !== 92) {
         let j = this.i + 1;
@@ -256,14 +322,30 @@ class Decoder {
       const e = s[this.i + 1];
       this.i += 2;
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           let cp = this.hex4();
           if (cp >= 0xd800 && cp < 0xdc00 && s[this.i] === '\\' && s[this.i + 1] === 'u') {
@@ -295,11 +377,16 @@ class Decoder {
 function charRepr(c: string): string {
   const code = c.charCodeAt(0);
   switch (c) {
-    case "'": return "'\\''";
-    case '\\': return "'\\\\'";
-    case '\n': return "'\\n'";
-    case '\t': return "'\\t'";
-    case '\r': return "'\\r'";
+    case "'":
+      return "'\\''";
+    case '\\':
+      return "'\\\\'";
+    case '\n':
+      return "'\\n'";
+    case '\t':
+      return "'\\t'";
+    case '\r':
+      return "'\\r'";
   }
   return code >= 0x20 && code < 0x7f ? `'${c}'` : `'\\x${code.toString(16).padStart(2, '0')}'`;
 }
@@ -383,9 +470,9 @@ const decode = new Builtin('json.decode', (thread, args, kwargs) => {
   }
 });
 
-
 function keywordOnly(name: string, kwargs: [string, Value][] | null): { prefix: string; indent: string } {
-  let prefix = '', indent = '\t';
+  let prefix = '',
+    indent = '\t';
   for (const [k, v] of kwargs ?? []) {
     if (k === 'prefix') prefix = wantString(name, '"prefix"', v);
     else if (k === 'indent') indent = wantString(name, '"indent"', v);
@@ -416,6 +503,12 @@ const encodeIndent = new Builtin('json.encode_indent', (_t, args, kwargs) => {
 });
 
 /** The `json` module value (`<module "json">`). */
-export const JSON_MODULE: Module = new Module('json', Object.freeze({
-  encode, decode, indent, encode_indent: encodeIndent,
-}));
+export const JSON_MODULE: Module = new Module(
+  'json',
+  Object.freeze({
+    encode,
+    decode,
+    indent,
+    encode_indent: encodeIndent,
+  }),
+);

@@ -38,7 +38,8 @@ const table: Record<string, ListImpl> = {
     const x = args[0]!;
     if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
     const items = prefixed(name, () => toArray(x));
-    if (l.elems.length + items.length > MAX_LIST_LENGTH) failIn(name, `excessive list size (${l.elems.length + items.length} elements)`);
+    if (l.elems.length + items.length > MAX_LIST_LENGTH)
+      failIn(name, `excessive list size (${l.elems.length + items.length} elements)`);
     for (const v of items) l.elems.push(v);
     return None;
   },
@@ -51,7 +52,8 @@ const table: Record<string, ListImpl> = {
       if (i < 0) i = Math.max(0, i + n);
       return Math.min(i, n);
     };
-    const a = bound(args[1], 2, 0), b = bound(args[2], 3, n);
+    const a = bound(args[1], 2, 0),
+      b = bound(args[2], 3, n);
     for (let i = a; i < b; i++) if (equal(l.elems[i]!, args[0]!)) return i;
     return failIn(name, 'value not in list');
   },

@@ -87,8 +87,10 @@ function gamma(x: number): number {
   }
   if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
   const g = 7;
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-    -176.61503916999185, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61503916999185,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   x -= 1;
   let a = c[0]!;
   const t = x + g + 0.5;
@@ -106,38 +108,41 @@ const log = new Builtin('log', (_t, args: Value[], kwargs: Kwargs) => {
 });
 
 /** The `math` module value. */
-export const MATH_MODULE: Module = new Module('math', Object.freeze({
-  ceil: rounding('ceil', Math.ceil),
-  copysign: binary('copysign', (x, y) => {
-    const neg = y < 0 || Object.is(y, -0) || (Number.isNaN(y) && false);
-    return neg ? -Math.abs(x) : Math.abs(x);
+export const MATH_MODULE: Module = new Module(
+  'math',
+  Object.freeze({
+    ceil: rounding('ceil', Math.ceil),
+    copysign: binary('copysign', (x, y) => {
+      const neg = y < 0 || Object.is(y, -0) || (Number.isNaN(y) && false);
+      return neg ? -Math.abs(x) : Math.abs(x);
+    }),
+    fabs: unary('fabs', Math.abs),
+    floor: rounding('floor', Math.floor),
+    mod: binary('mod', (x, y) => x % y),
+    pow: binary('pow', pow),
+    remainder: binary('remainder', remainder),
+    round: unary('round', round),
+    exp: unary('exp', Math.exp),
+    sqrt: unary('sqrt', Math.sqrt),
+    acos: unary('acos', Math.acos),
+    asin: unary('asin', Math.asin),
+    atan: unary('atan', Math.atan),
+    atan2: binary('atan2', Math.atan2),
+    cos: unary('cos', Math.cos),
+    hypot: binary('hypot', Math.hypot),
+    sin: unary('sin', Math.sin),
+    tan: unary('tan', Math.tan),
+    degrees: unary('degrees', (x) => (360 * x) / (2 * Math.PI)),
+    radians: unary('radians', (x) => (2 * Math.PI * x) / 360),
+    acosh: unary('acosh', Math.acosh),
+    asinh: unary('asinh', Math.asinh),
+    atanh: unary('atanh', Math.atanh),
+    cosh: unary('cosh', Math.cosh),
+    sinh: unary('sinh', Math.sinh),
+    tanh: unary('tanh', Math.tanh),
+    log,
+    gamma: unary('gamma', gamma),
+    e: new Float(Math.E),
+    pi: new Float(Math.PI),
   }),
-  fabs: unary('fabs', Math.abs),
-  floor: rounding('floor', Math.floor),
-  mod: binary('mod', (x, y) => x % y),
-  pow: binary('pow', pow),
-  remainder: binary('remainder', remainder),
-  round: unary('round', round),
-  exp: unary('exp', Math.exp),
-  sqrt: unary('sqrt', Math.sqrt),
-  acos: unary('acos', Math.acos),
-  asin: unary('asin', Math.asin),
-  atan: unary('atan', Math.atan),
-  atan2: binary('atan2', Math.atan2),
-  cos: unary('cos', Math.cos),
-  hypot: binary('hypot', Math.hypot),
-  sin: unary('sin', Math.sin),
-  tan: unary('tan', Math.tan),
-  degrees: unary('degrees', (x) => (360 * x) / (2 * Math.PI)),
-  radians: unary('radians', (x) => (2 * Math.PI * x) / 360),
-  acosh: unary('acosh', Math.acosh),
-  asinh: unary('asinh', Math.asinh),
-  atanh: unary('atanh', Math.atanh),
-  cosh: unary('cosh', Math.cosh),
-  sinh: unary('sinh', Math.sinh),
-  tanh: unary('tanh', Math.tanh),
-  log,
-  gamma: unary('gamma', gamma),
-  e: new Float(Math.E),
-  pi: new Float(Math.PI),
-}));
+);

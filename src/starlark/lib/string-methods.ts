@@ -38,18 +38,32 @@ function indices(fn: string, n: number, start: Value | undefined, end: Value | u
 function runes(s: string): number[] {
   const out: number[] = [];
   for (let i = 0; i < s.length;) {
-    const r = decodeRuneAt(s, i), size = r & 7;
+    const r = decodeRuneAt(s, i),
+      size = r & 7;
     out.push((r - size) / 8);
     i += size;
   }
   return out;
 }
 
-const LETTER = /\p{L}/u, DIGIT = /\p{Nd}/u, ALNUM = /[\p{L}\p{Nd}\p{Nl}\p{No}]/u;
-const UPPER = /\p{Lu}/u, LOWER = /\p{Ll}/u, TITLECASE = /\p{Lt}/u;
+const LETTER = /\p{L}/u,
+  DIGIT = /\p{Nd}/u,
+  ALNUM = /[\p{L}\p{Nd}\p{Nl}\p{No}]/u;
+const UPPER = /\p{Lu}/u,
+  LOWER = /\p{Ll}/u,
+  TITLECASE = /\p{Lt}/u;
 const isSpaceRune = (c: number): boolean =>
-  c === 32 || (c >= 9 && c <= 13) || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 0x85 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000;
 const ch = (c: number): string => String.fromCodePoint(c);
 const isUpperRune = (c: number): boolean => UPPER.test(ch(c)) || TITLECASE.test(ch(c));
 const isLowerRune = (c: number): boolean => LOWER.test(ch(c));
@@ -60,7 +74,8 @@ function mapCase(s: string, f: (h: string) => string): string {
   let out = '';
   for (const c of runes(s)) {
     // Go maps case rune by rune (simple case mapping): keep runes whose mapping is not one rune
-    const h = ch(c), m = f(h);
+    const h = ch(c),
+      m = f(h);
     out += fromHostString(m.length === h.length || [...m].length === 1 ? m : h);
   }
   return out;
@@ -117,13 +132,17 @@ function splitSpace(s: string, max: number, right: boolean): string[] {
   const isSp = (i: number): number => {
     const c = s.charCodeAt(i);
     if (c < 0x80) return c === 32 || (c >= 9 && c <= 13) ? 1 : 0;
-    const r = decodeRuneAt(s, i), size = r & 7;
+    const r = decodeRuneAt(s, i),
+      size = r & 7;
     return isSpaceRune((r - size) / 8) ? size : 0;
   };
   const words: [number, number][] = [];
   for (let i = 0; i < s.length;) {
     const w = isSp(i);
-    if (w > 0) { i += w; continue; }
+    if (w > 0) {
+      i += w;
+      continue;
+    }
     let j = i;
     while (j < s.length && isSp(j) === 0) j += decodeRuneAt(s, j) & 7;
     words.push([i, j]);
@@ -186,10 +205,12 @@ function trimRunes(s: string, cutset: string | null, left: boolean, right: boole
     const set = new Set(runes(cutset));
     inSet = (c) => set.has(c);
   }
-  let a = 0, b = s.length;
+  let a = 0,
+    b = s.length;
   if (left) {
     while (a < b) {
-      const r = decodeRuneAt(s, a), size = r & 7;
+      const r = decodeRuneAt(s, a),
+        size = r & 7;
       if (!inSet((r - size) / 8)) break;
       a += size;
     }
@@ -199,7 +220,8 @@ function trimRunes(s: string, cutset: string | null, left: boolean, right: boole
       // find the start of the last rune
       let k = b - 1;
       while (k > a && (s.charCodeAt(k) & 0xc0) === 0x80 && b - k < 4) k--;
-      let r = decodeRuneAt(s, k), size = r & 7;
+      let r = decodeRuneAt(s, k),
+        size = r & 7;
       if (k + size !== b) {
         k = b - 1;
         r = decodeRuneAt(s, k);
@@ -240,7 +262,8 @@ function title(s: string): string {
 }
 
 function istitle(s: string): boolean {
-  let cased = false, prevCased = false;
+  let cased = false,
+    prevCased = false;
   for (const c of runes(s)) {
     if (isUpperRune(c)) {
       if (prevCased) return false;
@@ -270,12 +293,15 @@ function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string): st
     let out = '';
     let n = 0;
     let i = 0;
-    for (; i <= s.length; ) {
+    for (; i <= s.length;) {
       if (n < count) {
         out += neu;
         n++;
       } else break;
-      if (i === s.length) { i++; break; }
+      if (i === s.length) {
+        i++;
+        break;
+      }
       const size = decodeRuneAt(s, i) & 7;
       out += s.substr(i, size);
       i += size;
@@ -283,7 +309,9 @@ function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string): st
     return out + (i <= s.length ? s.slice(i) : '');
   }
   if (count === Infinity) return s.split(old).join(neu);
-  let out = '', i = 0, n = 0;
+  let out = '',
+    i = 0,
+    n = 0;
   while (n < count) {
     const j = s.indexOf(old, i);
     if (j < 0) break;
@@ -304,7 +332,8 @@ function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Th
   };
   if (x instanceof List || x instanceof Tuple) for (const v of x.elems) add(v);
   else {
-    if (typeof x !== 'object' || typeof (x as { iterate?: unknown }).iterate !== 'function') wrongType(name, 1, x, 'iterable');
+    if (typeof x !== 'object' || typeof (x as { iterate?: unknown }).iterate !== 'function')
+      wrongType(name, 1, x, 'iterable');
     const it = iterate(x);
     try {
       for (let v = it.next(); v !== undefined; v = it.next()) add(v);
@@ -334,10 +363,12 @@ function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string): Val
   return new List(out);
 }
 
-const noArgs = (f: (s: string) => Value): StrImpl => (s, args, kwargs, name) => {
-  positional(name, args, kwargs, 0, 0);
-  return f(s);
-};
+const noArgs =
+  (f: (s: string) => Value): StrImpl =>
+  (s, args, kwargs, name) => {
+    positional(name, args, kwargs, 0, 0);
+    return f(s);
+  };
 
 const table: Record<string, StrImpl> = {
   capitalize: noArgs((s) => {
@@ -421,4 +452,3 @@ export const bytesMethods: MethodTable = Object.freeze({
     return bytesView(self.recv as Bytes);
   }),
 });
-

@@ -35,12 +35,18 @@ export class Duration {
   attr(name: string): Value | undefined {
     const n = Number(this.ns);
     switch (name) {
-      case 'hours': return new Float(n / 3.6e12);
-      case 'minutes': return new Float(n / 6e10);
-      case 'seconds': return new Float(n / 1e9);
-      case 'milliseconds': return normBig(this.ns / 1000000n);
-      case 'microseconds': return normBig(this.ns / 1000n);
-      case 'nanoseconds': return normBig(this.ns);
+      case 'hours':
+        return new Float(n / 3.6e12);
+      case 'minutes':
+        return new Float(n / 6e10);
+      case 'seconds':
+        return new Float(n / 1e9);
+      case 'milliseconds':
+        return normBig(this.ns / 1000000n);
+      case 'microseconds':
+        return normBig(this.ns / 1000n);
+      case 'nanoseconds':
+        return normBig(this.ns);
     }
     return undefined;
   }
@@ -55,10 +61,16 @@ export class Duration {
     if (y instanceof Duration) {
       const [a, b] = side === 'left' ? [this.ns, y.ns] : [y.ns, this.ns];
       switch (op) {
-        case '+': return new Duration(a + b);
-        case '-': return new Duration(a - b);
-        case '/': if (b === 0n) fail('division by zero'); return new Float(Number(a) / Number(b));
-        case '//': if (b === 0n) fail('division by zero'); return normBig(a / b);
+        case '+':
+          return new Duration(a + b);
+        case '-':
+          return new Duration(a - b);
+        case '/':
+          if (b === 0n) fail('division by zero');
+          return new Float(Number(a) / Number(b));
+        case '//':
+          if (b === 0n) fail('division by zero');
+          return normBig(a / b);
       }
       return undefined;
     }
@@ -75,12 +87,18 @@ export class Duration {
 
 function cmp(op: string, a: bigint, b: bigint): boolean {
   switch (op) {
-    case '==': return a === b;
-    case '!=': return a !== b;
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '>': return a > b;
-    default: return a >= b;
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    default:
+      return a >= b;
   }
 }
 
@@ -91,7 +109,8 @@ export function formatDuration(ns: bigint): string {
   let u = neg ? -ns : ns;
   let out: string;
   const frac = (v: bigint, unit: bigint, digits: number): string => {
-    const whole = v / unit, rem = v % unit;
+    const whole = v / unit,
+      rem = v % unit;
     if (rem === 0n) return whole.toString();
     return whole + '.' + rem.toString().padStart(digits, '0').replace(/0+$/, '');
   };
@@ -174,20 +193,36 @@ export class Time {
   attr(name: string): Value | undefined {
     const { d, nano } = this.parts();
     switch (name) {
-      case 'year': return d.getUTCFullYear();
-      case 'month': return d.getUTCMonth() + 1;
-      case 'day': return d.getUTCDate();
-      case 'hour': return d.getUTCHours();
-      case 'minute': return d.getUTCMinutes();
-      case 'second': return d.getUTCSeconds();
-      case 'nanosecond': return nano;
-      case 'unix': return normBig(floorDiv(this.unixNano, NS.s));
-      case 'unix_nano': return normBig(this.unixNano);
+      case 'year':
+        return d.getUTCFullYear();
+      case 'month':
+        return d.getUTCMonth() + 1;
+      case 'day':
+        return d.getUTCDate();
+      case 'hour':
+        return d.getUTCHours();
+      case 'minute':
+        return d.getUTCMinutes();
+      case 'second':
+        return d.getUTCSeconds();
+      case 'nanosecond':
+        return nano;
+      case 'unix':
+        return normBig(floorDiv(this.unixNano, NS.s));
+      case 'unix_nano':
+        return normBig(this.unixNano);
       case 'in_location':
-        return new Builtin('in_location', (_t, args, kwargs) => {
-          const { values, labels } = unpack('in_location', args, kwargs, ['location']);
-          return new Time(this.unixNano, zoneOffset('in_location', wantString('in_location', labels[0]!, values[0]!)));
-        }, this);
+        return new Builtin(
+          'in_location',
+          (_t, args, kwargs) => {
+            const { values, labels } = unpack('in_location', args, kwargs, ['location']);
+            return new Time(
+              this.unixNano,
+              zoneOffset('in_location', wantString('in_location', labels[0]!, values[0]!)),
+            );
+          },
+          this,
+        );
     }
     return undefined;
   }
@@ -255,51 +290,55 @@ export interface TimeModuleOptions {
 /** Builds a `time` module bound to the host's clock. */
 export function createTimeModule(opts: TimeModuleOptions = {}): Module {
   const nowFn = opts.now;
-  return new Module('time', Object.freeze({
-    from_timestamp: new Builtin('from_timestamp', (_t, args, kwargs) => {
-      const { values, labels } = unpack('from_timestamp', args, kwargs, ['sec', 'nsec?']);
-      const sec = intArg('from_timestamp', labels[0]!, values[0], 0);
-      const nsec = intArg('from_timestamp', labels[1]!, values[1], 0);
-      return new Time(sec * NS.s + nsec);
+  return new Module(
+    'time',
+    Object.freeze({
+      from_timestamp: new Builtin('from_timestamp', (_t, args, kwargs) => {
+        const { values, labels } = unpack('from_timestamp', args, kwargs, ['sec', 'nsec?']);
+        const sec = intArg('from_timestamp', labels[0]!, values[0], 0);
+        const nsec = intArg('from_timestamp', labels[1]!, values[1], 0);
+        return new Time(sec * NS.s + nsec);
+      }),
+      is_valid_timezone: new Builtin('is_valid_timezone', (_t, args, kwargs) => {
+        const { values, labels } = unpack('is_valid_timezone', args, kwargs, ['loc']);
+        return tryZone(wantString('is_valid_timezone', labels[0]!, values[0]!)) !== undefined;
+      }),
+      now: new Builtin('now', (_t, args, kwargs) => {
+        unpack('now', args, kwargs, []);
+        if (nowFn === undefined) failIn('now', 'no clock available to this script');
+        return new Time(BigInt(Math.round(nowFn() * 1000)) * 1000n);
+      }),
+      parse_duration: new Builtin('parse_duration', (_t, args, kwargs) => {
+        const { values, labels } = unpack('parse_duration', args, kwargs, ['d']);
+        const d = values[0]!;
+        if (d instanceof Duration) return d;
+        return new Duration(parseDuration(wantString('parse_duration', labels[0]!, d)));
+      }),
+      parse_time: new Builtin('parse_time', (_t, args, kwargs) => {
+        const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?']);
+        const x = wantString('parse_time', labels[0]!, values[0]!);
+        if (values[1] !== undefined && values[1] !== '2006-01-02T15:04:05Z07:00') {
+          failIn('parse_time', 'only the RFC 3339 layout is supported');
+        }
+        const t = parseRFC3339(x);
+        if (values[2] !== undefined)
+          return new Time(t.unixNano, zoneOffset('parse_time', wantString('parse_time', labels[2]!, values[2])));
+        return t;
+      }),
+      time: new Builtin('time', (_t, args, kwargs) => {
+        const p = ['year?', 'month?', 'day?', 'hour?', 'minute?', 'second?', 'nanosecond?', 'location?'];
+        const { values, labels } = unpack('time', args, kwargs, p);
+        const n = (i: number, d: number): number => Number(intArg('time', labels[i]!, values[i], d));
+        const off = values[7] === undefined ? 0 : zoneOffset('time', wantString('time', labels[7]!, values[7]));
+        const ms = Date.UTC(n(0, 1970), n(1, 1) - 1, n(2, 1), n(3, 0), n(4, 0), n(5, 0));
+        return new Time(BigInt(ms) * NS.ms + BigInt(n(6, 0)) - BigInt(off) * NS.s, off);
+      }),
+      nanosecond: new Duration(NS.ns),
+      microsecond: new Duration(NS.us),
+      millisecond: new Duration(NS.ms),
+      second: new Duration(NS.s),
+      minute: new Duration(NS.m),
+      hour: new Duration(NS.h),
     }),
-    is_valid_timezone: new Builtin('is_valid_timezone', (_t, args, kwargs) => {
-      const { values, labels } = unpack('is_valid_timezone', args, kwargs, ['loc']);
-      return tryZone(wantString('is_valid_timezone', labels[0]!, values[0]!)) !== undefined;
-    }),
-    now: new Builtin('now', (_t, args, kwargs) => {
-      unpack('now', args, kwargs, []);
-      if (nowFn === undefined) failIn('now', 'no clock available to this script');
-      return new Time(BigInt(Math.round(nowFn() * 1000)) * 1000n);
-    }),
-    parse_duration: new Builtin('parse_duration', (_t, args, kwargs) => {
-      const { values, labels } = unpack('parse_duration', args, kwargs, ['d']);
-      const d = values[0]!;
-      if (d instanceof Duration) return d;
-      return new Duration(parseDuration(wantString('parse_duration', labels[0]!, d)));
-    }),
-    parse_time: new Builtin('parse_time', (_t, args, kwargs) => {
-      const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?']);
-      const x = wantString('parse_time', labels[0]!, values[0]!);
-      if (values[1] !== undefined && values[1] !== '2006-01-02T15:04:05Z07:00') {
-        failIn('parse_time', 'only the RFC 3339 layout is supported');
-      }
-      const t = parseRFC3339(x);
-      if (values[2] !== undefined) return new Time(t.unixNano, zoneOffset('parse_time', wantString('parse_time', labels[2]!, values[2])));
-      return t;
-    }),
-    time: new Builtin('time', (_t, args, kwargs) => {
-      const p = ['year?', 'month?', 'day?', 'hour?', 'minute?', 'second?', 'nanosecond?', 'location?'];
-      const { values, labels } = unpack('time', args, kwargs, p);
-      const n = (i: number, d: number): number => Number(intArg('time', labels[i]!, values[i], d));
-      const off = values[7] === undefined ? 0 : zoneOffset('time', wantString('time', labels[7]!, values[7]));
-      const ms = Date.UTC(n(0, 1970), n(1, 1) - 1, n(2, 1), n(3, 0), n(4, 0), n(5, 0));
-      return new Time(BigInt(ms) * NS.ms + BigInt(n(6, 0)) - BigInt(off) * NS.s, off);
-    }),
-    nanosecond: new Duration(NS.ns),
-    microsecond: new Duration(NS.us),
-    millisecond: new Duration(NS.ms),
-    second: new Duration(NS.s),
-    minute: new Duration(NS.m),
-    hour: new Duration(NS.h),
-  }));
+  );
 }

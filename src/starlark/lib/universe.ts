@@ -15,8 +15,18 @@ import { Bytes } from '../value/bytes.ts';
 import { Range } from '../value/range.ts';
 import { fail, failIn, prefixed, rethrowIn } from '../value/errors.ts';
 import {
-  attrNames, getAttrOrUndefined, hash, isIterableValue, iterate, len, noAttrMessage, repr, str, toArray,
-  truth, typeName,
+  attrNames,
+  getAttrOrUndefined,
+  hash,
+  isIterableValue,
+  iterate,
+  len,
+  noAttrMessage,
+  repr,
+  str,
+  toArray,
+  truth,
+  typeName,
 } from '../value/ops.ts';
 import { order } from '../value/compare.ts';
 import { intFromIntegralDouble, intNeg, normBig, parseDigits } from '../value/int.ts';
@@ -81,8 +91,10 @@ const bytes = fn('bytes', (_t, args, kwargs) => {
     let s = '';
     for (let i = 0; i < items.length; i++) {
       const b = items[i]!;
-      if (typeof b !== 'number' && typeof b !== 'bigint') failIn('bytes', `at index ${i}, got ${typeName(b)}, want int`);
-      if (typeof b !== 'number' || b < 0 || b > 255) failIn('bytes', `at index ${i}, ${b} out of range (want value in unsigned 8-bit range)`);
+      if (typeof b !== 'number' && typeof b !== 'bigint')
+        failIn('bytes', `at index ${i}, got ${typeName(b)}, want int`);
+      if (typeof b !== 'number' || b < 0 || b > 255)
+        failIn('bytes', `at index ${i}, ${b} out of range (want value in unsigned 8-bit range)`);
       s += String.fromCharCode(b);
     }
     return new Bytes(s);
@@ -121,7 +133,9 @@ const enumerate = fn('enumerate', (thread, args, kwargs) => {
     start = s;
   }
   const items = elems(thread, 'enumerate', args[0]!);
-  return new List(items.map((v, i) => new Tuple([typeof start === 'number' ? start + i : normBig(start + BigInt(i)), v])));
+  return new List(
+    items.map((v, i) => new Tuple([typeof start === 'number' ? start + i : normBig(start + BigInt(i)), v])),
+  );
 });
 
 const failBuiltin = fn('fail', (_t, args, kwargs) => {
@@ -300,7 +314,8 @@ const ord = fn('ord', (_t, args, kwargs) => {
   positional('ord', args, kwargs, 1, 1);
   const x = args[0]!;
   if (typeof x === 'string') {
-    const r = decodeRuneAt(x, 0), size = r & 7;
+    const r = decodeRuneAt(x, 0),
+      size = r & 7;
     if (x.length === 0 || size !== x.length) {
       let n = 0;
       for (let i = 0; i < x.length; i += decodeRuneAt(x, i) & 7) n++;
@@ -322,13 +337,15 @@ const print = fn('print', (thread, args, kwargs) => {
   return None;
 });
 
-const INT64_MAX = 2n ** 63n - 1n, INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n,
+  INT64_MIN = -(2n ** 63n);
 const range = fn('range', (_t, args, kwargs) => {
   positional('range', args, kwargs, 1, 3);
   const nums = args.map((a, i): Int => {
     if (typeof a === 'number') return a;
     if (typeof a !== 'bigint') return wrongType('range', i + 1, a, 'int');
-    if (a > INT64_MAX || a < INT64_MIN) failIn('range', `for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
+    if (a > INT64_MAX || a < INT64_MIN)
+      failIn('range', `for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
     return a;
   });
   const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];

@@ -8,9 +8,7 @@
  */
 import { StarlarkSyntaxError } from '../errors.ts';
 import type { SyntaxErrorItem } from '../errors.ts';
-import type {
-  Arg, Comprehension, DictEntry, Expr, File, FunctionNode, Ident, Param, Stmt,
-} from '../syntax/ast.ts';
+import type { Arg, Comprehension, DictEntry, Expr, File, FunctionNode, Ident, Param, Stmt } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from './binding.ts';
 import { nearest } from './spell.ts';
@@ -59,17 +57,32 @@ function newScope(): FunctionScope {
 /** Start position of an expression (for "can't assign" messages). */
 export function exprStart(e: Expr): Pos {
   switch (e.k) {
-    case 'binary': return exprStart(e.x);
-    case 'call': case 'dot': case 'index': case 'slice': return exprStart(e.k === 'call' ? e.fn : e.x);
-    case 'cond': return exprStart(e.t);
-    case 'tuple': return e.parens || e.elems.length === 0 ? e.pos : exprStart(e.elems[0]!);
-    default: return e.pos;
+    case 'binary':
+      return exprStart(e.x);
+    case 'call':
+    case 'dot':
+    case 'index':
+    case 'slice':
+      return exprStart(e.k === 'call' ? e.fn : e.x);
+    case 'cond':
+      return exprStart(e.t);
+    case 'tuple':
+      return e.parens || e.elems.length === 0 ? e.pos : exprStart(e.elems[0]!);
+    default:
+      return e.pos;
   }
 }
 
 const TARGET_NAMES: Record<string, string> = {
-  call: 'callexpr', lit: 'literal', binary: 'binaryexpr', slice: 'sliceexpr', unary: 'unaryexpr',
-  cond: 'condexpr', dict: 'dictexpr', comp: 'comprehension', lambda: 'lambdaexpr',
+  call: 'callexpr',
+  lit: 'literal',
+  binary: 'binaryexpr',
+  slice: 'sliceexpr',
+  unary: 'unaryexpr',
+  cond: 'condexpr',
+  dict: 'dictexpr',
+  comp: 'comprehension',
+  lambda: 'lambdaexpr',
 };
 
 class Resolver {
@@ -211,10 +224,18 @@ class Resolver {
 
   private collectTargets(e: Expr, block: Block): void {
     switch (e.k) {
-      case 'ident': this.bind(e, block); return;
-      case 'paren': this.collectTargets(e.x, block); return;
-      case 'tuple': case 'list': for (const x of e.elems) this.collectTargets(x, block); return;
-      default: return;
+      case 'ident':
+        this.bind(e, block);
+        return;
+      case 'paren':
+        this.collectTargets(e.x, block);
+        return;
+      case 'tuple':
+      case 'list':
+        for (const x of e.elems) this.collectTargets(x, block);
+        return;
+      default:
+        return;
     }
   }
 
@@ -233,7 +254,7 @@ class Resolver {
     }
     if (id.b !== undefined && (id.b.scope === 'global' || id.b.scope === 'filelocal')) return;
     const fn = block.fn;
-    for (let b: Block | null = block; b !== null; b = b.parent ?? (b.fn.defBlock ?? null)) {
+    for (let b: Block | null = block; b !== null; b = b.parent ?? b.fn.defBlock ?? null) {
       // Leaving a function's outermost block continues in its defining block.
       const found = b.bindings.get(id.name);
       if (found === undefined) continue;
@@ -329,7 +350,8 @@ class Resolver {
         this.func(s.fn, block);
         return;
       case 'if':
-        if (top && !this.inFunction && !this.opts.topLevelControl) this.err(s.pos, 'if statement not within a function');
+        if (top && !this.inFunction && !this.opts.topLevelControl)
+          this.err(s.pos, 'if statement not within a function');
         this.expr(s.cond, block);
         if (top) this.topConditional++;
         this.stmts(s.then, block);
@@ -360,7 +382,8 @@ class Resolver {
         if (!this.inFunction) this.err(s.pos, 'return statement not within a function');
         if (s.x !== null) this.expr(s.x, block);
         return;
-      case 'break': case 'continue':
+      case 'break':
+      case 'continue':
         if (this.loops === 0) this.err(s.pos, `${s.k} not in a loop`);
         return;
       case 'pass':
@@ -396,7 +419,8 @@ class Resolver {
       case 'paren':
         this.assignTargets(e.x, block);
         return;
-      case 'tuple': case 'list':
+      case 'tuple':
+      case 'list':
         for (const x of e.elems) this.assignTargets(x, block);
         return;
       case 'index':
@@ -522,25 +546,59 @@ class Resolver {
 
   private expr(e: Expr, block: Block): void {
     switch (e.k) {
-      case 'ident': this.use(e, block); return;
-      case 'lit': return;
-      case 'list': case 'tuple': for (const x of e.elems) this.expr(x, block); return;
-      case 'dict': for (const en of e.entries) { this.expr(en.key, block); this.expr(en.value, block); } return;
-      case 'paren': this.expr(e.x, block); return;
-      case 'unary': this.expr(e.x, block); return;
-      case 'binary': this.expr(e.x, block); this.expr(e.y, block); return;
-      case 'cond': this.expr(e.cond, block); this.expr(e.t, block); this.expr(e.f, block); return;
-      case 'dot': this.expr(e.x, block); return;
-      case 'index': this.expr(e.x, block); this.expr(e.y, block); return;
+      case 'ident':
+        this.use(e, block);
+        return;
+      case 'lit':
+        return;
+      case 'list':
+      case 'tuple':
+        for (const x of e.elems) this.expr(x, block);
+        return;
+      case 'dict':
+        for (const en of e.entries) {
+          this.expr(en.key, block);
+          this.expr(en.value, block);
+        }
+        return;
+      case 'paren':
+        this.expr(e.x, block);
+        return;
+      case 'unary':
+        this.expr(e.x, block);
+        return;
+      case 'binary':
+        this.expr(e.x, block);
+        this.expr(e.y, block);
+        return;
+      case 'cond':
+        this.expr(e.cond, block);
+        this.expr(e.t, block);
+        this.expr(e.f, block);
+        return;
+      case 'dot':
+        this.expr(e.x, block);
+        return;
+      case 'index':
+        this.expr(e.x, block);
+        this.expr(e.y, block);
+        return;
       case 'slice':
         this.expr(e.x, block);
         if (e.lo !== null) this.expr(e.lo, block);
         if (e.hi !== null) this.expr(e.hi, block);
         if (e.step !== null) this.expr(e.step, block);
         return;
-      case 'call': this.expr(e.fn, block); this.args(e.args, block); return;
-      case 'lambda': this.func(e.fn, block); return;
-      case 'comp': this.comp(e, block); return;
+      case 'call':
+        this.expr(e.fn, block);
+        this.args(e.args, block);
+        return;
+      case 'lambda':
+        this.func(e.fn, block);
+        return;
+      case 'comp':
+        this.comp(e, block);
+        return;
     }
   }
 

@@ -28,26 +28,105 @@ export interface Literal {
   raw: string;
 }
 
-export interface ListExpr { k: 'list'; pos: Pos; elems: Expr[] }
-export interface TupleExpr { k: 'tuple'; pos: Pos; elems: Expr[]; parens: boolean }
-export interface DictEntry { key: Expr; value: Expr; pos: Pos }
-export interface DictExpr { k: 'dict'; pos: Pos; entries: DictEntry[] }
-export interface ParenExpr { k: 'paren'; pos: Pos; x: Expr }
-export interface UnaryExpr { k: 'unary'; pos: Pos; op: '-' | '+' | '~' | 'not'; x: Expr }
-export interface BinaryExpr { k: 'binary'; pos: Pos; op: string; x: Expr; y: Expr }
-export interface CondExpr { k: 'cond'; pos: Pos; cond: Expr; t: Expr; f: Expr }
-export interface DotExpr { k: 'dot'; pos: Pos; x: Expr; name: string; namePos: Pos }
-export interface IndexExpr { k: 'index'; pos: Pos; x: Expr; y: Expr }
-export interface SliceExpr { k: 'slice'; pos: Pos; x: Expr; lo: Expr | null; hi: Expr | null; step: Expr | null }
+export interface ListExpr {
+  k: 'list';
+  pos: Pos;
+  elems: Expr[];
+}
+export interface TupleExpr {
+  k: 'tuple';
+  pos: Pos;
+  elems: Expr[];
+  parens: boolean;
+}
+export interface DictEntry {
+  key: Expr;
+  value: Expr;
+  pos: Pos;
+}
+export interface DictExpr {
+  k: 'dict';
+  pos: Pos;
+  entries: DictEntry[];
+}
+export interface ParenExpr {
+  k: 'paren';
+  pos: Pos;
+  x: Expr;
+}
+export interface UnaryExpr {
+  k: 'unary';
+  pos: Pos;
+  op: '-' | '+' | '~' | 'not';
+  x: Expr;
+}
+export interface BinaryExpr {
+  k: 'binary';
+  pos: Pos;
+  op: string;
+  x: Expr;
+  y: Expr;
+}
+export interface CondExpr {
+  k: 'cond';
+  pos: Pos;
+  cond: Expr;
+  t: Expr;
+  f: Expr;
+}
+export interface DotExpr {
+  k: 'dot';
+  pos: Pos;
+  x: Expr;
+  name: string;
+  namePos: Pos;
+}
+export interface IndexExpr {
+  k: 'index';
+  pos: Pos;
+  x: Expr;
+  y: Expr;
+}
+export interface SliceExpr {
+  k: 'slice';
+  pos: Pos;
+  x: Expr;
+  lo: Expr | null;
+  hi: Expr | null;
+  step: Expr | null;
+}
 
 export type ArgKind = 'pos' | 'named' | 'star' | 'starstar';
-export interface Arg { kind: ArgKind; pos: Pos; name: string | null; value: Expr }
-export interface CallExpr { k: 'call'; pos: Pos; fn: Expr; args: Arg[] }
+export interface Arg {
+  kind: ArgKind;
+  pos: Pos;
+  name: string | null;
+  value: Expr;
+}
+export interface CallExpr {
+  k: 'call';
+  pos: Pos;
+  fn: Expr;
+  args: Arg[];
+}
 
-export interface LambdaExpr { k: 'lambda'; pos: Pos; fn: FunctionNode }
+export interface LambdaExpr {
+  k: 'lambda';
+  pos: Pos;
+  fn: FunctionNode;
+}
 
-export interface ForClause { k: 'for'; pos: Pos; vars: Expr; x: Expr }
-export interface IfClause { k: 'if'; pos: Pos; cond: Expr }
+export interface ForClause {
+  k: 'for';
+  pos: Pos;
+  vars: Expr;
+  x: Expr;
+}
+export interface IfClause {
+  k: 'if';
+  pos: Pos;
+  cond: Expr;
+}
 export interface Comprehension {
   k: 'comp';
   pos: Pos;
@@ -58,8 +137,21 @@ export interface Comprehension {
 }
 
 export type Expr =
-  | Ident | Literal | ListExpr | TupleExpr | DictExpr | ParenExpr | UnaryExpr | BinaryExpr | CondExpr
-  | DotExpr | IndexExpr | SliceExpr | CallExpr | LambdaExpr | Comprehension;
+  | Ident
+  | Literal
+  | ListExpr
+  | TupleExpr
+  | DictExpr
+  | ParenExpr
+  | UnaryExpr
+  | BinaryExpr
+  | CondExpr
+  | DotExpr
+  | IndexExpr
+  | SliceExpr
+  | CallExpr
+  | LambdaExpr
+  | Comprehension;
 
 export type ParamKind = 'plain' | 'default' | 'star' | 'starstar';
 export interface Param {
@@ -80,14 +172,53 @@ export interface FunctionNode {
   scope?: FunctionScope;
 }
 
-export interface ExprStmt { k: 'expr'; pos: Pos; x: Expr }
-export interface AssignStmt { k: 'assign'; pos: Pos; op: string; lhs: Expr; rhs: Expr }
-export interface DefStmt { k: 'def'; pos: Pos; name: Ident; fn: FunctionNode }
-export interface IfStmt { k: 'if'; pos: Pos; cond: Expr; then: Stmt[]; else_: Stmt[] }
-export interface ForStmt { k: 'for'; pos: Pos; vars: Expr; x: Expr; body: Stmt[] }
-export interface WhileStmt { k: 'while'; pos: Pos; cond: Expr; body: Stmt[] }
-export interface ReturnStmt { k: 'return'; pos: Pos; x: Expr | null }
-export interface BranchStmt { k: 'break' | 'continue' | 'pass'; pos: Pos }
+export interface ExprStmt {
+  k: 'expr';
+  pos: Pos;
+  x: Expr;
+}
+export interface AssignStmt {
+  k: 'assign';
+  pos: Pos;
+  op: string;
+  lhs: Expr;
+  rhs: Expr;
+}
+export interface DefStmt {
+  k: 'def';
+  pos: Pos;
+  name: Ident;
+  fn: FunctionNode;
+}
+export interface IfStmt {
+  k: 'if';
+  pos: Pos;
+  cond: Expr;
+  then: Stmt[];
+  else_: Stmt[];
+}
+export interface ForStmt {
+  k: 'for';
+  pos: Pos;
+  vars: Expr;
+  x: Expr;
+  body: Stmt[];
+}
+export interface WhileStmt {
+  k: 'while';
+  pos: Pos;
+  cond: Expr;
+  body: Stmt[];
+}
+export interface ReturnStmt {
+  k: 'return';
+  pos: Pos;
+  x: Expr | null;
+}
+export interface BranchStmt {
+  k: 'break' | 'continue' | 'pass';
+  pos: Pos;
+}
 export interface LoadStmt {
   k: 'load';
   pos: Pos;

@@ -9,7 +9,18 @@ import { Scanner } from './scanner.ts';
 import { describeToken } from './tokens.ts';
 import type { Pos, TokenKind } from './tokens.ts';
 import type {
-  Arg, DictEntry, Expr, File, ForClause, FunctionNode, Ident, IfClause, IfStmt, Literal, LoadStmt, Param,
+  Arg,
+  DictEntry,
+  Expr,
+  File,
+  ForClause,
+  FunctionNode,
+  Ident,
+  IfClause,
+  IfStmt,
+  Literal,
+  LoadStmt,
+  Param,
   Stmt,
 } from './ast.ts';
 
@@ -18,19 +29,42 @@ const PREC: Partial<Record<TokenKind, number>> = {
   or: 0,
   and: 1,
   not: 2,
-  '==': 3, '!=': 3, '<': 3, '>': 3, '<=': 3, '>=': 3, in: 3, 'not in': 3,
+  '==': 3,
+  '!=': 3,
+  '<': 3,
+  '>': 3,
+  '<=': 3,
+  '>=': 3,
+  in: 3,
+  'not in': 3,
   '|': 4,
   '^': 5,
   '&': 6,
-  '<<': 7, '>>': 7,
-  '-': 8, '+': 8,
-  '*': 9, '%': 9, '/': 9, '//': 9,
+  '<<': 7,
+  '>>': 7,
+  '-': 8,
+  '+': 8,
+  '*': 9,
+  '%': 9,
+  '/': 9,
+  '//': 9,
 };
 const NOT_LEVEL = 2;
 const CMP_LEVEL = 3;
 
 const ASSIGN_OPS: ReadonlySet<string> = new Set([
-  '=', '+=', '-=', '*=', '/=', '//=', '%=', '&=', '|=', '^=', '<<=', '>>=',
+  '=',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '//=',
+  '%=',
+  '&=',
+  '|=',
+  '^=',
+  '<<=',
+  '>>=',
 ]);
 
 function terminatesExprList(k: TokenKind): boolean {
@@ -108,8 +142,12 @@ class Parser {
 
   private parseStmt(out: Stmt[]): void {
     switch (this.tk()) {
-      case 'def': out.push(this.parseDef()); return;
-      case 'if': out.push(this.parseIf()); return;
+      case 'def':
+        out.push(this.parseDef());
+        return;
+      case 'if':
+        out.push(this.parseIf());
+        return;
       case 'for': {
         const pos = this.next();
         const vars = this.parseLoopVariables();
@@ -195,7 +233,9 @@ class Parser {
         if (this.tk() !== 'eof' && this.tk() !== 'newline' && this.tk() !== ';') x = this.parseExpr(false);
         return { k: 'return', pos, x };
       }
-      case 'break': case 'continue': case 'pass': {
+      case 'break':
+      case 'continue':
+      case 'pass': {
         const k = this.tk() as 'break' | 'continue' | 'pass';
         const pos = this.next();
         return { k, pos };
@@ -238,7 +278,8 @@ class Parser {
           this.failHere(`load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
         }
         this.consume('=');
-        if (this.tk() !== 'string') this.failHere(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
+        if (this.tk() !== 'string')
+          this.failHere(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
         const p = { line: this.sc.line, col: this.sc.col + 1 };
         from.push({ name: this.sc.value as string, pos: p });
         this.skip();
@@ -471,8 +512,17 @@ class Parser {
     switch (this.tk()) {
       case 'ident':
         return this.parseIdent();
-      case 'int': case 'float': case 'string': case 'bytes': {
-        const lit: Literal = { k: 'lit', pos: this.curPos(), type: sc.kind as Literal['type'], value: sc.value!, raw: sc.raw };
+      case 'int':
+      case 'float':
+      case 'string':
+      case 'bytes': {
+        const lit: Literal = {
+          k: 'lit',
+          pos: this.curPos(),
+          type: sc.kind as Literal['type'],
+          value: sc.value!,
+          raw: sc.raw,
+        };
         this.skip();
         return lit;
       }
@@ -490,7 +540,9 @@ class Parser {
         this.consume(')');
         return { k: 'paren', pos, x: e };
       }
-      case '-': case '+': case '~': {
+      case '-':
+      case '+':
+      case '~': {
         const op = this.tk() as '-' | '+' | '~';
         const pos = this.next();
         const x = this.parsePrimaryWithSuffix();

@@ -61,9 +61,7 @@ export class Scanner {
   /** Throws the scanner/parser error at `pos`. */
   error(pos: Pos | number, message: string): never {
     const p = typeof pos === 'number' ? unpack(pos) : pos;
-    throw new StarlarkSyntaxError('starlark-syntax', [
-      { file: this.file, line: p.line, col: p.col, message },
-    ]);
+    throw new StarlarkSyntaxError('starlark-syntax', [{ file: this.file, line: p.line, col: p.col, message }]);
   }
 
   /** Current scan position (just after the last token read). */
@@ -114,8 +112,11 @@ export class Scanner {
   next(): Token {
     this.advance();
     return {
-      kind: this.kind, pos: { line: this.line, col: this.col }, end: { line: this.endLine, col: this.endCol },
-      raw: this.raw, value: this.value,
+      kind: this.kind,
+      pos: { line: this.line, col: this.col },
+      end: { line: this.endLine, col: this.endCol },
+      raw: this.raw,
+      value: this.value,
     };
   }
 
@@ -261,13 +262,17 @@ export class Scanner {
       return this.tok('ident', start, ascii ? raw : hostToBinary(raw));
     }
     switch (c) {
-      case 91: case 40: case 123: {
+      case 91:
+      case 40:
+      case 123: {
         this.depth++;
         this.read();
         const k = c === 91 ? '[' : c === 40 ? '(' : '{';
         return this.tok(k, start, k);
       }
-      case 93: case 41: case 125: {
+      case 93:
+      case 41:
+      case 125: {
         if (this.depth === 0) this.error(this.pos, `unexpected '${String.fromCharCode(c)}'`);
         this.depth--;
         this.read();
@@ -279,19 +284,29 @@ export class Scanner {
     this.read();
     const n = this.peek();
     switch (c) {
-      case 61: return n === 61 ? this.two('==', start) : this.tok('=', start, '=');
+      case 61:
+        return n === 61 ? this.two('==', start) : this.tok('=', start, '=');
       case 33:
         if (n === 61) return this.two('!=', start);
         return this.error(start, "unexpected input character '!'");
-      case 43: return n === 61 ? this.two('+=', start) : this.tok('+', start, '+');
-      case 45: return n === 61 ? this.two('-=', start) : this.tok('-', start, '-');
-      case 37: return n === 61 ? this.two('%=', start) : this.tok('%', start, '%');
-      case 38: return n === 61 ? this.two('&=', start) : this.tok('&', start, '&');
-      case 124: return n === 61 ? this.two('|=', start) : this.tok('|', start, '|');
-      case 94: return n === 61 ? this.two('^=', start) : this.tok('^', start, '^');
-      case 126: return this.tok('~', start, '~');
-      case 58: return this.tok(':', start, ':');
-      case 59: return this.tok(';', start, ';');
+      case 43:
+        return n === 61 ? this.two('+=', start) : this.tok('+', start, '+');
+      case 45:
+        return n === 61 ? this.two('-=', start) : this.tok('-', start, '-');
+      case 37:
+        return n === 61 ? this.two('%=', start) : this.tok('%', start, '%');
+      case 38:
+        return n === 61 ? this.two('&=', start) : this.tok('&', start, '&');
+      case 124:
+        return n === 61 ? this.two('|=', start) : this.tok('|', start, '|');
+      case 94:
+        return n === 61 ? this.two('^=', start) : this.tok('^', start, '^');
+      case 126:
+        return this.tok('~', start, '~');
+      case 58:
+        return this.tok(':', start, ':');
+      case 59:
+        return this.tok(';', start, ';');
       case 60:
         if (n === 61) return this.two('<=', start);
         if (n === 60) {
@@ -343,9 +358,13 @@ export class Scanner {
       } else if (d === 120 || d === 88 || d === 111 || d === 79 || d === 98 || d === 66) {
         const base = d === 120 || d === 88 ? 16 : d === 111 || d === 79 ? 8 : 2;
         this.read();
-        const ok = (x: number): boolean => base === 16 ? isHex(x) : base === 8 ? x >= 48 && x <= 55 : x === 48 || x === 49;
+        const ok = (x: number): boolean =>
+          base === 16 ? isHex(x) : base === 8 ? x >= 48 && x <= 55 : x === 48 || x === 49;
         if (!ok(this.peek())) {
-          this.error(base === 16 ? start : this.pos, `invalid ${base === 16 ? 'hex' : base === 8 ? 'octal' : 'binary'} literal`);
+          this.error(
+            base === 16 ? start : this.pos,
+            `invalid ${base === 16 ? 'hex' : base === 8 ? 'octal' : 'binary'} literal`,
+          );
         }
         while (ok(this.peek())) this.read();
         if (isDigit(this.peek()) || isIdentStartAscii(this.peek())) this.error(start, 'invalid int literal');
@@ -520,18 +539,57 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
       continue;
     }
     switch (e) {
-      case '\n': i += 2; continue;
-      case 'a': out += '\x07'; i += 2; continue;
-      case 'b': out += '\b'; i += 2; continue;
-      case 'f': out += '\f'; i += 2; continue;
-      case 'n': out += '\n'; i += 2; continue;
-      case 'r': out += '\r'; i += 2; continue;
-      case 't': out += '\t'; i += 2; continue;
-      case 'v': out += '\v'; i += 2; continue;
-      case '\\': out += '\\'; i += 2; continue;
-      case "'": out += "'"; i += 2; continue;
-      case '"': out += '"'; i += 2; continue;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case '\n':
+        i += 2;
+        continue;
+      case 'a':
+        out += '\x07';
+        i += 2;
+        continue;
+      case 'b':
+        out += '\b';
+        i += 2;
+        continue;
+      case 'f':
+        out += '\f';
+        i += 2;
+        continue;
+      case 'n':
+        out += '\n';
+        i += 2;
+        continue;
+      case 'r':
+        out += '\r';
+        i += 2;
+        continue;
+      case 't':
+        out += '\t';
+        i += 2;
+        continue;
+      case 'v':
+        out += '\v';
+        i += 2;
+        continue;
+      case '\\':
+        out += '\\';
+        i += 2;
+        continue;
+      case "'":
+        out += "'";
+        i += 2;
+        continue;
+      case '"':
+        out += '"';
+        i += 2;
+        continue;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         let j = i + 1;
         let v = 0;
         while (j < n && j < i + 4 && body.charCodeAt(j) >= 48 && body.charCodeAt(j) <= 55) {
@@ -540,7 +598,9 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
         }
         if (v > 255) fail(`invalid escape sequence ${body.slice(i, j)}`);
         if (!bytes && v >= 128) {
-          fail(`non-ASCII octal escape ${body.slice(i, j)} (use \\u${v.toString(16).toUpperCase().padStart(4, '0')} for the UTF-8 encoding of U+${v.toString(16).toUpperCase().padStart(4, '0')})`);
+          fail(
+            `non-ASCII octal escape ${body.slice(i, j)} (use \\u${v.toString(16).toUpperCase().padStart(4, '0')} for the UTF-8 encoding of U+${v.toString(16).toUpperCase().padStart(4, '0')})`,
+          );
         }
         out += String.fromCharCode(v);
         i = j;
@@ -553,13 +613,16 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
         }
         const v = parseInt(h, 16);
         if (!bytes && v >= 128) {
-          fail(`non-ASCII hex escape \\x${hex2(v)} (use \\u${v.toString(16).toUpperCase().padStart(4, '0')} for the UTF-8 encoding of U+${v.toString(16).toUpperCase().padStart(4, '0')})`);
+          fail(
+            `non-ASCII hex escape \\x${hex2(v)} (use \\u${v.toString(16).toUpperCase().padStart(4, '0')} for the UTF-8 encoding of U+${v.toString(16).toUpperCase().padStart(4, '0')})`,
+          );
         }
         out += String.fromCharCode(v);
         i += 4;
         continue;
       }
-      case 'u': case 'U': {
+      case 'u':
+      case 'U': {
         const len = e === 'u' ? 4 : 8;
         const h = body.slice(i + 2, i + 2 + len);
         let ok = h.length === len;

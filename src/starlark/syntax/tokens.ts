@@ -4,27 +4,115 @@
  * starlark-go's parser messages do (`'**'`, `pass`, `identifier`, `end of file`).
  */
 export type TokenKind =
-  | 'illegal' | 'eof' | 'newline' | 'indent' | 'outdent'
-  | 'ident' | 'int' | 'float' | 'string' | 'bytes'
+  | 'illegal'
+  | 'eof'
+  | 'newline'
+  | 'indent'
+  | 'outdent'
+  | 'ident'
+  | 'int'
+  | 'float'
+  | 'string'
+  | 'bytes'
   // punctuation
-  | '+' | '-' | '*' | '/' | '//' | '%' | '&' | '|' | '^' | '<<' | '>>' | '~' | '.' | ',' | '=' | ';'
-  | ':' | '(' | ')' | '[' | ']' | '{' | '}' | '<' | '>' | '>=' | '<=' | '==' | '!=' | '+=' | '-='
-  | '*=' | '/=' | '//=' | '%=' | '&=' | '|=' | '^=' | '<<=' | '>>=' | '**'
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '//'
+  | '%'
+  | '&'
+  | '|'
+  | '^'
+  | '<<'
+  | '>>'
+  | '~'
+  | '.'
+  | ','
+  | '='
+  | ';'
+  | ':'
+  | '('
+  | ')'
+  | '['
+  | ']'
+  | '{'
+  | '}'
+  | '<'
+  | '>'
+  | '>='
+  | '<='
+  | '=='
+  | '!='
+  | '+='
+  | '-='
+  | '*='
+  | '/='
+  | '//='
+  | '%='
+  | '&='
+  | '|='
+  | '^='
+  | '<<='
+  | '>>='
+  | '**'
   // keywords
-  | 'and' | 'break' | 'continue' | 'def' | 'elif' | 'else' | 'for' | 'if' | 'in' | 'lambda'
-  | 'load' | 'not' | 'or' | 'pass' | 'return' | 'while'
+  | 'and'
+  | 'break'
+  | 'continue'
+  | 'def'
+  | 'elif'
+  | 'else'
+  | 'for'
+  | 'if'
+  | 'in'
+  | 'lambda'
+  | 'load'
+  | 'not'
+  | 'or'
+  | 'pass'
+  | 'return'
+  | 'while'
   // synthesized by the parser for `not in`
   | 'not in';
 
 export const KEYWORDS: ReadonlySet<string> = new Set([
-  'and', 'break', 'continue', 'def', 'elif', 'else', 'for', 'if', 'in', 'lambda', 'load', 'not',
-  'or', 'pass', 'return', 'while',
+  'and',
+  'break',
+  'continue',
+  'def',
+  'elif',
+  'else',
+  'for',
+  'if',
+  'in',
+  'lambda',
+  'load',
+  'not',
+  'or',
+  'pass',
+  'return',
+  'while',
 ]);
 
 /** Reserved words: scanned as `illegal` tokens. `assert` is deliberately absent. */
 export const RESERVED: ReadonlySet<string> = new Set([
-  'as', 'async', 'await', 'class', 'del', 'except', 'finally', 'from', 'global', 'import', 'is',
-  'nonlocal', 'raise', 'try', 'with', 'yield',
+  'as',
+  'async',
+  'await',
+  'class',
+  'del',
+  'except',
+  'finally',
+  'from',
+  'global',
+  'import',
+  'is',
+  'nonlocal',
+  'raise',
+  'try',
+  'with',
+  'yield',
 ]);
 
 const WORDS: Partial<Record<TokenKind, string>> = {

@@ -11,7 +11,10 @@ export function encodeCodePoint(cp: number): string {
     return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
   }
   return String.fromCharCode(
-    0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f),
+    0xf0 | (cp >> 18),
+    0x80 | ((cp >> 12) & 0x3f),
+    0x80 | ((cp >> 6) & 0x3f),
+    0x80 | (cp & 0x3f),
   );
 }
 
@@ -19,7 +22,11 @@ export function encodeCodePoint(cp: number): string {
 export function hostToBinary(s: string): string {
   // Fast path: pure ASCII is identical in both forms.
   let ascii = true;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) { ascii = false; break; }
+  for (let i = 0; i < s.length; i++)
+    if (s.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
   if (ascii) return s;
   let out = '';
   for (const ch of s) {
@@ -33,7 +40,11 @@ export function hostToBinary(s: string): string {
 /** Decodes a binary string as UTF-8 (invalid sequences become U+FFFD). */
 export function binaryToHost(s: string): string {
   let ascii = true;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) { ascii = false; break; }
+  for (let i = 0; i < s.length; i++)
+    if (s.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
   if (ascii) return s;
   const bytes = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);

@@ -33,7 +33,8 @@ function args(name: string, a: Value[], kw: Kwargs, min: number, max: number, na
     if (out[i] !== undefined) failIn(name, `got multiple values for parameter "${k}"`);
     out[i] = v;
   }
-  for (let i = 0; i < min; i++) if (out[i] === undefined) failIn(name, `got ${a.length} arguments, want at least ${min}`);
+  for (let i = 0; i < min; i++)
+    if (out[i] === undefined) failIn(name, `got ${a.length} arguments, want at least ${min}`);
   return out;
 }
 
@@ -89,7 +90,8 @@ export function createAssertModule(report: AssertReporter): AssertModule {
     eq: b('eq', (t, a, kw) => {
       const [x, y] = args('assert.eq', a, kw, 2, 2) as [Value, Value];
       if (equal(x, y)) return None;
-      const fx = asDouble(x), fy = asDouble(y);
+      const fx = asDouble(x),
+        fy = asDouble(y);
       if (fx !== undefined && fy !== undefined && (x instanceof Float || y instanceof Float)) {
         if (floatsClose(fx, fy)) return None;
         return error(t, `floats: ${repr(x)} != ${repr(y)} (delta > 1 ulp)`);

@@ -8,7 +8,15 @@ import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { List } from '../value/list.ts';
 import { fail, failIn } from '../value/errors.ts';
-import type { HasBinary, HasRepr, HasSetField, Freezable, IterableValue, StarlarkIterator, Unhashable } from '../value/capabilities.ts';
+import type {
+  HasBinary,
+  HasRepr,
+  HasSetField,
+  Freezable,
+  IterableValue,
+  StarlarkIterator,
+  Unhashable,
+} from '../value/capabilities.ts';
 import { STRUCT_BUILTINS } from '../lib/universe.ts';
 
 /** An object with arbitrary settable attributes, refusing names that start with "no". */

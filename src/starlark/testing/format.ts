@@ -31,7 +31,9 @@ export function formatChunk(c: ChunkOutcome): string {
   if (c.status === 'known-failure') {
     lines.push(`${c.file}:${c.chunk.startLine}: known failure (${c.knownReason}): ${c.title}`);
   } else if (c.status === 'fixed') {
-    lines.push(`${c.file}:${c.chunk.startLine}: listed as a known failure but passes, remove it from the list: ${c.title}`);
+    lines.push(
+      `${c.file}:${c.chunk.startLine}: listed as a known failure but passes, remove it from the list: ${c.title}`,
+    );
   }
   if (c.status === 'fail' || c.status === 'known-failure') {
     const indent = c.status === 'known-failure' ? '    ' : '';
@@ -52,7 +54,11 @@ function stackLines(stack: readonly FrameInfo[]): string[] {
   const line = (fr: FrameInfo): string => `${fr.file}:${fr.line}:${fr.col}: in ${fr.name}`;
   const frames = stack.filter((fr) => fr.line > 0); // builtin frames (the assert function itself) say nothing
   if (frames.length <= 25) return frames.map(line);
-  return [...frames.slice(0, 10).map(line), `... ${frames.length - 20} frames omitted ...`, ...frames.slice(-10).map(line)];
+  return [
+    ...frames.slice(0, 10).map(line),
+    `... ${frames.length - 20} frames omitted ...`,
+    ...frames.slice(-10).map(line),
+  ];
 }
 
 export function formatSummary(t: Tally): string {

@@ -130,30 +130,32 @@ function runChunk(
 
   // Relative files loaded by the chunk, executed once each (cycle-checked).
   const loaded = new Map<string, Record<string, Value> | null>();
-  const makeLoader = (fromFile: string) => (module: string): Record<string, Value> => {
-    const lib = harness[module];
-    if (lib) return lib;
-    const path = joinPath(dirname(fromFile), module);
-    if (loaded.has(path)) {
-      const done = loaded.get(path);
-      if (done === null) throw new Error('cycle in load graph');
-      return done!;
-    }
-    const source = host.readFile?.(path) ?? null;
-    if (source === null) throw new Error(`no such file ${path}`);
-    loaded.set(path, null);
-    const { globals } = execFile({
-      filename: path,
-      source,
-      predeclared: harnessFixtures(),
-      dialect,
-      print: (m) => output.push(m),
-      load: makeLoader(path),
-      ...(host.limits ? { limits: host.limits } : {}),
-    });
-    loaded.set(path, globals);
-    return globals;
-  };
+  const makeLoader =
+    (fromFile: string) =>
+    (module: string): Record<string, Value> => {
+      const lib = harness[module];
+      if (lib) return lib;
+      const path = joinPath(dirname(fromFile), module);
+      if (loaded.has(path)) {
+        const done = loaded.get(path);
+        if (done === null) throw new Error('cycle in load graph');
+        return done!;
+      }
+      const source = host.readFile?.(path) ?? null;
+      if (source === null) throw new Error(`no such file ${path}`);
+      loaded.set(path, null);
+      const { globals } = execFile({
+        filename: path,
+        source,
+        predeclared: harnessFixtures(),
+        dialect,
+        print: (m) => output.push(m),
+        load: makeLoader(path),
+        ...(host.limits ? { limits: host.limits } : {}),
+      });
+      loaded.set(path, globals);
+      return globals;
+    };
 
   const gotError = (line: number, message: string, stack?: FrameInfo[]): void => {
     const want = expectations.get(line);
@@ -183,12 +185,22 @@ function runChunk(
     if (isStarlarkSyntaxError(e)) {
       for (const item of e.errors as SyntaxErrorItem[]) {
         if (item.file === file) gotError(item.line, binaryText(item.message));
-        else failures.push({ file, line: 0, message: `static error in ${item.file}:${item.line}:${item.col}: ${binaryText(item.message)}` });
+        else
+          failures.push({
+            file,
+            line: 0,
+            message: `static error in ${item.file}:${item.line}:${item.col}: ${binaryText(item.message)}`,
+          });
       }
     } else if (isStarlarkEvalError(e)) {
       const line = lineInFile(e.backtrace, file);
       if (line === 0) {
-        failures.push({ file, line: chunk.startLine, message: `error outside the test file: ${evalErrorText(e)}`, stack: e.backtrace });
+        failures.push({
+          file,
+          line: chunk.startLine,
+          message: `error outside the test file: ${evalErrorText(e)}`,
+          stack: e.backtrace,
+        });
       } else {
         gotError(line, evalErrorText(e), e.backtrace);
       }

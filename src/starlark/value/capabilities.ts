@@ -103,8 +103,7 @@ export interface Unhashable extends StarlarkObject {
 // --- structural guards: the only place capability probing is spelled out -------------------------
 
 type Obj = Record<string, unknown>;
-const has = (x: Value, m: string): boolean =>
-  typeof x === 'object' && typeof (x as unknown as Obj)[m] === 'function';
+const has = (x: Value, m: string): boolean => typeof x === 'object' && typeof (x as unknown as Obj)[m] === 'function';
 
 export const isIterable = (x: Value): x is IterableValue => has(x, 'iterate');
 export const hasLen = (x: Value): x is HasLen => has(x, 'len');

@@ -40,26 +40,34 @@ function numEq(a: number | bigint, f: number): boolean {
 
 /** Three-way comparison of two numbers as Starlark orders them (NaN above everything, equal to itself). */
 function cmpNum(a: number | bigint, b: number | bigint): number {
-  const an = typeof a === 'number' && a !== a, bn = typeof b === 'number' && b !== b;
+  const an = typeof a === 'number' && a !== a,
+    bn = typeof b === 'number' && b !== b;
   if (an || bn) return an && bn ? 0 : an ? 1 : -1;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function fromCmp(op: string, c: number): boolean {
   switch (op) {
-    case '==': return c === 0;
-    case '!=': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    default: return c >= 0;
+    case '==':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    default:
+      return c >= 0;
   }
 }
 
 /** `x <op> y` for a comparison operator. `depth` counts nesting (callers pass 0). */
 export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
   // fast paths
-  const tx = typeof x, ty = typeof y;
+  const tx = typeof x,
+    ty = typeof y;
   if (tx === 'number' && ty === 'number') return fromCmp(op, (x as number) < (y as number) ? -1 : x === y ? 0 : 1);
   if (tx === 'string' && ty === 'string') return fromCmp(op, x === y ? 0 : (x as string) < (y as string) ? -1 : 1);
   const xnum = tx === 'number' || tx === 'bigint' || x instanceof Float;
@@ -69,7 +77,8 @@ export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
     const b = y instanceof Float ? y.value : (y as number | bigint);
     return fromCmp(op, cmpNum(a, b));
   }
-  const nx = typeNameOf(x), ny = typeNameOf(y);
+  const nx = typeNameOf(x),
+    ny = typeNameOf(y);
   if (nx !== ny) {
     if (op === '==') return false;
     if (op === '!=') return true;
@@ -81,7 +90,8 @@ export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
     return compareSeq(op, x.elems, (y as List | Tuple).elems, depth);
   }
   if (x instanceof Bytes) {
-    const a = x.data, b = (y as Bytes).data;
+    const a = x.data,
+      b = (y as Bytes).data;
     return fromCmp(op, a === b ? 0 : a < b ? -1 : 1);
   }
   if (x instanceof Dict) {
@@ -93,8 +103,10 @@ export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
   if (x instanceof Range) {
     if (op !== '==' && op !== '!=') fail(`range ${op} range not implemented`);
     const r = y as Range;
-    const [xa, , xk] = x.bounds(), [ya, , yk] = r.bounds();
-    const xn = x.lenValue(), yn = r.lenValue();
+    const [xa, , xk] = x.bounds(),
+      [ya, , yk] = r.bounds();
+    const xn = x.lenValue(),
+      yn = r.lenValue();
     const eq = xn === yn && (xn === 0 || (xa === ya && (xn === 1 || xk === yk)));
     return op === '==' ? eq : !eq;
   }
@@ -117,7 +129,8 @@ function compareSeq(op: string, a: readonly Value[], b: readonly Value[], depth:
   if ((op === '==' || op === '!=') && a.length !== b.length) return op === '!=';
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const ai = a[i]!, bi = b[i]!;
+    const ai = a[i]!,
+      bi = b[i]!;
     if (ai === bi && !(ai instanceof Float)) continue;
     if (!compare('==', ai, bi, depth + 1)) {
       if (op === '==') return false;
@@ -144,12 +157,18 @@ function compareSets(op: string, x: StarlarkSet, y: StarlarkSet): boolean {
     return true;
   };
   switch (op) {
-    case '==': return x.size === y.size && sub(x, y);
-    case '!=': return !(x.size === y.size && sub(x, y));
-    case '<=': return sub(x, y);
-    case '<': return x.size < y.size && sub(x, y);
-    case '>=': return sub(y, x);
-    default: return x.size > y.size && sub(y, x);
+    case '==':
+      return x.size === y.size && sub(x, y);
+    case '!=':
+      return !(x.size === y.size && sub(x, y));
+    case '<=':
+      return sub(x, y);
+    case '<':
+      return x.size < y.size && sub(x, y);
+    case '>=':
+      return sub(y, x);
+    default:
+      return x.size > y.size && sub(y, x);
   }
 }
 

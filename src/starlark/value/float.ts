@@ -79,7 +79,8 @@ export function formatF(x: number): string {
 /** Parses Starlark/Go float syntax for `float(s)`; returns undefined when malformed. */
 export function parseFloatLiteral(s: string): number | undefined {
   const t = s.toLowerCase();
-  let body = t, sign = 1;
+  let body = t,
+    sign = 1;
   if (body.startsWith('+') || body.startsWith('-')) {
     if (body[0] === '-') sign = -1;
     body = body.slice(1);

@@ -62,7 +62,8 @@ export function intFloorDiv(x: Int, y: Int): Int {
     const n = x - r;
     if (n <= MAX && n >= -MAX) return n / y + 0;
   }
-  const bx = big(x), by = big(y);
+  const bx = big(x),
+    by = big(y);
   let q = bx / by;
   if (bx % by !== 0n && bx < 0n !== by < 0n) q -= 1n;
   return normBig(q);

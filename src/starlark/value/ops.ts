@@ -13,11 +13,32 @@ import { Range } from './range.ts';
 import { Struct } from './struct.ts';
 import type { StarlarkIterator } from './capabilities.ts';
 import {
-  hasAttrs, hasBinary, hasLen, hasSetField, hasSetIndex, hasSetKey, hasTruth, isIndexable, isIterable, isMapping,
+  hasAttrs,
+  hasBinary,
+  hasLen,
+  hasSetField,
+  hasSetIndex,
+  hasSetKey,
+  hasTruth,
+  isIndexable,
+  isIterable,
+  isMapping,
 } from './capabilities.ts';
 import { fail } from './errors.ts';
 import {
-  intAdd, intAnd, intFloorDiv, intMod, intMul, intNeg, intNot, intOr, intShl, intShr, intSub, intToDouble, intXor,
+  intAdd,
+  intAnd,
+  intFloorDiv,
+  intMod,
+  intMul,
+  intNeg,
+  intNot,
+  intOr,
+  intShl,
+  intShr,
+  intSub,
+  intToDouble,
+  intXor,
 } from './int.ts';
 import type { Int } from './int.ts';
 import { repr, str, typeNameOf } from './repr.ts';
@@ -151,10 +172,12 @@ export function add(x: Value, y: Value, thread?: Thread): Value {
     return new Tuple(x.elems.concat(y.elems));
   }
   if (x instanceof Bytes && y instanceof Bytes) {
-    if (x.data.length + y.data.length > MAX_ELEMS) fail(`excessive bytes concatenation (${x.data.length + y.data.length} bytes)`);
+    if (x.data.length + y.data.length > MAX_ELEMS)
+      fail(`excessive bytes concatenation (${x.data.length + y.data.length} bytes)`);
     return new Bytes(x.data + y.data);
   }
-  const a = toFloat(x), b = toFloat(y);
+  const a = toFloat(x),
+    b = toFloat(y);
   if (a !== undefined && b !== undefined) return new Float(a + b);
   return fallback('+', x, y);
 }
@@ -166,7 +189,8 @@ export function sub(x: Value, y: Value): Value {
     return intSub(x, y);
   }
   if (isInt(x) && isInt(y)) return intSub(x, y);
-  const a = toFloat(x), b = toFloat(y);
+  const a = toFloat(x),
+    b = toFloat(y);
   if (a !== undefined && b !== undefined) return new Float(a - b);
   if (x instanceof StarlarkSet && y instanceof StarlarkSet) return setDifference(x, y);
   return fallback('-', x, y);
@@ -174,7 +198,8 @@ export function sub(x: Value, y: Value): Value {
 
 export function mul(x: Value, y: Value, thread?: Thread): Value {
   if (isInt(x) && isInt(y)) return intMul(x, y);
-  const a = toFloat(x), b = toFloat(y);
+  const a = toFloat(x),
+    b = toFloat(y);
   if (a !== undefined && b !== undefined) return new Float(a * b);
   if (isInt(y)) {
     const r = repeatValue(x, y, thread);
@@ -209,7 +234,8 @@ function repeatValue(seq: Value, n: Int, thread?: Thread): Value | undefined {
 }
 
 export function div(x: Value, y: Value): Value {
-  const a = toFloat(x), b = toFloat(y);
+  const a = toFloat(x),
+    b = toFloat(y);
   if (a !== undefined && b !== undefined) {
     if (b === 0) fail('floating-point division by zero');
     return new Float(a / b);
@@ -222,7 +248,8 @@ export function floorDiv(x: Value, y: Value): Value {
     if (y === 0) fail('floored division by zero');
     return intFloorDiv(x, y);
   }
-  const a = toFloat(x), b = toFloat(y);
+  const a = toFloat(x),
+    b = toFloat(y);
   if (a !== undefined && b !== undefined) {
     if (b === 0) fail('floored division by zero');
     return new Float(Math.floor(a / b));
@@ -236,7 +263,8 @@ export function mod(x: Value, y: Value): Value {
     return intMod(x, y);
   }
   if (typeof x === 'string') return percentFormat(x, y);
-  const a = toFloat(x), b = toFloat(y);
+  const a = toFloat(x),
+    b = toFloat(y);
   if (a !== undefined && b !== undefined) {
     if (b === 0) fail('floating-point modulo by zero');
     let r = a % b;
@@ -339,20 +367,38 @@ export function contains(container: Value, x: Value): boolean {
 /** Binary operators by token. Comparisons go to `compare`; `in`/`not in` to `contains`. */
 export function binary(op: string, x: Value, y: Value, thread?: Thread): Value {
   switch (op) {
-    case '+': return add(x, y, thread);
-    case '-': return sub(x, y);
-    case '*': return mul(x, y, thread);
-    case '/': return div(x, y);
-    case '//': return floorDiv(x, y);
-    case '%': return mod(x, y);
-    case '&': return bitAnd(x, y);
-    case '|': return bitOr(x, y);
-    case '^': return bitXor(x, y);
-    case '<<': return shiftLeft(x, y);
-    case '>>': return shiftRight(x, y);
-    case 'in': return contains(y, x);
-    case 'not in': return !contains(y, x);
-    case '==': case '!=': case '<': case '<=': case '>': case '>=':
+    case '+':
+      return add(x, y, thread);
+    case '-':
+      return sub(x, y);
+    case '*':
+      return mul(x, y, thread);
+    case '/':
+      return div(x, y);
+    case '//':
+      return floorDiv(x, y);
+    case '%':
+      return mod(x, y);
+    case '&':
+      return bitAnd(x, y);
+    case '|':
+      return bitOr(x, y);
+    case '^':
+      return bitXor(x, y);
+    case '<<':
+      return shiftLeft(x, y);
+    case '>>':
+      return shiftRight(x, y);
+    case 'in':
+      return contains(y, x);
+    case 'not in':
+      return !contains(y, x);
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
       return compare(op, x, y);
   }
   return fail(`unknown binary op: ${typeNameOf(x)} ${op} ${typeNameOf(y)}`);

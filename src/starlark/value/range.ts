@@ -16,7 +16,6 @@ export interface BigRange {
   readonly len: bigint;
 }
 
-
 export class Range {
   readonly starlarkType = 'range';
   readonly unhashable = 'unhashable: range';

@@ -55,14 +55,17 @@ export function decodeRuneAt(s: string, i: number): number {
     return c1 < 0 ? bad : (((c0 & 0x1f) << 6) | c1) * 8 + 2;
   }
   if (c0 >= 0xe0 && c0 <= 0xef) {
-    const c1 = cont(i + 1), c2 = cont(i + 2);
+    const c1 = cont(i + 1),
+      c2 = cont(i + 2);
     if (c1 < 0 || c2 < 0) return bad;
     const cp = ((c0 & 0x0f) << 12) | (c1 << 6) | c2;
     if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) return bad;
     return cp * 8 + 3;
   }
   if (c0 >= 0xf0 && c0 <= 0xf4) {
-    const c1 = cont(i + 1), c2 = cont(i + 2), c3 = cont(i + 3);
+    const c1 = cont(i + 1),
+      c2 = cont(i + 2),
+      c3 = cont(i + 3);
     if (c1 < 0 || c2 < 0 || c3 < 0) return bad;
     const cp = ((c0 & 0x07) << 18) | (c1 << 12) | (c2 << 6) | c3;
     if (cp < 0x10000 || cp > 0x10ffff) return bad;
@@ -74,7 +77,9 @@ export function decodeRuneAt(s: string, i: number): number {
 /** True if the byte at i starts a valid UTF-8 sequence (not replaced by U+FFFD). */
 function validAt(s: string, i: number): boolean {
   const r = decodeRuneAt(s, i);
-  return r !== 0xfffd * 8 + 1 || (s.charCodeAt(i) === 0xef && s.charCodeAt(i + 1) === 0xbf && s.charCodeAt(i + 2) === 0xbd);
+  return (
+    r !== 0xfffd * 8 + 1 || (s.charCodeAt(i) === 0xef && s.charCodeAt(i + 1) === 0xbf && s.charCodeAt(i + 2) === 0xbd)
+  );
 }
 
 /** UTF-8 encoding of one code point as a binary string. */
@@ -82,10 +87,13 @@ export function encodeRune(cp: number): string {
   if (cp < 0x80) return String.fromCharCode(cp);
   if (cp < 0x800) return String.fromCharCode(0xc0 | (cp >> 6), 0x80 | (cp & 0x3f));
   if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
-  if (cp < 0x10000)
-    return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+  if (cp < 0x10000) return String.fromCharCode(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
   return String.fromCharCode(
-    0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3f), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f));
+    0xf0 | (cp >> 18),
+    0x80 | ((cp >> 12) & 0x3f),
+    0x80 | ((cp >> 6) & 0x3f),
+    0x80 | (cp & 0x3f),
+  );
 }
 
 /** Number of code points (invalid bytes count one each). */
@@ -101,7 +109,8 @@ export function toValidUtf8(s: string): string {
   if (ASCII.test(s)) return s;
   let out = '';
   for (let i = 0; i < s.length;) {
-    const r = decodeRuneAt(s, i), size = r & 7;
+    const r = decodeRuneAt(s, i),
+      size = r & 7;
     if (size === 1 && s.charCodeAt(i) >= 0x80) out += '\xef\xbf\xbd';
     else out += s.substr(i, size);
     i += size;
@@ -120,24 +129,48 @@ export function quote(s: string, isBytes = false): string {
   const n = s.length;
   for (let i = 0; i < n;) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c < 0x7f && c !== 34 && c !== 92) { i++; continue; }
+    if (c >= 0x20 && c < 0x7f && c !== 34 && c !== 92) {
+      i++;
+      continue;
+    }
     out += s.slice(start, i);
     if (c < 0x80) {
       switch (c) {
-        case 34: out += '\\"'; break;
-        case 92: out += '\\\\'; break;
-        case 7: out += '\\a'; break;
-        case 8: out += '\\b'; break;
-        case 12: out += '\\f'; break;
-        case 10: out += '\\n'; break;
-        case 13: out += '\\r'; break;
-        case 9: out += '\\t'; break;
-        case 11: out += '\\v'; break;
-        default: out += '\\x' + hex2(c);
+        case 34:
+          out += '\\"';
+          break;
+        case 92:
+          out += '\\\\';
+          break;
+        case 7:
+          out += '\\a';
+          break;
+        case 8:
+          out += '\\b';
+          break;
+        case 12:
+          out += '\\f';
+          break;
+        case 10:
+          out += '\\n';
+          break;
+        case 13:
+          out += '\\r';
+          break;
+        case 9:
+          out += '\\t';
+          break;
+        case 11:
+          out += '\\v';
+          break;
+        default:
+          out += '\\x' + hex2(c);
       }
       i++;
     } else {
-      const r = decodeRuneAt(s, i), size = r & 7, cp = (r - size) / 8;
+      const r = decodeRuneAt(s, i),
+        size = r & 7,
+        cp = (r - size) / 8;
       if (!validAt(s, i)) out += '\\x' + hex2(c);
       else if (PRINTABLE.test(String.fromCodePoint(cp))) out += s.substr(i, size);
       else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');

@@ -8,7 +8,8 @@ import type { StarlarkIterator } from './capabilities.ts';
 import { Bytes } from './bytes.ts';
 import { decodeRuneAt, quote } from './string.ts';
 
-export type ViewKind = 'string.elems' | 'string.elem_ords' | 'string.codepoints' | 'string.codepoint_ords' | 'bytes.elems';
+export type ViewKind =
+  'string.elems' | 'string.elem_ords' | 'string.codepoints' | 'string.codepoint_ords' | 'bytes.elems';
 
 abstract class ViewBase {
   readonly unhashable = true;
@@ -83,7 +84,8 @@ class RuneIter implements StarlarkIterator {
   }
   next(): Value | undefined {
     if (this.i >= this.s.length) return undefined;
-    const r = decodeRuneAt(this.s, this.i), size = r & 7;
+    const r = decodeRuneAt(this.s, this.i),
+      size = r & 7;
     const start = this.i;
     this.i += size;
     if (this.ords) return (r - size) / 8;

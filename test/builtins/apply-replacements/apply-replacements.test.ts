@@ -3,7 +3,8 @@ import { matchesLabelSelector } from '../../../builtins/apply-replacements.ts';
 import { runBuiltin } from '../run-builtin.ts';
 
 const IMG = 'gcr.io/kpt-fn/apply-replacements';
-const cfg = (body: string): string => `apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\nreplacements:\n${body}`;
+const cfg = (body: string): string =>
+  `apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\nreplacements:\n${body}`;
 
 const ITEMS = `apiVersion: v1
 kind: ConfigMap
@@ -89,7 +90,9 @@ describe('apply-replacements', () => {
     expect(old.exitCode).toBe(0);
     const now = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, body);
     expect(now.exitCode).toBe(1);
-    expect(now.results).toEqual([{ message: 'unable to find field "spec.missing.field" in replacement target', severity: 'error' }]);
+    expect(now.results).toEqual([
+      { message: 'unable to find field "spec.missing.field" in replacement target', severity: 'error' },
+    ]);
     const wild = await runBuiltin(
       `${IMG}:v0.1.2`,
       ITEMS,
@@ -123,10 +126,20 @@ describe('apply-replacements', () => {
   });
 
   it('source selection and config errors', async () => {
-    const none = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, cfg(`- source: {kind: Secret}\n  targets:\n  - select: {kind: Deployment}\n`));
+    const none = await runBuiltin(
+      `${IMG}:v0.1.2`,
+      ITEMS,
+      cfg(`- source: {kind: Secret}\n  targets:\n  - select: {kind: Deployment}\n`),
+    );
     expect(none.results[0]!.message).toBe('nothing selected by Secret.[noVer].[noGrp]/[noName].[noNs]');
-    const missing = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, cfg(`- source: {kind: ConfigMap, fieldPath: data.nope}\n  targets:\n  - select: {kind: Deployment}\n`));
-    expect(missing.results[0]!.message).toBe('fieldPath `data.nope` is missing for replacement source ConfigMap.[noVer].[noGrp]/[noName].[noNs]');
+    const missing = await runBuiltin(
+      `${IMG}:v0.1.2`,
+      ITEMS,
+      cfg(`- source: {kind: ConfigMap, fieldPath: data.nope}\n  targets:\n  - select: {kind: Deployment}\n`),
+    );
+    expect(missing.results[0]!.message).toBe(
+      'fieldPath `data.nope` is missing for replacement source ConfigMap.[noVer].[noGrp]/[noName].[noNs]',
+    );
     const noTargets = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, cfg(`- source: {kind: ConfigMap}\n`));
     expect(noTargets.results[0]!.message).toBe('replacements must specify a source and at least one target');
     const wrong = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');

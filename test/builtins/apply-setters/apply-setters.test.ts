@@ -4,16 +4,23 @@ import { runBuiltin } from '../run-builtin.ts';
 
 const IMG = 'gcr.io/kpt-fn/apply-setters';
 const cm = (data: Record<string, string>): string =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: setters\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`;
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: setters\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n')}\n`;
 
 describe('apply-setters pattern logic', () => {
   it('derives unconfigured setters from the current value', () => {
-    expect([...deriveSetterValues('${image}:${tag}', 'nginx:1.16.1')]).toEqual([['${image}', 'nginx'], ['${tag}', '1.16.1']]);
+    expect([...deriveSetterValues('${image}:${tag}', 'nginx:1.16.1')]).toEqual([
+      ['${image}', 'nginx'],
+      ['${tag}', '1.16.1'],
+    ]);
     expect(resolvePattern('${image}:${tag}', 'nginx:1.16.1', new Map([['tag', '1.17']]))).toBe('nginx:1.17');
   });
   it('never derives adjacent setters', () => {
     expect(deriveSetterValues('${image}${tag}', 'nginx1.16').size).toBe(0);
-    expect(() => resolvePattern('${image}${tag}', 'nginx1.16', new Map([['tag', '2']]))).toThrow('values for setters [${image}] must be provided');
+    expect(() => resolvePattern('${image}${tag}', 'nginx1.16', new Map([['tag', '2']]))).toThrow(
+      'values for setters [${image}] must be provided',
+    );
   });
   it('escapes regex characters of the pattern', () => {
     expect([...deriveSetterValues('a.b-${x}', 'a.b-c')]).toEqual([['${x}', 'c']]);
@@ -91,11 +98,23 @@ spec:
   });
 
   it('rejects bad array patterns and non-array values', async () => {
-    const bad = await runBuiltin(`${IMG}:v0.2.1`, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nlist: # kpt-set: a-${x}\n  - a\n', cm({ x: '[b]' }));
+    const bad = await runBuiltin(
+      `${IMG}:v0.2.1`,
+      'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nlist: # kpt-set: a-${x}\n  - a\n',
+      cm({ x: '[b]' }),
+    );
     expect(bad.exitCode).toBe(1);
-    expect(bad.results).toEqual([{ message: 'failed to apply setters: invalid setter pattern for array node: "a-${x}"', severity: 'error' }]);
-    const scalar = await runBuiltin(`${IMG}:v0.2.1`, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nlist: # kpt-set: ${x}\n  - a\n', cm({ x: 'plain' }));
-    expect(scalar.results[0]!.message).toBe('failed to apply setters: input to array setter must be an array of values, but found "plain"');
+    expect(bad.results).toEqual([
+      { message: 'failed to apply setters: invalid setter pattern for array node: "a-${x}"', severity: 'error' },
+    ]);
+    const scalar = await runBuiltin(
+      `${IMG}:v0.2.1`,
+      'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nlist: # kpt-set: ${x}\n  - a\n',
+      cm({ x: 'plain' }),
+    );
+    expect(scalar.results[0]!.message).toBe(
+      'failed to apply setters: input to array setter must be an array of values, but found "plain"',
+    );
   });
 
   it('v0.2: no match is one severity-less result and success; v0.1: an error', async () => {
@@ -105,16 +124,24 @@ spec:
     expect(v2.results).toEqual([{ message: 'no matches for input setter(s)' }]);
     const v1 = await runBuiltin(`${IMG}:v0.1`, items, cm({ a: 'b' }));
     expect(v1.exitCode).toBe(1);
-    expect(v1.results).toEqual([{ message: 'failed to apply setters: no matches for the input list of setters', severity: 'error' }]);
+    expect(v1.results).toEqual([
+      { message: 'failed to apply setters: no matches for the input list of setters', severity: 'error' },
+    ]);
     const empty = await runBuiltin(`${IMG}:v0.1.1`, items, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
-    expect(empty.results).toEqual([{ message: 'failed to apply setters: input setters list cannot be empty', severity: 'error' }]);
+    expect(empty.results).toEqual([
+      { message: 'failed to apply setters: input setters list cannot be empty', severity: 'error' },
+    ]);
     expect(empty.log.join('\n')).toContain('[error] : failed to apply setters: input setters list cannot be empty');
   });
 });
 
 describe('apply-setters empty values', () => {
   it('writes an empty scalar result as ""', async () => {
-    const r = await runBuiltin(`${IMG}:v0.2.1`, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nsuffix: x # kpt-set: ${suffix}\n', cm({ suffix: '' }));
+    const r = await runBuiltin(
+      `${IMG}:v0.2.1`,
+      'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nsuffix: x # kpt-set: ${suffix}\n',
+      cm({ suffix: '' }),
+    );
     expect(r.output).toContain('suffix: "" # kpt-set: ${suffix}');
     expect(r.items[0]!.get('suffix')).toBe('');
   });

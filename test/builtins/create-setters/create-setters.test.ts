@@ -7,8 +7,18 @@ const cm = (data: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:
 
 describe('create-setters', () => {
   it('Go strings.Replacer order: first listed match wins at each position', () => {
-    expect(replaceAllOrdered('nginx:1.7.1', [{ from: '1.7.1', to: '${tag}' }, { from: 'nginx', to: '${image}' }])).toBe('${image}:${tag}');
-    expect(replaceAllOrdered('aaa', [{ from: 'aa', to: 'X' }, { from: 'a', to: 'Y' }])).toBe('XY');
+    expect(
+      replaceAllOrdered('nginx:1.7.1', [
+        { from: '1.7.1', to: '${tag}' },
+        { from: 'nginx', to: '${image}' },
+      ]),
+    ).toBe('${image}:${tag}');
+    expect(
+      replaceAllOrdered('aaa', [
+        { from: 'aa', to: 'X' },
+        { from: 'a', to: 'Y' },
+      ]),
+    ).toBe('XY');
   });
 
   it('comments scalars (partial values too) and array fields', async () => {
@@ -52,8 +62,14 @@ spec:
   });
 
   it('errors', async () => {
-    const empty = await runBuiltin(IMG, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\n', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
-    expect(empty.results).toEqual([{ message: 'failed to create setters: config map cannot be empty', severity: 'error' }]);
+    const empty = await runBuiltin(
+      IMG,
+      'apiVersion: v1\nkind: T\nmetadata:\n  name: t\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n',
+    );
+    expect(empty.results).toEqual([
+      { message: 'failed to create setters: config map cannot be empty', severity: 'error' },
+    ]);
     const none = await runBuiltin(IMG, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\n', cm('  x: nothing-here\n'));
     expect(none.exitCode).toBe(1);
     expect(none.results[0]!.message).toBe('failed to create setters: no matches for the input list of setters');

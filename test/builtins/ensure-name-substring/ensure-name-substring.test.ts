@@ -61,7 +61,9 @@ describe('ensure-name-substring', () => {
     expect(byKind['ConfigMap']!.name).toBe('prodthe-map');
     expect(byKind['ConfigMap']!.getAnnotation('config.kubernetes.io/path')).toBeUndefined();
     expect(byKind['Deployment']!.name).toBe('prodweb');
-    expect(byKind['Deployment']!.get('spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef.name')).toBe('prodthe-map');
+    expect(byKind['Deployment']!.get('spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef.name')).toBe(
+      'prodthe-map',
+    );
     expect(byKind['Deployment']!.get('spec.template.spec.volumes[0].configMap.name')).toBe('unrelated');
     expect(byKind['Deployment']!.get('spec.template.spec.serviceAccountName')).toBe('prodrunner');
     expect(byKind['Deployment']!.getAnnotation('config.kubernetes.io/depends-on')).toBe(
@@ -89,21 +91,44 @@ additionalNameFields:
 - kind: Thing
   path: spec/alias
 `;
-    const r = await runBuiltin(`${IMG}:v0.1`, 'apiVersion: x/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  alias: other\n', cfg);
+    const r = await runBuiltin(
+      `${IMG}:v0.1`,
+      'apiVersion: x/v1\nkind: Thing\nmetadata:\n  name: t\nspec:\n  alias: other\n',
+      cfg,
+    );
     expect(r.output).toBe('apiVersion: x/v1\nkind: Thing\nmetadata:\n  name: t-dev\nspec:\n  alias: other-dev\n');
   });
 
   it('config errors', async () => {
-    const two = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: a\n  append: b\n');
+    const two = await runBuiltin(
+      `${IMG}:v0.2.0`,
+      ITEMS,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: a\n  append: b\n',
+    );
     expect(two.exitCode).toBe(1);
-    expect(two.results).toEqual([{ message: 'failed to load the `functionConfig`: only 1 entry is allowed in the ConfigMap, but got: 2', severity: 'error' }]);
-    const mode = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  middle: a\n');
-    expect(mode.results[0]!.message).toBe('failed to load the `functionConfig`: unknown editMode: middle, only prepend and append are allowed');
+    expect(two.results).toEqual([
+      {
+        message: 'failed to load the `functionConfig`: only 1 entry is allowed in the ConfigMap, but got: 2',
+        severity: 'error',
+      },
+    ]);
+    const mode = await runBuiltin(
+      `${IMG}:v0.2.0`,
+      ITEMS,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  middle: a\n',
+    );
+    expect(mode.results[0]!.message).toBe(
+      'failed to load the `functionConfig`: unknown editMode: middle, only prepend and append are allowed',
+    );
     const kind = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, 'apiVersion: x.io/v1\nkind: Other\nmetadata:\n  name: c\n');
     expect(kind.results[0]!.message).toBe(
       'failed to load the `functionConfig`: function config must be either ConfigMap.v1 or EnsureNameSubstring.v1alpha1.fn.kpt.dev, but we got: x.io/v1, Kind=Other',
     );
-    const empty = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: ""\n');
+    const empty = await runBuiltin(
+      `${IMG}:v0.2.0`,
+      ITEMS,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: ""\n',
+    );
     expect(empty.results[0]!.message).toBe('failed to load the `functionConfig`: substring must not be empty');
   });
 });

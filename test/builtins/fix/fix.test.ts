@@ -58,7 +58,10 @@ spec:
 
 describe('fix', () => {
   it('migrates a v1alpha1 Kptfile and the setter comments', async () => {
-    const r = await runBuiltin(IMG, `${V1ALPHA1}---\n${DEPLOY.replace('{"$openapi":"replicas"}', '{"$ref":"#/definitions/io.k8s.cli.setters.replicas"}')}`);
+    const r = await runBuiltin(
+      IMG,
+      `${V1ALPHA1}---\n${DEPLOY.replace('{"$openapi":"replicas"}', '{"$ref":"#/definitions/io.k8s.cli.setters.replicas"}')}`,
+    );
     expect(r.exitCode).toBe(0);
     const kf = r.items[0]!;
     expect(kf.apiVersion).toBe('kpt.dev/v1');
@@ -71,7 +74,9 @@ describe('fix', () => {
     expect(kf.get('upstreamLock.git.commit')).toBe('4d2aa98b45ddee4b5fa45fbca16f2ff887de9efb');
     expect(kf.has('openAPI')).toBe(false);
     expect(kf.has('packageMetadata')).toBe(false);
-    expect(kf.get('pipeline.mutators')).toEqual([{ image: 'gcr.io/kpt-fn/apply-setters:v0.2', configMap: { replicas: '4', tag: '1.14' } }]);
+    expect(kf.get('pipeline.mutators')).toEqual([
+      { image: 'gcr.io/kpt-fn/apply-setters:v0.2', configMap: { replicas: '4', tag: '1.14' } },
+    ]);
     expect(r.output).toContain('replicas: 4 # kpt-set: ${replicas}');
     expect(r.output).toContain('image: nginx:1.14 # kpt-set: nginx:${tag}');
     expect(r.output).toContain('args: # kpt-set: ${args}');
@@ -91,8 +96,13 @@ metadata:
 data:
   app: nginx
 `;
-    const r = await runBuiltin(IMG, `apiVersion: kpt.dev/v1alpha2\nkind: Kptfile\nmetadata:\n  name: p\n---\n${fnConfig}`);
-    expect(r.items[0]!.get('pipeline.mutators')).toEqual([{ image: 'gcr.io/kpt-fn/set-labels:v0.1', configPath: 'fns/labels.yaml' }]);
+    const r = await runBuiltin(
+      IMG,
+      `apiVersion: kpt.dev/v1alpha2\nkind: Kptfile\nmetadata:\n  name: p\n---\n${fnConfig}`,
+    );
+    expect(r.items[0]!.get('pipeline.mutators')).toEqual([
+      { image: 'gcr.io/kpt-fn/set-labels:v0.1', configPath: 'fns/labels.yaml' },
+    ]);
     expect(r.items[1]!.getAnnotation('config.kubernetes.io/function')).toBeUndefined();
     expect(r.results.map((x) => x.message)).toContain(
       'Added "gcr.io/kpt-fn/set-labels:v0.1" to mutators list, please move it to validators section if it is a validator function',
@@ -100,9 +110,13 @@ data:
   });
   it('reports packages already on v1 and missing Kptfiles', async () => {
     const done = await runBuiltin(IMG, 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n');
-    expect(done.results).toEqual([{ message: 'This package is already fixed as it is on latest apiVersion kpt.dev/v1', severity: 'info' }]);
+    expect(done.results).toEqual([
+      { message: 'This package is already fixed as it is on latest apiVersion kpt.dev/v1', severity: 'info' },
+    ]);
     const none = await runBuiltin(IMG, DEPLOY);
     expect(none.exitCode).toBe(1);
-    expect(none.results[0]!.message).toBe("Kptfile not found in directory tree, make sure you specify '--include-meta-resources' flag");
+    expect(none.results[0]!.message).toBe(
+      "Kptfile not found in directory tree, make sure you specify '--include-meta-resources' flag",
+    );
   });
 });

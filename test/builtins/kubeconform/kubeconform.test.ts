@@ -74,10 +74,16 @@ describe('kubeconform', () => {
   });
 
   it('validates custom resources against CRDs in the package', async () => {
-    const ok = await runBuiltin(CONFORM, `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 2\n  color: null\n`);
+    const ok = await runBuiltin(
+      CONFORM,
+      `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 2\n  color: null\n`,
+    );
     expect(ok.exitCode).toBe(0);
     expect(ok.results).toEqual([]);
-    const bad = await runBuiltin(CONFORM, `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 0\n`);
+    const bad = await runBuiltin(
+      CONFORM,
+      `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 0\n`,
+    );
     expect(bad.results.map((x) => [x.field?.path, x.message])).toEqual([['spec.size', 'must be >= 1']]);
   });
 
@@ -91,7 +97,15 @@ describe('kubeconform', () => {
     const cfg = (data: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n${data}`;
     expect((await runBuiltin(CONFORM, cr, cfg('  ignore_missing_schemas: "True"\n'))).exitCode).toBe(0);
     expect((await runBuiltin(CONFORM, `${cr}---\n${BAD}`, cfg('  skip_kinds: Kptfile,Deployment\n'))).exitCode).toBe(0);
-    expect((await runBuiltin(CONFORM, cr, 'apiVersion: fn.kpt.dev/v1alpha1\nkind: KubeconformConfig\nmetadata:\n  name: c\nignore_missing_schemas: 1\n')).exitCode).toBe(0);
+    expect(
+      (
+        await runBuiltin(
+          CONFORM,
+          cr,
+          'apiVersion: fn.kpt.dev/v1alpha1\nkind: KubeconformConfig\nmetadata:\n  name: c\nignore_missing_schemas: 1\n',
+        )
+      ).exitCode,
+    ).toBe(0);
   });
 
   it('kubeval images use kubeval wording', async () => {
@@ -101,13 +115,21 @@ describe('kubeconform', () => {
       ['spec.replicas', 'Invalid type. Expected: integer, given: string'],
     ]);
     const missing = await runBuiltin(KUBEVAL, 'apiVersion: x.io/v1\nkind: X\nmetadata:\n  name: x\n');
-    expect(missing.results[0]!.message.startsWith('Validating arbitrary CRDs is not supported yet. You can skip them')).toBe(true);
+    expect(
+      missing.results[0]!.message.startsWith('Validating arbitrary CRDs is not supported yet. You can skip them'),
+    ).toBe(true);
   });
 
   it('strict closes CRD objects', async () => {
     const cr = `${CRD}---\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 2\n  extra: 1\n`;
     expect((await runBuiltin(CONFORM, cr)).exitCode).toBe(0);
-    const strict = await runBuiltin(CONFORM, cr, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  strict: "true"\n');
-    expect(strict.results.filter((x) => x.severity === 'error').map((x) => [x.field?.path, x.message])).toEqual([['spec', "additionalProperties 'extra' not allowed"]]);
+    const strict = await runBuiltin(
+      CONFORM,
+      cr,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  strict: "true"\n',
+    );
+    expect(strict.results.filter((x) => x.severity === 'error').map((x) => [x.field?.path, x.message])).toEqual([
+      ['spec', "additionalProperties 'extra' not allowed"],
+    ]);
   });
 });

@@ -40,7 +40,9 @@ metadata:
   });
   it('warns when nothing is removed', async () => {
     const r = await runBuiltin(IMG, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n');
-    expect(r.results).toEqual([{ message: 'Found no resources to prune with the local config annotation', severity: 'warning' }]);
+    expect(r.results).toEqual([
+      { message: 'Found no resources to prune with the local config annotation', severity: 'warning' },
+    ]);
     expect(r.items).toHaveLength(1);
   });
 });

@@ -58,7 +58,7 @@ metadata:
 
   it('v0.1.3 re-encodes the items (style B): flow becomes block, needless quotes go', async () => {
     const r = await runBuiltin(`${IMG}:v0.1.3`, ITEMS, CM);
-    expect(r.output).toContain("      containers:\n      - name: app\n        image: nginx\n");
+    expect(r.output).toContain('      containers:\n      - name: app\n        image: nginx\n');
   });
 
   it('custom kinds per version, with extra field specs', async () => {
@@ -74,23 +74,34 @@ additionalAnnotationFields:
     create: true
 `;
     const r = await runBuiltin(`${IMG}:v0.1.4`, 'apiVersion: x/v1\nkind: MyThing\nmetadata:\n  name: m\n', cfg);
-    expect(r.output).toBe('apiVersion: x/v1\nkind: MyThing\nmetadata:\n  name: m\n  annotations:\n    a: b\nspec:\n  extra:\n    annotations:\n      a: b\n');
+    expect(r.output).toBe(
+      'apiVersion: x/v1\nkind: MyThing\nmetadata:\n  name: m\n  annotations:\n    a: b\nspec:\n  extra:\n    annotations:\n      a: b\n',
+    );
     const old = await runBuiltin(`${IMG}:v0.1.3`, 'apiVersion: x/v1\nkind: MyThing\nmetadata:\n  name: m\n', cfg);
     expect(old.exitCode).toBe(1);
-    expect(old.results).toEqual([{ message: 'failed to configure function: function config must be a ConfigMap or SetAnnotationConfig', severity: 'error' }]);
+    expect(old.results).toEqual([
+      {
+        message: 'failed to configure function: function config must be a ConfigMap or SetAnnotationConfig',
+        severity: 'error',
+      },
+    ]);
   });
 
   it('config errors', async () => {
     const empty = await runBuiltin(`${IMG}:v0.1.4`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
     expect(empty.results[0]!.message).toBe('failed to configure function: input annotation list cannot be empty');
     const none = await runBuiltin(`${IMG}:v0.1.4`, ITEMS);
-    expect(none.results[0]!.message).toBe('failed to configure function: `functionConfig` must be a `ConfigMap` or `SetAnnotations`');
+    expect(none.results[0]!.message).toBe(
+      'failed to configure function: `functionConfig` must be a `ConfigMap` or `SetAnnotations`',
+    );
     const both = await runBuiltin(
       `${IMG}:v0.1.4`,
       ITEMS,
       'apiVersion: fn.kpt.dev/v1alpha1\nkind: SetAnnotations\nmetadata:\n  name: s\nannotations:\n  a: b\nfieldSpecs: []\nadditionalAnnotationFields: []\n',
     );
-    expect(both.results[0]!.message).toBe('failed to configure function: `fieldSpecs` has been deprecated, please rename it to `additionalAnnotationFields`');
+    expect(both.results[0]!.message).toBe(
+      'failed to configure function: `fieldSpecs` has been deprecated, please rename it to `additionalAnnotationFields`',
+    );
   });
 
   it('the old image name answers as v0.1.3', async () => {

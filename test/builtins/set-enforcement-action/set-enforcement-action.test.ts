@@ -28,7 +28,11 @@ describe('set-enforcement-action', () => {
     expect(r.output).toContain('  enforcementAction: dryrun # was deny\n');
     expect(r.output).toContain('  name: repos\nspec:\n  enforcementAction: dryrun\n');
     expect(r.output).not.toContain('name: k8srequiredlabels\nspec');
-    expect(r.results.map((x) => x.message)).toEqual(['Number of policies set to [dryrun]: 2', 'Policy name: [must-have-owner]', 'Policy name: [repos]']);
+    expect(r.results.map((x) => x.message)).toEqual([
+      'Number of policies set to [dryrun]: 2',
+      'Policy name: [must-have-owner]',
+      'Policy name: [repos]',
+    ]);
   });
   it('config errors and no policies', async () => {
     expect((await runBuiltin(IMG, ITEMS, cm('  enforcementAction: block\n'))).results[0]!.message).toBe(
@@ -36,8 +40,14 @@ describe('set-enforcement-action', () => {
     );
     const two = await runBuiltin(IMG, ITEMS, cm('  enforcementAction: warn\n  other: x\n'));
     expect(two.exitCode).toBe(1);
-    expect(two.results[0]!.message).toBe('failed to process policies: expecting exactly 1 enforcementAction as part of the ConfigMap');
-    const none = await runBuiltin(IMG, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n', cm('  enforcementAction: warn\n'));
+    expect(two.results[0]!.message).toBe(
+      'failed to process policies: expecting exactly 1 enforcementAction as part of the ConfigMap',
+    );
+    const none = await runBuiltin(
+      IMG,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+      cm('  enforcementAction: warn\n'),
+    );
     expect(none.results).toEqual([{ message: 'Found no policy to set to [warn]', severity: 'warning' }]);
   });
 });

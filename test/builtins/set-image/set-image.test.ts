@@ -4,7 +4,9 @@ import { runBuiltin } from '../run-builtin.ts';
 
 const IMG = 'gcr.io/kpt-fn/set-image';
 const cm = (data: Record<string, string>): string =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: img\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`;
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: img\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n')}\n`;
 
 const POD = `apiVersion: v1
 kind: Pod
@@ -56,7 +58,11 @@ describe('set-image v0.1.x', () => {
   });
 
   it('does not escape the name: a dot matches any character (upstream bug, kept)', async () => {
-    const r = await runBuiltin(`${IMG}:v0.1`, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - image: nginxXio:1\n', cm({ name: 'nginx.io', newName: 'other' }));
+    const r = await runBuiltin(
+      `${IMG}:v0.1`,
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - image: nginxXio:1\n',
+      cm({ name: 'nginx.io', newName: 'other' }),
+    );
     expect(r.output).toContain('image: other:1');
   });
 
@@ -81,11 +87,21 @@ additionalImageFields:
 - kind: MyKind
   path: spec/manifest/images[]/image
 `;
-    const r = await runBuiltin(`${IMG}:v0.1.1`, 'apiVersion: x/v1\nkind: MyKind\nmetadata:\n  name: m\nspec:\n  manifest:\n    images:\n    - image: app:v1\n', cfg);
+    const r = await runBuiltin(
+      `${IMG}:v0.1.1`,
+      'apiVersion: x/v1\nkind: MyKind\nmetadata:\n  name: m\nspec:\n  manifest:\n    images:\n    - image: app:v1\n',
+      cfg,
+    );
     expect(r.output).toContain('    - image: app:v2\n');
-    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ newTag: '1' }))).results).toEqual([{ message: 'missing image name', severity: 'error' }]);
-    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a' }))).results[0]!.message).toBe('missing image newName, newTag, or digest');
-    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a', newTag: '1', digest: 'sha256:1' }))).results[0]!.message).toBe('image newTag and digest both set');
+    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ newTag: '1' }))).results).toEqual([
+      { message: 'missing image name', severity: 'error' },
+    ]);
+    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a' }))).results[0]!.message).toBe(
+      'missing image newName, newTag, or digest',
+    );
+    expect(
+      (await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a', newTag: '1', digest: 'sha256:1' }))).results[0]!.message,
+    ).toBe('image newTag and digest both set');
     const kind = await runBuiltin(`${IMG}:v0.1.1`, POD, 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n');
     expect(kind.exitCode).toBe(1);
     expect(kind.results[0]!.message).toBe('`functionConfig` must be a `ConfigMap` or `SetImage`');
@@ -102,6 +118,9 @@ describe('set-image master (unstable tag)', () => {
   it('rejects unknown ConfigMap keys with a termination result', async () => {
     const r = await runBuiltin(`${IMG}:unstable`, POD, cm({ name: 'nginx', tag: '9' }));
     expect(r.exitCode).toBe(1);
-    expect(r.results.map((x) => x.message)).toEqual(['ConfigMap has wrong field name tag', 'function is terminated: ConfigMap has wrong field name tag']);
+    expect(r.results.map((x) => x.message)).toEqual([
+      'ConfigMap has wrong field name tag',
+      'function is terminated: ConfigMap has wrong field name tag',
+    ]);
   });
 });

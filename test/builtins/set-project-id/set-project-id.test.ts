@@ -53,14 +53,26 @@ ${kptfile('info:\n  description: root\n')}`,
       CM,
     );
     expect(r.items[1]!.get('data')).toEqual({ 'project-id': 'my-proj' });
-    expect(r.items[2]!.get('pipeline')).toEqual({ mutators: [{ image: 'gcr.io/kpt-fn/apply-setters:v0.2', configMap: { 'project-id': 'my-proj' } }] });
+    expect(r.items[2]!.get('pipeline')).toEqual({
+      mutators: [{ image: 'gcr.io/kpt-fn/apply-setters:v0.2', configMap: { 'project-id': 'my-proj' } }],
+    });
   });
   it('errors', async () => {
     const none = await runBuiltin(IMG, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n', CM);
-    expect(none.results[0]!.message).toBe('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
-    const missing = await runBuiltin(IMG, kptfile('pipeline:\n  mutators:\n  - image: apply-setters:v0.2\n    configPath: nope.yaml\n'), CM);
-    expect(missing.results[0]!.message).toBe('file nope.yaml doesn\'t exist, please ensure the file specified in "configPath" exists and retry');
+    expect(none.results[0]!.message).toBe(
+      'unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present',
+    );
+    const missing = await runBuiltin(
+      IMG,
+      kptfile('pipeline:\n  mutators:\n  - image: apply-setters:v0.2\n    configPath: nope.yaml\n'),
+      CM,
+    );
+    expect(missing.results[0]!.message).toBe(
+      'file nope.yaml doesn\'t exist, please ensure the file specified in "configPath" exists and retry',
+    );
     const neither = await runBuiltin(IMG, kptfile('pipeline:\n  mutators:\n  - image: apply-setters:v0.2\n'), CM);
-    expect(neither.results[0]!.message).toBe('unable to find `ConfigMap` or `configPath` as the `functionConfig` for apply-setters');
+    expect(neither.results[0]!.message).toBe(
+      'unable to find `ConfigMap` or `configPath` as the `functionConfig` for apply-setters',
+    );
   });
 });

@@ -21,12 +21,20 @@ metadata:
 
 describe('upsert-resource', () => {
   it('replaces the match (literal namespace, any version) keeping its file annotations', async () => {
-    const r = await runBuiltin(IMG, ITEMS, 'apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n  annotations:\n    note: new\nspec:\n  ports:\n  - port: 8080\n');
+    const r = await runBuiltin(
+      IMG,
+      ITEMS,
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n  annotations:\n    note: new\nspec:\n  ports:\n  - port: 8080\n',
+    );
     expect(r.exitCode).toBe(0);
     expect(r.items).toHaveLength(2);
     const first = r.items[0]!;
     expect(first.get('spec.ports')).toEqual([{ port: 8080 }]);
-    expect(first.annotations()).toEqual({ note: 'new', 'config.kubernetes.io/path': 'svc.yaml', 'config.kubernetes.io/index': '0' });
+    expect(first.annotations()).toEqual({
+      note: 'new',
+      'config.kubernetes.io/path': 'svc.yaml',
+      'config.kubernetes.io/index': '0',
+    });
     expect(r.items[1]!.get('spec')).toBeUndefined();
   });
   it('appends a new resource, at its target-path when given; Lists upsert each item', async () => {
@@ -54,7 +62,11 @@ items:
     type: ClusterIP
 `,
     );
-    expect(r.items.map((o) => `${o.kind}/${o.namespace}/${o.name}`)).toEqual(['Service//svc', 'Service/other/svc', 'ConfigMap//new']);
+    expect(r.items.map((o) => `${o.kind}/${o.namespace}/${o.name}`)).toEqual([
+      'Service//svc',
+      'Service/other/svc',
+      'ConfigMap//new',
+    ]);
     expect(r.items[2]!.annotations()).toEqual({ 'config.kubernetes.io/path': 'gen/cm.yaml' });
     expect(r.items[1]!.get('spec.type')).toBe('ClusterIP');
   });
@@ -62,7 +74,11 @@ items:
 
 describe('upsert-resource placeholder', () => {
   it("ignores kpt eval's empty function-input ConfigMap", async () => {
-    const r = await runBuiltin(IMG, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata: {}\n');
+    const r = await runBuiltin(
+      IMG,
+      ITEMS,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: function-input\ndata: {}\n',
+    );
     expect(r.items).toHaveLength(2);
     expect(r.exitCode).toBe(0);
   });

@@ -6,7 +6,13 @@ process.stdin.on('end', () => {
   for (let i = 1; i < 9; i++) {
     const n = String.fromCharCode(97 + i);
     const p = String.fromCharCode(96 + i);
-    lines.push(`${n}: &${n} [${Array(9).fill('*' + p).join(',')}]`);
+    lines.push(
+      `${n}: &${n} [${Array(9)
+        .fill('*' + p)
+        .join(',')}]`,
+    );
   }
-  process.stdout.write(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: bomb\n  data:\n${lines.map((l) => '    ' + l).join('\n')}\n`);
+  process.stdout.write(
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: bomb\n  data:\n${lines.map((l) => '    ' + l).join('\n')}\n`,
+  );
 });

@@ -58,11 +58,18 @@ switch (op) {
     break;
   }
   case 'results':
-    results.push({ message: 'replicas must be at least 4', severity: 'error', resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, field: { path: 'spec.replicas', currentValue: 1, proposedValue: 4 }, file: { path: 'deploy.yaml', index: 0 } });
+    results.push({
+      message: 'replicas must be at least 4',
+      severity: 'error',
+      resourceRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      field: { path: 'spec.replicas', currentValue: 1, proposedValue: 4 },
+      file: { path: 'deploy.yaml', index: 0 },
+    });
     results.push({ message: 'checked everything' });
     break;
   case 'config':
-    for (const o of items) for (const [k, v] of Object.entries(rl.functionConfig?.data ?? {})) ann(o)[`cfg/${k}`] = String(v);
+    for (const o of items)
+      for (const [k, v] of Object.entries(rl.functionConfig?.data ?? {})) ann(o)[`cfg/${k}`] = String(v);
     break;
   case 'stderr':
     process.stderr.write(args.join(' ').replace(/\\n/g, '\n') + '\n');

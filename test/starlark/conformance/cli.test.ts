@@ -30,11 +30,17 @@ async function krmfn(argv: string[], cwd: string, stdin = ''): Promise<Run> {
 let dir = '';
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'krmfn-starlark-cli-'));
-  writeFileSync(join(dir, 'hello.star'), 'load("lib.star", "double")\nprint("héllo", double(21), json.encode({"b": 1, "a": [math.floor(1.5)]}))\n');
+  writeFileSync(
+    join(dir, 'hello.star'),
+    'load("lib.star", "double")\nprint("héllo", double(21), json.encode({"b": 1, "a": [math.floor(1.5)]}))\n',
+  );
   writeFileSync(join(dir, 'lib.star'), 'def double(x):\n  return x * 2\n');
   writeFileSync(join(dir, 'fail.star'), 'print("before")\ndef f(d):\n  return d["y"]\nf({})\n');
   writeFileSync(join(dir, 'static.star'), 'x = 1\nx = 2\ny = z\n');
-  writeFileSync(join(dir, 'dialect.star'), 'def fib(n):\n  return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint(fib(10))\n');
+  writeFileSync(
+    join(dir, 'dialect.star'),
+    'def fib(n):\n  return n if n < 2 else fib(n - 1) + fib(n - 2)\nprint(fib(10))\n',
+  );
   writeFileSync(join(dir, 'toplevel.star'), 'n = 0\nwhile n < 3:\n  n += 1\nprint(n, set([1]))\n');
   writeFileSync(join(dir, 'loop.star'), 'def f():\n  for i in range(1000000000):\n    pass\nf()\n');
   writeFileSync(join(dir, 'builtin.star'), 'fail("boom")\n');
@@ -57,21 +63,34 @@ describe('krmfn starlark run', () => {
   it('names a failing builtin in the last line', async () => {
     const r = await krmfn(['starlark', 'builtin.star'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Traceback (most recent call last):\n  builtin.star:1:5: in <toplevel>\nError in fail: fail: boom\n');
+    expect(r.stderr).toBe(
+      'Traceback (most recent call last):\n  builtin.star:1:5: in <toplevel>\nError in fail: fail: boom\n',
+    );
   });
   it('reports static errors with file:line:col', async () => {
     const r = await krmfn(['starlark', 'static.star'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('static.star:2:1: cannot reassign global x declared at static.star:1:1\nstatic.star:3:5: undefined: z\n');
+    expect(r.stderr).toBe(
+      'static.star:2:1: cannot reassign global x declared at static.star:1:1\nstatic.star:3:5: undefined: z\n',
+    );
   });
   it('takes the dialect flags with one or two dashes', async () => {
     expect((await krmfn(['starlark', 'dialect.star'], dir)).stderr).toContain('function fib called recursively');
-    expect(await krmfn(['starlark', '-recursion', 'dialect.star'], dir)).toEqual({ code: 0, stdout: '55\n', stderr: '' });
+    expect(await krmfn(['starlark', '-recursion', 'dialect.star'], dir)).toEqual({
+      code: 0,
+      stdout: '55\n',
+      stderr: '',
+    });
     expect((await krmfn(['starlark', '--recursion', 'dialect.star'], dir)).stdout).toBe('55\n');
     expect((await krmfn(['starlark', 'toplevel.star'], dir)).stderr).toContain('while loop not within a function');
-    expect(await krmfn(['starlark', '-globalreassign', 'toplevel.star'], dir)).toEqual({ code: 0, stdout: '3 set([1])\n', stderr: '' });
-    expect((await krmfn(['starlark', '-globalreassign', '-set=false', 'toplevel.star'], dir)).stderr)
-      .toContain('this Starlark dialect does not support sets');
+    expect(await krmfn(['starlark', '-globalreassign', 'toplevel.star'], dir)).toEqual({
+      code: 0,
+      stdout: '3 set([1])\n',
+      stderr: '',
+    });
+    expect((await krmfn(['starlark', '-globalreassign', '-set=false', 'toplevel.star'], dir)).stderr).toContain(
+      'this Starlark dialect does not support sets',
+    );
   });
   it('stops runaway scripts with --max-steps and --timeout', async () => {
     const steps = await krmfn(['starlark', '--max-steps', '100000', 'loop.star'], dir);
@@ -94,7 +113,14 @@ describe('krmfn starlark run', () => {
 describe('krmfn starlark test', () => {
   it('runs the whole suite', async () => {
     const r = await krmfn(
-      ['starlark', 'test', '--known-failures', 'test/starlark/suite/known-failures.json', 'test/starlark/suite/int.star', 'test/starlark/suite/dict.star'],
+      [
+        'starlark',
+        'test',
+        '--known-failures',
+        'test/starlark/suite/known-failures.json',
+        'test/starlark/suite/int.star',
+        'test/starlark/suite/dict.star',
+      ],
       REPO,
     );
     expect(r.stderr).toBe('');
@@ -125,7 +151,10 @@ describe('krmfn starlark test', () => {
     );
   });
   it('selects chunks with --run', async () => {
-    const r = await krmfn(['starlark', 'test', '--run', 'expected error that happens', 'test/starlark/conformance/cli/harness-demo.star'], REPO);
+    const r = await krmfn(
+      ['starlark', 'test', '--run', 'expected error that happens', 'test/starlark/conformance/cli/harness-demo.star'],
+      REPO,
+    );
     expect(r).toEqual({ code: 0, stdout: '1 passed, 0 failed\n', stderr: '' });
   });
   it('exits 2 on harness errors', async () => {
@@ -141,11 +170,26 @@ describe('krmfn starlark test', () => {
 
 describe('krmfn starlark (REPL)', () => {
   it('evaluates expressions and statements, keeps globals, reports errors and goes on', async () => {
-    const input = ['1 + 2', 'x = [1, 2]', 'len(x)', 'def f(a):', '  return a * 2', '', 'f(21)', '1 // 0', 'print("p")', '"é"', 'None', ''].join('\n');
+    const input = [
+      '1 + 2',
+      'x = [1, 2]',
+      'len(x)',
+      'def f(a):',
+      '  return a * 2',
+      '',
+      'f(21)',
+      '1 // 0',
+      'print("p")',
+      '"é"',
+      'None',
+      '',
+    ].join('\n');
     const r = await krmfn(['starlark'], dir, input);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('3\n2\n42\np\n"é"\n');
-    expect(r.stderr).toBe('Traceback (most recent call last):\n  <stdin>:1:3: in <expr>\nError: floored division by zero\n');
+    expect(r.stderr).toBe(
+      'Traceback (most recent call last):\n  <stdin>:1:3: in <expr>\nError: floored division by zero\n',
+    );
   });
 
   it('keeps values mutable across inputs, as starlark-go does', async () => {

@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFile, isStarlarkEvalError, isStarlarkSyntaxError, Builtin, Module, None, JSON_MODULE } from '../../../src/starlark/index.ts';
+import {
+  execFile,
+  isStarlarkEvalError,
+  isStarlarkSyntaxError,
+  Builtin,
+  Module,
+  None,
+  JSON_MODULE,
+} from '../../../src/starlark/index.ts';
 import type { Dialect, Value } from '../../../src/starlark/index.ts';
 import { splitChunks } from '../../../src/starlark/testing/index.ts';
 import { REPO, SUITE_DIR, suiteFiles } from './suite-files.ts';
@@ -26,18 +34,194 @@ function rng(seed: number): () => number {
 }
 
 const TOKENS = [
-  'def', 'if', 'elif', 'else', 'for', 'in', 'while', 'return', 'break', 'continue', 'pass', 'lambda', 'load', 'not',
-  'and', 'or', 'None', 'True', 'False', '(', ')', '[', ']', '{', '}', ',', ':', ';', '.', '=', '==', '!=', '<', '<=',
-  '+', '-', '*', '/', '//', '%', '&', '|', '^', '~', '<<', '>>', '+=', '*=', '**', '*', '\n', '\n  ', '\n    ', '\\\n',
-  '#', '"', "'", '"""', 'x', 'y', 'f', 'len', 'range', 'str', 'dict', 'list', 'sorted', 'print', 'fail', 'set',
-  '0', '1', '-1', '1 << 62', '0x7f', '1.5', 'float("nan")', '"abc"', "'é'", 'b"\\xff"', '"%s %d"', '"{}"', '[1, 2]',
-  '{"k": 1}', '(1,)', 'assert', 'json', '"\\u00e9"', 'r"\\n"', '012', '1e309', '$', '`', '\t',
+  'def',
+  'if',
+  'elif',
+  'else',
+  'for',
+  'in',
+  'while',
+  'return',
+  'break',
+  'continue',
+  'pass',
+  'lambda',
+  'load',
+  'not',
+  'and',
+  'or',
+  'None',
+  'True',
+  'False',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  ';',
+  '.',
+  '=',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '&',
+  '|',
+  '^',
+  '~',
+  '<<',
+  '>>',
+  '+=',
+  '*=',
+  '**',
+  '*',
+  '\n',
+  '\n  ',
+  '\n    ',
+  '\\\n',
+  '#',
+  '"',
+  "'",
+  '"""',
+  'x',
+  'y',
+  'f',
+  'len',
+  'range',
+  'str',
+  'dict',
+  'list',
+  'sorted',
+  'print',
+  'fail',
+  'set',
+  '0',
+  '1',
+  '-1',
+  '1 << 62',
+  '0x7f',
+  '1.5',
+  'float("nan")',
+  '"abc"',
+  "'é'",
+  'b"\\xff"',
+  '"%s %d"',
+  '"{}"',
+  '[1, 2]',
+  '{"k": 1}',
+  '(1,)',
+  'assert',
+  'json',
+  '"\\u00e9"',
+  'r"\\n"',
+  '012',
+  '1e309',
+  '$',
+  '`',
+  '\t',
 ];
 
-const EXPR_LEAVES = ['0', '1', '-7', '3.5', '1e300', '(1 << 100)', '"s"', '"é"', 'b"b"', 'None', 'True', '[]', '[1, "a"]', '{}', '{"a": [1]}', '()', '(1, 2)', 'range(5)', 'x', 'y', 'len', 'json', 'struct(a = 1)'];
-const BINOPS = ['+', '-', '*', '/', '//', '%', '&', '|', '^', '<<', '>>', '==', '!=', '<', '>', 'in', 'not in', 'and', 'or'];
-const CALLS = ['len', 'str', 'repr', 'list', 'tuple', 'dict', 'sorted', 'reversed', 'enumerate', 'zip', 'min', 'max', 'bool', 'int', 'float', 'hash', 'type', 'dir', 'abs', 'any', 'all', 'chr', 'ord', 'bytes', 'json.encode', 'json.decode'];
-const METHODS = ['append', 'pop', 'get', 'keys', 'items', 'split', 'join', 'format', 'upper', 'elems', 'replace', 'index', 'update', 'setdefault', 'startswith', 'strip'];
+const EXPR_LEAVES = [
+  '0',
+  '1',
+  '-7',
+  '3.5',
+  '1e300',
+  '(1 << 100)',
+  '"s"',
+  '"é"',
+  'b"b"',
+  'None',
+  'True',
+  '[]',
+  '[1, "a"]',
+  '{}',
+  '{"a": [1]}',
+  '()',
+  '(1, 2)',
+  'range(5)',
+  'x',
+  'y',
+  'len',
+  'json',
+  'struct(a = 1)',
+];
+const BINOPS = [
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
+  '==',
+  '!=',
+  '<',
+  '>',
+  'in',
+  'not in',
+  'and',
+  'or',
+];
+const CALLS = [
+  'len',
+  'str',
+  'repr',
+  'list',
+  'tuple',
+  'dict',
+  'sorted',
+  'reversed',
+  'enumerate',
+  'zip',
+  'min',
+  'max',
+  'bool',
+  'int',
+  'float',
+  'hash',
+  'type',
+  'dir',
+  'abs',
+  'any',
+  'all',
+  'chr',
+  'ord',
+  'bytes',
+  'json.encode',
+  'json.decode',
+];
+const METHODS = [
+  'append',
+  'pop',
+  'get',
+  'keys',
+  'items',
+  'split',
+  'join',
+  'format',
+  'upper',
+  'elems',
+  'replace',
+  'index',
+  'update',
+  'setdefault',
+  'startswith',
+  'strip',
+];
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)]!;
@@ -111,7 +295,8 @@ function mutate(r: () => number, src: string): string {
       case 1: // insert a token
         s = s.slice(0, at) + pick(r, TOKENS) + s.slice(at);
         break;
-      case 2: { // duplicate a line
+      case 2: {
+        // duplicate a line
         const lines = s.split('\n');
         const i = Math.floor(r() * lines.length);
         lines.splice(i, 0, lines[i]!);
@@ -121,15 +306,19 @@ function mutate(r: () => number, src: string): string {
       case 3: // replace a character with a random byte-ish character
         s = s.slice(0, at) + String.fromCharCode(Math.floor(r() * 0x300)) + s.slice(at + 1);
         break;
-      case 4: { // swap two lines
+      case 4: {
+        // swap two lines
         const lines = s.split('\n');
-        const i = Math.floor(r() * lines.length), j = Math.floor(r() * lines.length);
+        const i = Math.floor(r() * lines.length),
+          j = Math.floor(r() * lines.length);
         [lines[i], lines[j]] = [lines[j]!, lines[i]!];
         s = lines.join('\n');
         break;
       }
       default: // change indentation
-        s = s.replace(/\n( *)/g, (m, sp: string) => (r() < 0.1 ? '\n' + ' '.repeat(Math.max(0, sp.length + (r() < 0.5 ? -1 : 2))) : m));
+        s = s.replace(/\n( *)/g, (m, sp: string) =>
+          r() < 0.1 ? '\n' + ' '.repeat(Math.max(0, sp.length + (r() < 0.5 ? -1 : 2))) : m,
+        );
     }
   }
   return s;
@@ -165,7 +354,14 @@ function runOne(program: string, dialect: Dialect, crashes: Crash[]): Outcome {
       source: program,
       dialect,
       predeclared: { struct: new Builtin('struct', () => None), json: JSON_MODULE },
-      limits: { maxSteps: 20_000, maxCallDepth: 200, maxAllocBytes: 8 << 20, maxOutputBytes: 1 << 16, deadline: Date.now() + 2_000, now: Date.now },
+      limits: {
+        maxSteps: 20_000,
+        maxCallDepth: 200,
+        maxAllocBytes: 8 << 20,
+        maxOutputBytes: 1 << 16,
+        deadline: Date.now() + 2_000,
+        now: Date.now,
+      },
       print: () => {},
       load: (m: string): Record<string, Value> => {
         if (m === 'assert.star') return { assert: assertLike, freeze: new Builtin('freeze', (_t, a) => a[0]!) };
@@ -176,7 +372,8 @@ function runOne(program: string, dialect: Dialect, crashes: Crash[]): Outcome {
   } catch (e) {
     if (isStarlarkSyntaxError(e) || isStarlarkEvalError(e)) {
       // Errors must carry a usable message.
-      if (typeof e.message !== 'string' || e.message.length === 0) crashes.push({ program, error: 'empty error message' });
+      if (typeof e.message !== 'string' || e.message.length === 0)
+        crashes.push({ program, error: 'empty error message' });
       return isStarlarkSyntaxError(e) ? 'static' : 'dynamic';
     }
     crashes.push({ program, error: e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e) });

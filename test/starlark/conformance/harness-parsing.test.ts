@@ -29,11 +29,17 @@ describe('splitChunks', () => {
 
 describe('chunkOptions', () => {
   it('finds option:NAME anywhere, like upstream', () => {
-    expect([...chunkOptions('# option:set option:globalreassign\nx = "option:recursion"')].sort())
-      .toEqual(['globalreassign', 'recursion', 'set']);
+    expect([...chunkOptions('# option:set option:globalreassign\nx = "option:recursion"')].sort()).toEqual([
+      'globalreassign',
+      'recursion',
+      'set',
+    ]);
     expect([...chunkOptions('# option:nosuch')]).toEqual([]);
-    expect([...chunkOptions('#option:while option:toplevelcontrol option:loadbindsglobally')].sort())
-      .toEqual(['loadbindsglobally', 'toplevelcontrol', 'while']);
+    expect([...chunkOptions('#option:while option:toplevelcontrol option:loadbindsglobally')].sort()).toEqual([
+      'loadbindsglobally',
+      'toplevelcontrol',
+      'while',
+    ]);
   });
 });
 

@@ -28,7 +28,7 @@ function expectLimit(e: unknown, limit: string, message: string | RegExp): void 
 const RUNAWAY = {
   'a for loop': 'for i in range(1 << 40):\n  pass\n',
   'a while loop': 'while True:\n  pass\n',
-  'recursion': 'def f(n):\n  return f(n + 1) + 1 if n < (1 << 40) else 0\nf(0)\n',
+  recursion: 'def f(n):\n  return f(n + 1) + 1 if n < (1 << 40) else 0\nf(0)\n',
   'a comprehension': 'x = [i for i in range(1 << 40)]\n',
   'calls in a loop': 'def g():\n  return 1\nwhile True:\n  g()\n',
 };
@@ -41,7 +41,11 @@ describe('step budget', () => {
     });
   }
   it('lets a script within the budget finish, and counts steps', () => {
-    const { thread } = execFile({ filename: 'ok.star', source: 'def f():\n  for i in range(1000):\n    pass\nf()\n', limits: { maxSteps: 100_000 } });
+    const { thread } = execFile({
+      filename: 'ok.star',
+      source: 'def f():\n  for i in range(1000):\n    pass\nf()\n',
+      limits: { maxSteps: 100_000 },
+    });
     expect(thread.steps).toBeGreaterThanOrEqual(1000);
     expect(thread.steps).toBeLessThan(100_000);
   });
@@ -73,7 +77,10 @@ describe('deadline', () => {
   }
   it('polls the clock rarely (not every step)', () => {
     let polls = 0;
-    run('def f():\n  for i in range(100000):\n    pass\nf()\n', { deadline: Number.MAX_SAFE_INTEGER, now: () => (polls++, 0) });
+    run('def f():\n  for i in range(100000):\n    pass\nf()\n', {
+      deadline: Number.MAX_SAFE_INTEGER,
+      now: () => (polls++, 0),
+    });
     expect(polls).toBeGreaterThan(0);
     expect(polls).toBeLessThan(1000);
   });
@@ -87,7 +94,11 @@ describe('call depth', () => {
   it('honours a smaller maxCallDepth', () => {
     const ok = run('def f(n):\n  return 0 if n == 0 else f(n - 1)\nf(40)\n', { maxCallDepth: 50 });
     expect(ok).toBeNull();
-    expectLimit(run('def f(n):\n  return 0 if n == 0 else f(n - 1)\nf(60)\n', { maxCallDepth: 50 }), 'depth', 'Starlark stack overflow');
+    expectLimit(
+      run('def f(n):\n  return 0 if n == 0 else f(n - 1)\nf(60)\n', { maxCallDepth: 50 }),
+      'depth',
+      'Starlark stack overflow',
+    );
   });
   it('covers recursion through builtins that call back', () => {
     const e = run('def f(x):\n  return sorted([1, 2], key = f)\nf(0)\n', {});
@@ -95,7 +106,9 @@ describe('call depth', () => {
   });
   it('is not sticky: the script may catch nothing, but a new run on the same thread works', () => {
     const thread = new StarlarkThread({});
-    expect(() => execFile({ filename: 'a.star', source: 'def f():\n  return f()\nf()\n', dialect: KRM, thread })).toThrow('Starlark stack overflow');
+    expect(() =>
+      execFile({ filename: 'a.star', source: 'def f():\n  return f()\nf()\n', dialect: KRM, thread }),
+    ).toThrow('Starlark stack overflow');
     expect(execFile({ filename: 'b.star', source: 'x = 1\n', thread }).globals['x']).toBe(1);
   });
 });
@@ -108,7 +121,7 @@ describe('allocation budget', () => {
     'string repetition': 's = "abc" * 10000000\n',
     'list repetition': 'l = [1, 2] * 5000000\n',
     'list extension': 'l = [0] * 1000\nwhile True:\n  l += l\n',
-    'join': 'parts = ["x" * 1000] * 1000\nwhile True:\n  parts = [",".join(parts)] * 10\n',
+    join: 'parts = ["x" * 1000] * 1000\nwhile True:\n  parts = [",".join(parts)] * 10\n',
   };
   for (const [name, src] of Object.entries(cases)) {
     it(`stops ${name}`, () => {
@@ -158,13 +171,15 @@ describe('host cancellation', () => {
       }
     })();
     expectLimit(e, 'cancelled', 'Starlark computation cancelled: first reason');
-    expect(() => execFile({ filename: 'b.star', source: 'def f():\n  for i in range(100000):\n    pass\nf()\n', thread })).toThrow('first reason');
+    expect(() =>
+      execFile({ filename: 'b.star', source: 'def f():\n  for i in range(100000):\n    pass\nf()\n', thread }),
+    ).toThrow('first reason');
   });
   it('can be requested from a host callback during the run', () => {
     const thread = new StarlarkThread({ print: () => thread.cancel('stop after print') });
-    expect(() => execFile({ filename: 'a.star', source: 'print("x")\nwhile True:\n  pass\n', dialect: KRM, thread })).toThrow(
-      'Starlark computation cancelled: stop after print',
-    );
+    expect(() =>
+      execFile({ filename: 'a.star', source: 'print("x")\nwhile True:\n  pass\n', dialect: KRM, thread }),
+    ).toThrow('Starlark computation cancelled: stop after print');
   });
 });
 
@@ -179,7 +194,9 @@ describe('limit errors are Starlark errors', () => {
   });
   it('cannot be caught by the script (assert.fails in the harness lets them through)', () => {
     // A limit inside a callback of a builtin still ends the whole run.
-    const e = run('def f(x):\n  for i in range(1 << 40):\n    pass\n  return x\nsorted([3, 1], key = f)\n', { maxSteps: 20_000 });
+    const e = run('def f(x):\n  for i in range(1 << 40):\n    pass\n  return x\nsorted([3, 1], key = f)\n', {
+      maxSteps: 20_000,
+    });
     expectLimit(e, 'steps', 'Starlark computation cancelled: too many steps');
   });
 });

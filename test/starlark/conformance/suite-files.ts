@@ -7,7 +7,9 @@ export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const SUITE_DIR = join(REPO, 'test/starlark/suite');
 
 export function suiteFiles(): string[] {
-  return readdirSync(SUITE_DIR).filter((f) => f.endsWith('.star')).sort();
+  return readdirSync(SUITE_DIR)
+    .filter((f) => f.endsWith('.star'))
+    .sort();
 }
 
 /** Path as the runner sees it (repo-relative, so messages are short and stable). */

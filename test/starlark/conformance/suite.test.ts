@@ -11,7 +11,10 @@ const known = knownFailures();
 
 for (const name of suiteFiles()) {
   const path = suitePath(name);
-  const outcome = runTestFile(path, readFileSync(join(REPO, path), 'utf8'), { readFile: readRepoFile, knownFailures: known });
+  const outcome = runTestFile(path, readFileSync(join(REPO, path), 'utf8'), {
+    readFile: readRepoFile,
+    knownFailures: known,
+  });
   describe(name, () => {
     for (const c of outcome.chunks) {
       it(`${c.chunk.startLine}: ${c.title}`, () => {
@@ -26,13 +29,18 @@ describe('suite hygiene', () => {
   it('every chunk has a title, unique within its file, and loads what it uses', () => {
     const problems: string[] = [];
     for (const name of suiteFiles()) {
-      const outcome = runTestFile(suitePath(name), readFileSync(join(REPO, suitePath(name)), 'utf8'), { readFile: readRepoFile });
+      const outcome = runTestFile(suitePath(name), readFileSync(join(REPO, suitePath(name)), 'utf8'), {
+        readFile: readRepoFile,
+      });
       const seen = new Set<string>();
       for (const c of outcome.chunks) {
         if (c.title === '') problems.push(`${name}:${c.chunk.startLine}: chunk without a title comment`);
         if (seen.has(c.title)) problems.push(`${name}:${c.chunk.startLine}: duplicate title ${c.title}`);
         seen.add(c.title);
-        if (/\bassert\.(eq|ne|true|lt|contains|fails|fail)\(/.test(c.chunk.text) && !/load\("assert\.star"/.test(c.chunk.text)) {
+        if (
+          /\bassert\.(eq|ne|true|lt|contains|fails|fail)\(/.test(c.chunk.text) &&
+          !/load\("assert\.star"/.test(c.chunk.text)
+        ) {
           problems.push(`${name}:${c.chunk.startLine}: uses assert without loading it`);
         }
       }
@@ -42,7 +50,9 @@ describe('suite hygiene', () => {
   it('every known failure names an existing chunk', () => {
     const titles = new Set<string>();
     for (const name of suiteFiles()) {
-      const outcome = runTestFile(suitePath(name), readFileSync(join(REPO, suitePath(name)), 'utf8'), { readFile: readRepoFile });
+      const outcome = runTestFile(suitePath(name), readFileSync(join(REPO, suitePath(name)), 'utf8'), {
+        readFile: readRepoFile,
+      });
       for (const c of outcome.chunks) titles.add(`${name}: ${c.title}`);
     }
     expect([...known.keys()].filter((k) => !titles.has(k))).toEqual([]);
@@ -50,7 +60,9 @@ describe('suite hygiene', () => {
 });
 
 describe('suite coverage', () => {
-  const text = suiteFiles().map((f) => readFileSync(join(REPO, suitePath(f)), 'utf8')).join('\n');
+  const text = suiteFiles()
+    .map((f) => readFileSync(join(REPO, suitePath(f)), 'utf8'))
+    .join('\n');
   it('calls every builtin of the universe and every method of every built-in type', async () => {
     const { UNIVERSE, execFile } = await import('../../../src/starlark/index.ts');
     const names = Object.keys(UNIVERSE).filter((n) => !['None', 'True', 'False'].includes(n));

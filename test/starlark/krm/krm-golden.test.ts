@@ -25,7 +25,14 @@ function readInput(text: string): ResourceList {
 }
 
 function context(env: Record<string, string>): RunContext {
-  return { limits: { ...DEFAULT_LIMITS }, signal: new AbortController().signal, deadline: Date.now() + 60_000, now: () => 1_700_000_000_000, env, validator: false };
+  return {
+    limits: { ...DEFAULT_LIMITS },
+    signal: new AbortController().signal,
+    deadline: Date.now() + 60_000,
+    now: () => 1_700_000_000_000,
+    env,
+    validator: false,
+  };
 }
 
 function golden(path: string, actual: string): void {
@@ -42,11 +49,18 @@ describe('KRM starlark function golden cases', () => {
     const dir = join(CASES, name);
     it(name, () => {
       const input = readInput(readFileSync(join(dir, 'input.yaml'), 'utf8'));
-      const env = existsSync(join(dir, 'env.json')) ? (JSON.parse(readFileSync(join(dir, 'env.json'), 'utf8')) as Record<string, string>) : {};
+      const env = existsSync(join(dir, 'env.json'))
+        ? (JSON.parse(readFileSync(join(dir, 'env.json'), 'utf8')) as Record<string, string>)
+        : {};
       const openApiFile = join(dir, 'openapi.json');
-      const openApi = existsSync(openApiFile) ? () => JSON.parse(readFileSync(openApiFile, 'utf8')) as unknown : undefined;
+      const openApi = existsSync(openApiFile)
+        ? () => JSON.parse(readFileSync(openApiFile, 'utf8')) as unknown
+        : undefined;
       const out = runStarlarkFunction(input, context(env), openApi ? { openApi } : {});
-      golden(join(dir, 'outcome.json'), JSON.stringify({ exitCode: out.exitCode, stderr: out.stderr, results: out.output.results }, null, 2) + '\n');
+      golden(
+        join(dir, 'outcome.json'),
+        JSON.stringify({ exitCode: out.exitCode, stderr: out.stderr, results: out.output.results }, null, 2) + '\n',
+      );
       if (out.exitCode === 0) golden(join(dir, 'output.yaml'), serializeResourceList(out.output.items));
       else expect(existsSync(join(dir, 'output.yaml'))).toBe(false);
     });

@@ -50,7 +50,11 @@ describe('the starlark runtime in a render pipeline', () => {
     const outcome = await engine.render({ root: '/pkg', fs, now: () => 1_700_000_000_000 });
     expect(outcome.failure?.error.message).toBeUndefined();
     expect(outcome.ok).toBe(true);
-    expect(outcome.results.items[0]).toMatchObject({ image: 'gcr.io/kpt-fn/starlark:v0.5.0', exitCode: 0, stderr: 'done' });
+    expect(outcome.results.items[0]).toMatchObject({
+      image: 'gcr.io/kpt-fn/starlark:v0.5.0',
+      exitCode: 0,
+      stderr: 'done',
+    });
     expect(new TextDecoder().decode(await fs.readFile('/pkg/cm.yaml'))).toBe(`# Application settings.
 apiVersion: v1
 kind: ConfigMap
@@ -70,7 +74,10 @@ data:
     const engine = createEngine({ runtimes: [...defaultRuntimes(), createStarlarkRuntime()] });
     const outcome = await engine.render({ root: '/pkg', fs, now: () => 1_700_000_000_000 });
     expect(outcome.ok).toBe(false);
-    expect(outcome.results.items[0]).toMatchObject({ exitCode: 1, results: [{ message: 'fail: no way', severity: 'error' }] });
+    expect(outcome.results.items[0]).toMatchObject({
+      exitCode: 1,
+      results: [{ message: 'fail: no way', severity: 'error' }],
+    });
     expect(new TextDecoder().decode(await fs.readFile('/pkg/cm.yaml'))).toBe(CM);
   });
 });
@@ -87,21 +94,46 @@ describe('image resolution', () => {
     const runner = await createStarlarkRuntime().resolve({ image }, ctxFor());
     expect(runner.kind).toBe('objects');
   });
-  it.each(['gcr.io/kpt-fn/set-namespace:v0.4', 'example.com/starlark:v1', 'starlark', 'gcr.io/kpt-fn/starlark-extra:v1'])(
-    'falls through on %s',
-    async (image) => {
-      await expect(createStarlarkRuntime().resolve({ image }, ctxFor())).rejects.toSatisfy(isNotFoundError);
-    },
-  );
+  it.each([
+    'gcr.io/kpt-fn/set-namespace:v0.4',
+    'example.com/starlark:v1',
+    'starlark',
+    'gcr.io/kpt-fn/starlark-extra:v1',
+  ])('falls through on %s', async (image) => {
+    await expect(createStarlarkRuntime().resolve({ image }, ctxFor())).rejects.toSatisfy(isNotFoundError);
+  });
 });
 
 describe('key order of new keys (go-yaml sorter)', () => {
   it('sorts like go-yaml', () => {
     const keys = ['b', 'a10', 'a2', 'A', '_x', '9-x', '10-x', 'a', 'ab', 'a-b', 'z1b', 'z1a', 'x01', 'x1'];
-    expect([...keys].sort(naturalCompare)).toEqual(['_x', '9-x', '10-x', 'A', 'a', 'a-b', 'a2', 'a10', 'ab', 'b', 'x1', 'x01', 'z1a', 'z1b']);
+    expect([...keys].sort(naturalCompare)).toEqual([
+      '_x',
+      '9-x',
+      '10-x',
+      'A',
+      'a',
+      'a-b',
+      'a2',
+      'a10',
+      'ab',
+      'b',
+      'x1',
+      'x01',
+      'z1a',
+      'z1b',
+    ]);
   });
 });
 
 function ctxFor() {
-  return { displayName: '', packagePath: '', cwd: '/', allowExec: false, allowWasm: false, allowNetwork: false, limits: { ...DEFAULT_LIMITS } };
+  return {
+    displayName: '',
+    packagePath: '',
+    cwd: '/',
+    allowExec: false,
+    allowWasm: false,
+    allowNetwork: false,
+    limits: { ...DEFAULT_LIMITS },
+  };
 }

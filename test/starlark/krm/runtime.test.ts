@@ -12,7 +12,12 @@ import { serializeResourceList } from '../../../src/core/resource-list.ts';
 function list(source: string): ResourceList {
   return {
     items: [KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } })],
-    functionConfig: KubeObject.fromJS({ apiVersion: 'fn.kpt.dev/v1alpha1', kind: 'StarlarkRun', metadata: { name: 'script' }, source }),
+    functionConfig: KubeObject.fromJS({
+      apiVersion: 'fn.kpt.dev/v1alpha1',
+      kind: 'StarlarkRun',
+      metadata: { name: 'script' },
+      source,
+    }),
     results: [],
   };
 }
@@ -33,7 +38,9 @@ describe('limits', () => {
   it('the step budget ends a runaway script with an error result', () => {
     const out = runStarlarkFunction(list('while True:\n  pass\n'), ctx({}, { maxSteps: 10_000 }));
     expect(out.exitCode).toBe(1);
-    expect(out.output.results).toEqual([{ message: 'Starlark computation cancelled: too many steps', severity: 'error' }]);
+    expect(out.output.results).toEqual([
+      { message: 'Starlark computation cancelled: too many steps', severity: 'error' },
+    ]);
   });
   it('the deadline is polled against the injected clock', () => {
     let t = 0;
@@ -77,12 +84,16 @@ describe('host contract', () => {
     };
     runStarlarkFunction(list('x = 1\n'), ctx(), { openApi });
     expect(calls).toBe(0);
-    const out = runStarlarkFunction(list('print(ctx.open_api["definitions"]["x"]["type"], ctx.open_api == ctx.open_api)\n'), ctx(), { openApi });
+    const out = runStarlarkFunction(
+      list('print(ctx.open_api["definitions"]["x"]["type"], ctx.open_api == ctx.open_api)\n'),
+      ctx(),
+      { openApi },
+    );
     expect(calls).toBe(1);
     expect(out.stderr).toBe('object True');
   });
   it('sees only the environment the host grants', () => {
-    const out = runStarlarkFunction(list('print(ctx.environment)\n'), ctx({ env: { STAGE: 'prod', 'é': 'ü' } }));
+    const out = runStarlarkFunction(list('print(ctx.environment)\n'), ctx({ env: { STAGE: 'prod', é: 'ü' } }));
     expect(out.stderr).toBe('{"STAGE": "prod", "é": "ü"}');
   });
   it('keeps the same KubeObject for an edited input item', () => {

@@ -53,10 +53,22 @@ const cases: [string, string, string][] = [
   ['x = [c for c in "abc"]', 'string value is not iterable', '1:8'],
   ['def f():\n  for c in 1:\n    pass\nf()', 'int value is not iterable', '2:3'],
   ['x = 1\nx[0] = 1', 'int value does not support item assignment', '2:2'],
-  ['def f():\n  l = [1]\n  for x in l:\n    l.append(x)\nf()', 'append: cannot append to list during iteration', '4:13'],
+  [
+    'def f():\n  l = [1]\n  for x in l:\n    l.append(x)\nf()',
+    'append: cannot append to list during iteration',
+    '4:13',
+  ],
   ['def f():\n  l = [1]\n  for x in l:\n    l[0] = 2\nf()', 'cannot assign to element of list during iteration', '4:6'],
-  ['def f():\n  d = {"a": 1}\n  for k in d:\n    d[k] = 2\nf()', 'cannot insert into hash table during iteration', '4:6'],
-  ['def f():\n  l = [1]\n  return [l.append(2) for x in l]\nf()', 'append: cannot append to list during iteration', '3:19'],
+  [
+    'def f():\n  d = {"a": 1}\n  for k in d:\n    d[k] = 2\nf()',
+    'cannot insert into hash table during iteration',
+    '4:6',
+  ],
+  [
+    'def f():\n  l = [1]\n  return [l.append(2) for x in l]\nf()',
+    'append: cannot append to list during iteration',
+    '3:19',
+  ],
   ['fail("boom", 1)', 'fail: boom 1', '1:5'],
   ['def f(x):\n  return f(x)\nf(1)', 'function f called recursively', '2:11'],
 ];
@@ -80,36 +92,42 @@ describe('dynamic errors', () => {
 describe('backtraces', () => {
   it('formats a Starlark traceback, outermost first', () => {
     const e = dynamicError('def f():\n  return 1 // 0\ndef g():\n  return f()\ng()');
-    expect(e.format()).toBe([
-      'Traceback (most recent call last):',
-      '  f.star:5:2: in <toplevel>',
-      '  f.star:4:11: in g',
-      '  f.star:2:12: in f',
-      'Error: floored division by zero',
-    ].join('\n'));
+    expect(e.format()).toBe(
+      [
+        'Traceback (most recent call last):',
+        '  f.star:5:2: in <toplevel>',
+        '  f.star:4:11: in g',
+        '  f.star:2:12: in f',
+        'Error: floored division by zero',
+      ].join('\n'),
+    );
     expect(e.backtrace.map((f) => f.name)).toEqual(['<toplevel>', 'g', 'f']);
   });
 
   it('names a failing builtin in the last line', () => {
     const e = dynamicError('def f():\n  fail("boom")\nf()');
-    expect(e.format()).toBe([
-      'Traceback (most recent call last):',
-      '  f.star:3:2: in <toplevel>',
-      '  f.star:2:7: in f',
-      'Error in fail: fail: boom',
-    ].join('\n'));
+    expect(e.format()).toBe(
+      [
+        'Traceback (most recent call last):',
+        '  f.star:3:2: in <toplevel>',
+        '  f.star:2:7: in f',
+        'Error in fail: fail: boom',
+      ].join('\n'),
+    );
     expect(e.backtrace[e.backtrace.length - 1]).toEqual({ name: 'fail', file: '<builtin>', line: 0, col: 0 });
   });
 
   it('shows lambdas and frames inside builtins that call back', () => {
     const e = dynamicError('x = sorted([1, 2], key=lambda v: v // 0)');
-    expect(e.format()).toBe([
-      'Traceback (most recent call last):',
-      '  f.star:1:11: in <toplevel>',
-      '  <builtin>: in sorted',
-      '  f.star:1:36: in lambda',
-      'Error: floored division by zero',
-    ].join('\n'));
+    expect(e.format()).toBe(
+      [
+        'Traceback (most recent call last):',
+        '  f.star:1:11: in <toplevel>',
+        '  <builtin>: in sorted',
+        '  f.star:1:36: in lambda',
+        'Error: floored division by zero',
+      ].join('\n'),
+    );
   });
 
   it('reports positions in the file of each frame', () => {

@@ -13,10 +13,72 @@ function prng(seed: number): (n: number) => number {
 }
 
 const PIECES = [
-  '(', ')', '[', ']', '{', '}', ',', ':', ';', '=', '+=', '-', '*', '**', '//', '%', '.', '<', '==', 'not', 'in',
-  'and', 'or', 'if', 'else', 'elif', 'for', 'while', 'def', 'lambda', 'return', 'break', 'continue', 'pass',
-  'load', 'x', 'y', 'f', '_', 'None', 'True', '0', '1', '0x', '012', '1.5', '1e', '"s"', "'t'", '"""', "'''",
-  'b"\\xff"', 'r"\\"', '"\\q"', '"\\u12"', '\\', '#c', '\n', '\n  ', '\n\t', '  ', 'é', '\r', '$', '!', '@',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  ':',
+  ';',
+  '=',
+  '+=',
+  '-',
+  '*',
+  '**',
+  '//',
+  '%',
+  '.',
+  '<',
+  '==',
+  'not',
+  'in',
+  'and',
+  'or',
+  'if',
+  'else',
+  'elif',
+  'for',
+  'while',
+  'def',
+  'lambda',
+  'return',
+  'break',
+  'continue',
+  'pass',
+  'load',
+  'x',
+  'y',
+  'f',
+  '_',
+  'None',
+  'True',
+  '0',
+  '1',
+  '0x',
+  '012',
+  '1.5',
+  '1e',
+  '"s"',
+  "'t'",
+  '"""',
+  "'''",
+  'b"\\xff"',
+  'r"\\"',
+  '"\\q"',
+  '"\\u12"',
+  '\\',
+  '#c',
+  '\n',
+  '\n  ',
+  '\n\t',
+  '  ',
+  'é',
+  '\r',
+  '$',
+  '!',
+  '@',
 ];
 
 const SEEDS = [
@@ -33,7 +95,11 @@ function classify(src: string, run: boolean): string | null {
   try {
     if (run) {
       execFile({
-        filename: 'fz.star', source: src, dialect: DIALECT, load: () => ({ v: 1, u: 2 }), print: () => {},
+        filename: 'fz.star',
+        source: src,
+        dialect: DIALECT,
+        load: () => ({ v: 1, u: 2 }),
+        print: () => {},
         limits: { maxSteps: 20_000, maxAllocBytes: 1 << 20, maxOutputBytes: 1 << 12, maxCallDepth: 100 },
       });
     } else {
@@ -70,8 +136,12 @@ describe('front-end and evaluator robustness', () => {
       for (let j = 0; j < edits; j++) {
         const p = rnd(src.length + 1);
         switch (rnd(3)) {
-          case 0: src = src.slice(0, p) + PIECES[rnd(PIECES.length)] + src.slice(p); break;
-          case 1: src = src.slice(0, p) + src.slice(p + 1 + rnd(4)); break;
+          case 0:
+            src = src.slice(0, p) + PIECES[rnd(PIECES.length)] + src.slice(p);
+            break;
+          case 1:
+            src = src.slice(0, p) + src.slice(p + 1 + rnd(4));
+            break;
           default: {
             const q = rnd(src.length + 1);
             src = src.slice(0, p) + src.slice(q, q + rnd(16)) + src.slice(p);
@@ -85,7 +155,11 @@ describe('front-end and evaluator robustness', () => {
   });
 
   it('absurd nesting is a syntax error, not a stack overflow', () => {
-    for (const src of ['x = ' + '('.repeat(20000) + '1' + ')'.repeat(20000), 'x = ' + Array(30000).fill('1').join(' + '), 'x = ' + '-'.repeat(20000) + '1']) {
+    for (const src of [
+      'x = ' + '('.repeat(20000) + '1' + ')'.repeat(20000),
+      'x = ' + Array(30000).fill('1').join(' + '),
+      'x = ' + '-'.repeat(20000) + '1',
+    ]) {
       expect(classify(src, true)).toBe(null);
     }
   });

@@ -29,7 +29,9 @@ describe('step budget', () => {
 
   it('reports the loop that was running when the budget ran out', () => {
     const e = limitError({ source: 'def spin():\n  while True:\n    pass\nspin()', limits: { maxSteps: 10_000 } });
-    expect(e.format()).toBe('Traceback (most recent call last):\n  l.star:4:5: in <toplevel>\n  l.star:2:3: in spin\nError: Starlark computation cancelled: too many steps');
+    expect(e.format()).toBe(
+      'Traceback (most recent call last):\n  l.star:4:5: in <toplevel>\n  l.star:2:3: in spin\nError: Starlark computation cancelled: too many steps',
+    );
   });
 
   it('counts loop iterations and calls exactly enough to allow a bounded program', () => {
@@ -49,7 +51,9 @@ describe('step budget', () => {
   it('is sticky: the thread stays cancelled', () => {
     const t = new StarlarkThread({ limits: { maxSteps: 100 } });
     expect(() => execFile({ filename: 'l.star', source: RUNAWAY, thread: t, dialect: ALL })).toThrow('too many steps');
-    expect(() => execFile({ filename: 'l.star', source: 'def f():\n  for i in range(2):\n    pass\nf()', thread: t })).toThrow('too many steps');
+    expect(() =>
+      execFile({ filename: 'l.star', source: 'def f():\n  for i in range(2):\n    pass\nf()', thread: t }),
+    ).toThrow('too many steps');
   });
 });
 
@@ -91,14 +95,22 @@ describe('call depth', () => {
 
   it('allows deep recursion within the default depth', () => {
     const out: string[] = [];
-    execFile({ filename: 'l.star', source: 'def d(n):\n  return 0 if n == 0 else 1 + d(n - 1)\nprint(d(500))', dialect: ALL, print: (m) => out.push(m) });
+    execFile({
+      filename: 'l.star',
+      source: 'def d(n):\n  return 0 if n == 0 else 1 + d(n - 1)\nprint(d(500))',
+      dialect: ALL,
+      print: (m) => out.push(m),
+    });
     expect(out).toEqual(['500']);
   });
 });
 
 describe('allocation budget', () => {
   it('stops string doubling', () => {
-    const e = limitError({ source: 'def f():\n  s = "x"\n  for i in range(100):\n    s += s\nf()', limits: { maxAllocBytes: 1 << 20 } });
+    const e = limitError({
+      source: 'def f():\n  s = "x"\n  for i in range(100):\n    s += s\nf()',
+      limits: { maxAllocBytes: 1 << 20 },
+    });
     expect(e.limit).toBe('alloc');
     expect(e.message).toBe(`Starlark computation cancelled: allocation budget exceeded (${1 << 20} bytes)`);
   });
@@ -109,12 +121,18 @@ describe('allocation budget', () => {
   });
 
   it('stops list growth by +=', () => {
-    const e = limitError({ source: 'def f():\n  l = []\n  for i in range(1000000):\n    l += [1, 2, 3, 4]\nf()', limits: { maxAllocBytes: 100_000 } });
+    const e = limitError({
+      source: 'def f():\n  l = []\n  for i in range(1000000):\n    l += [1, 2, 3, 4]\nf()',
+      limits: { maxAllocBytes: 100_000 },
+    });
     expect(e.limit).toBe('alloc');
   });
 
   it('stops dict growth by item assignment', () => {
-    const e = limitError({ source: 'd = {}\nn = 0\nwhile True:\n  d[n] = n\n  n += 1', limits: { maxAllocBytes: 1 << 20 } });
+    const e = limitError({
+      source: 'd = {}\nn = 0\nwhile True:\n  d[n] = n\n  n += 1',
+      limits: { maxAllocBytes: 1 << 20 },
+    });
     expect(e.limit).toBe('alloc');
   });
 
@@ -124,14 +142,24 @@ describe('allocation budget', () => {
   });
 
   it('lets small programs run', () => {
-    expect(() => execFile({ filename: 'l.star', source: 'x = [i for i in range(100)]\ny = "a" * 10', limits: { maxAllocBytes: 100_000 } })).not.toThrow();
+    expect(() =>
+      execFile({
+        filename: 'l.star',
+        source: 'x = [i for i in range(100)]\ny = "a" * 10',
+        limits: { maxAllocBytes: 100_000 },
+      }),
+    ).not.toThrow();
   });
 });
 
 describe('output budget', () => {
   it('stops printing past the budget', () => {
     const out: string[] = [];
-    const e = limitError({ source: 'def f():\n  for i in range(1000):\n    print("0123456789")\nf()', limits: { maxOutputBytes: 100 }, print: (m) => out.push(m) });
+    const e = limitError({
+      source: 'def f():\n  for i in range(1000):\n    print("0123456789")\nf()',
+      limits: { maxOutputBytes: 100 },
+      print: (m) => out.push(m),
+    });
     expect(e.limit).toBe('output');
     expect(out.length).toBe(9); // 9 lines of 11 bytes fit in 100
   });
@@ -142,15 +170,28 @@ describe('cancellation', () => {
     const ac = new AbortController();
     let printed = 0;
     const src = 'def f():\n  for i in range(100000000):\n    if i % 1000 == 0:\n      print(i)\nf()';
-    const e = limitError({ source: src, limits: { signal: ac.signal }, print: () => { if (++printed === 3) ac.abort('host shutdown'); } });
+    const e = limitError({
+      source: src,
+      limits: { signal: ac.signal },
+      print: () => {
+        if (++printed === 3) ac.abort('host shutdown');
+      },
+    });
     expect(e.limit).toBe('cancelled');
     expect(e.message).toBe('Starlark computation cancelled: host shutdown');
     expect(printed).toBeLessThanOrEqual(3 + Math.ceil(POLL_INTERVAL / 1000) + 1);
   });
 
   it('thread.cancel keeps the first reason', () => {
-    const t = new StarlarkThread({ print: () => { t.cancel('first'); t.cancel('second'); } });
-    expect(() => execFile({ filename: 'l.star', source: 'def f():\n  print(1)\n  for i in range(10):\n    pass\nf()', thread: t })).toThrow('Starlark computation cancelled: first');
+    const t = new StarlarkThread({
+      print: () => {
+        t.cancel('first');
+        t.cancel('second');
+      },
+    });
+    expect(() =>
+      execFile({ filename: 'l.star', source: 'def f():\n  print(1)\n  for i in range(10):\n    pass\nf()', thread: t }),
+    ).toThrow('Starlark computation cancelled: first');
     expect(t.cancellation?.message).toBe('Starlark computation cancelled: first');
   });
 });

@@ -59,7 +59,11 @@ const cases: [string, Dialect, string[]][] = [
   ['for x in []:\n  pass', {}, ['1:1: for loop not within a function']],
   ['for x in []:\n  pass', { globalReassign: true }, ['1:1: for loop not within a function']],
   ['while True:\n  pass', { while: true }, ['1:1: while loop not within a function']],
-  ['while True:\n  pass', {}, ['1:1: this Starlark dialect does not support while loops', '1:1: while loop not within a function']],
+  [
+    'while True:\n  pass',
+    {},
+    ['1:1: this Starlark dialect does not support while loops', '1:1: while loop not within a function'],
+  ],
   ['def f():\n  while True:\n    pass', {}, ['2:3: this Starlark dialect does not support while loops']],
   ['def f():\n  while True:\n    pass', { while: true }, []],
   ['if True:\n  x = 1\nfor y in []:\n  pass', { topLevelControl: true }, []],
@@ -119,7 +123,11 @@ const cases: [string, Dialect, string[]][] = [
   ['def f(o):\n  o.x = 1\n  o[0] = 2\n  o.y += 1\n  o[1] -= 1', {}, []],
   // several errors at once, sorted by position
   ['x = a\ny = b\nz = c', {}, ['1:5: undefined: a', '2:5: undefined: b', '3:5: undefined: c']],
-  ['def f(a, a):\n  break\nreturn', {}, ['1:10: duplicate parameter: a', '2:3: break not in a loop', '3:1: return statement not within a function']],
+  [
+    'def f(a, a):\n  break\nreturn',
+    {},
+    ['1:10: duplicate parameter: a', '2:3: break not in a loop', '3:1: return statement not within a function'],
+  ],
 ];
 
 describe('resolver', () => {

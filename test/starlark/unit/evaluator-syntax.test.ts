@@ -34,18 +34,33 @@ describe('scanner', () => {
   const cases: [string, string][] = [
     ['x = 1\n', 'ident:x = int:1 newline eof'],
     ['def f():\n  pass\n', 'def ident:f ( ) : newline indent pass newline outdent eof'],
-    ['if x:\n\tif y:\n\t\tz\n', 'if ident:x : newline indent if ident:y : newline indent ident:z newline outdent outdent eof'],
+    [
+      'if x:\n\tif y:\n\t\tz\n',
+      'if ident:x : newline indent if ident:y : newline indent ident:z newline outdent outdent eof',
+    ],
     // a tab advances to the next multiple of 8: 8 spaces and one tab are the same level
     ['if x:\n        a\n\tb\n', 'if ident:x : newline indent ident:a newline ident:b newline outdent eof'],
     ['f(1,\n  2)\n', 'ident:f ( int:1 , int:2 ) newline eof'],
     ['x = 1 \\\n + 2\n', 'ident:x = int:1 + int:2 newline eof'],
     ['# comment only\n\n  \nx\n', 'ident:x newline eof'],
     ['x\r\ny\rz', 'ident:x newline ident:y newline ident:z eof'],
-    ['a+=b-=c*=d/=e//=f%=g&=h|=i^=j<<=k>>=l', 'ident:a += ident:b -= ident:c *= ident:d /= ident:e //= ident:f %= ident:g &= ident:h |= ident:i ^= ident:j <<= ident:k >>= ident:l eof'],
-    ['a<b>c<=d>=e==f!=g<<h>>i**j//k', 'ident:a < ident:b > ident:c <= ident:d >= ident:e == ident:f != ident:g << ident:h >> ident:i ** ident:j // ident:k eof'],
-    ['and break continue def elif else for if in lambda load not or pass return while', 'and break continue def elif else for if in lambda load not or pass return while eof'],
+    [
+      'a+=b-=c*=d/=e//=f%=g&=h|=i^=j<<=k>>=l',
+      'ident:a += ident:b -= ident:c *= ident:d /= ident:e //= ident:f %= ident:g &= ident:h |= ident:i ^= ident:j <<= ident:k >>= ident:l eof',
+    ],
+    [
+      'a<b>c<=d>=e==f!=g<<h>>i**j//k',
+      'ident:a < ident:b > ident:c <= ident:d >= ident:e == ident:f != ident:g << ident:h >> ident:i ** ident:j // ident:k eof',
+    ],
+    [
+      'and break continue def elif else for if in lambda load not or pass return while',
+      'and break continue def elif else for if in lambda load not or pass return while eof',
+    ],
     ['assert class', 'ident:assert illegal eof'],
-    ['0 00 0x1F 0o17 0b101 123 1.5 1. .5 1e10 1.5E-3', 'int:0 int:00 int:0x1F int:0o17 int:0b101 int:123 float:1.5 float:1. float:.5 float:1e10 float:1.5E-3 eof'],
+    [
+      '0 00 0x1F 0o17 0b101 123 1.5 1. .5 1e10 1.5E-3',
+      'int:0 int:00 int:0x1F int:0o17 int:0b101 int:123 float:1.5 float:1. float:.5 float:1e10 float:1.5E-3 eof',
+    ],
     ['x.y', 'ident:x . ident:y eof'],
     ['héllo = 1', `ident:h\u00c3\u00a9llo = int:1 eof`],
   ];
@@ -128,7 +143,7 @@ describe('first syntax error', () => {
     ['x = $', "1:5: unexpected input character '$'"],
     ['load("a")', '1:5: load statement must import at least 1 symbol'],
     ['load(a, "b")', '1:7: first operand of load statement must be a string literal'],
-    ['load("a", b)', "1:13: load operand must be \"b\" or b=\"originalname\" (want '=' after b)"],
+    ['load("a", b)', '1:13: load operand must be "b" or b="originalname" (want \'=\' after b)'],
     ['load("a", b=c)', '1:14: original name of loaded symbol must be quoted: b="originalname"'],
     ['load("a", 1)', '1:12: load operand must be "name" or localname="name" (got int literal)'],
     ['[x for x in 1, 2]', "1:15: got ',', want ']', for, or if"],

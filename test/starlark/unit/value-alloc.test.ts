@@ -8,7 +8,13 @@ const dialect = { topLevelControl: true, globalReassign: true, while: true };
 
 function limitOf(source: string, maxAllocBytes: number): string {
   try {
-    execFile({ filename: 'alloc.star', source, dialect, predeclared: { json: JSON_MODULE }, limits: { maxAllocBytes } });
+    execFile({
+      filename: 'alloc.star',
+      source,
+      dialect,
+      predeclared: { json: JSON_MODULE },
+      limits: { maxAllocBytes },
+    });
     return 'completed';
   } catch (e) {
     if (isStarlarkLimitError(e)) return e.limit;

@@ -10,7 +10,12 @@ import { STRUCT_BUILTINS } from '../../../src/starlark/lib/universe.ts';
 import { repr } from '../../../src/starlark/value/ops.ts';
 import { toHostString } from '../../../src/starlark/value/string.ts';
 
-interface Case { line: number; expr: string; want: string; isError: boolean }
+interface Case {
+  line: number;
+  expr: string;
+  want: string;
+  isError: boolean;
+}
 
 function load(): Map<string, Case[]> {
   const text = readFileSync(new URL('./value-builtins.cases', import.meta.url), 'utf8');
@@ -32,7 +37,12 @@ function load(): Map<string, Case[]> {
 }
 
 // The injected clock is fixed, so time.now() is deterministic.
-const predeclared = { json: JSON_MODULE, math: MATH_MODULE, time: createTimeModule({ now: () => 1_700_000_000_000 }), ...STRUCT_BUILTINS };
+const predeclared = {
+  json: JSON_MODULE,
+  math: MATH_MODULE,
+  time: createTimeModule({ now: () => 1_700_000_000_000 }),
+  ...STRUCT_BUILTINS,
+};
 
 for (const [group, cases] of load()) {
   describe(group, () => {
@@ -40,7 +50,9 @@ for (const [group, cases] of load()) {
       let got: string;
       let failed = false;
       try {
-        got = toHostString(repr(evalExpr({ filename: 'case.star', source: c.expr, predeclared, dialect: { set: true } })));
+        got = toHostString(
+          repr(evalExpr({ filename: 'case.star', source: c.expr, predeclared, dialect: { set: true } })),
+        );
       } catch (e) {
         failed = true;
         got = toHostString((e as Error).message);

@@ -30,11 +30,52 @@ const rand = prng(20261202);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const SCALARS: Value[] = [
-  None, true, false, 0, 1, -1, 7, 255, 256, -255, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), 511, 512, 1000,
-  2n ** 64n, -(2n ** 70n), new Float(0), new Float(-0), new Float(1.5), new Float(-2.5), new Float(NaN),
-  new Float(Infinity), new Float(-Infinity), new Float(1e300), new Float(5e-324),
-  '', 'a', 'abc', 'a,b,,c', '  x y  ', '%s %d', '%(a)s', '{}{0}', '{x}', '\xc3\xa9', '\xff\xfe', '\n\r\t',
-  'Hello World', '0x1f', '-12', '1e5', 'nan', new Bytes(''), new Bytes('ab\xff'),
+  None,
+  true,
+  false,
+  0,
+  1,
+  -1,
+  7,
+  255,
+  256,
+  -255,
+  2 ** 31,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  511,
+  512,
+  1000,
+  2n ** 64n,
+  -(2n ** 70n),
+  new Float(0),
+  new Float(-0),
+  new Float(1.5),
+  new Float(-2.5),
+  new Float(NaN),
+  new Float(Infinity),
+  new Float(-Infinity),
+  new Float(1e300),
+  new Float(5e-324),
+  '',
+  'a',
+  'abc',
+  'a,b,,c',
+  '  x y  ',
+  '%s %d',
+  '%(a)s',
+  '{}{0}',
+  '{x}',
+  '\xc3\xa9',
+  '\xff\xfe',
+  '\n\r\t',
+  'Hello World',
+  '0x1f',
+  '-12',
+  '1e5',
+  'nan',
+  new Bytes(''),
+  new Bytes('ab\xff'),
 ];
 
 function randomValue(depth: number): Value {
@@ -67,7 +108,10 @@ function randomValue(depth: number): Value {
     return s;
   }
   if (r < 0.95) return new Range(pick([0, 1, -3, 10]), pick([0, 5, -10, 2n ** 62n]), pick([1, 2, -1, 3]));
-  return new Struct([['a', randomValue(depth - 1)], ['b', elems[0] ?? None]]);
+  return new Struct([
+    ['a', randomValue(depth - 1)],
+    ['b', elems[0] ?? None],
+  ]);
 }
 
 /** Runs f; a thrown error must be a Starlark error. Returns false if it threw something else. */
@@ -79,11 +123,32 @@ function safely(what: string, f: () => unknown, failures: string[]): void {
   }
 }
 
-const BINARY = ['+', '-', '*', '/', '//', '%', '&', '|', '^', '<<', '>>', 'in', 'not in', '==', '!=', '<', '<=', '>', '>='];
+const BINARY = [
+  '+',
+  '-',
+  '*',
+  '/',
+  '//',
+  '%',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
+  'in',
+  'not in',
+  '==',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+];
 const UNARY = ['+', '-', '~', 'not'];
 const BUILTINS = Object.entries(UNIVERSE).filter(([k, v]) => k !== 'fail' && k !== 'print' && v instanceof Builtin);
-const MODULE_FUNCS = [...Object.entries(JSON_MODULE.members), ...Object.entries(MATH_MODULE.members)]
-  .filter(([, v]) => typeof v === 'object' && 'callInternal' in (v as object));
+const MODULE_FUNCS = [...Object.entries(JSON_MODULE.members), ...Object.entries(MATH_MODULE.members)].filter(
+  ([, v]) => typeof v === 'object' && 'callInternal' in (v as object),
+);
 
 test('random values through the value layer raise only Starlark errors', () => {
   const failures: string[] = [];
@@ -95,7 +160,9 @@ test('random values through the value layer raise only Starlark errors', () => {
     }
   };
   for (let i = 0; i < 1000; i++) {
-    const x = randomValue(3), y = randomValue(3), z = randomValue(1);
+    const x = randomValue(3),
+      y = randomValue(3),
+      z = randomValue(1);
     const label = `case ${i} x=${show(x)} y=${show(y)}`;
     thread.steps = 0;
     thread.maxSteps = 100_000;
@@ -111,7 +178,11 @@ test('random values through the value layer raise only Starlark errors', () => {
     safely(`${label} setField`, () => ops.setField(x, 'x', y), failures);
     for (const name of ops.attrNames(x)) {
       const args = Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(2));
-      safely(`${label} .${name}(${args.map(show).join(', ')})`, () => thread.call(ops.getAttr(x, name), args, null), failures);
+      safely(
+        `${label} .${name}(${args.map(show).join(', ')})`,
+        () => thread.call(ops.getAttr(x, name), args, null),
+        failures,
+      );
     }
     const [bname, b] = pick(BUILTINS);
     const args = Array.from({ length: Math.floor(rand() * 3) }, () => randomValue(2));

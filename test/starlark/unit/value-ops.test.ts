@@ -31,7 +31,11 @@ describe('int arithmetic', () => {
     ['safe add promotes', () => ops.binary('+', 2 ** 53 - 1, 2), '9007199254740993'],
     ['bigint demotes', () => ops.binary('-', ops.binary('+', 2 ** 53 - 1, 2), 2), '9007199254740991'],
     ['mul promotes', () => ops.binary('*', 2 ** 40, 2 ** 40), '1208925819614629174706176'],
-    ['mul by zero is 0 not -0', () => ops.binary('/', 1, ops.binary('*', 0, -5)), { error: /floating-point division by zero/ }],
+    [
+      'mul by zero is 0 not -0',
+      () => ops.binary('/', 1, ops.binary('*', 0, -5)),
+      { error: /floating-point division by zero/ },
+    ],
     ['floored div', () => ops.binary('//', -7, 2), '-4'],
     ['floored mod', () => ops.binary('%', -7, 2), '1'],
     ['mod sign of divisor', () => ops.binary('%', 5, -3), '-1'],
@@ -61,13 +65,30 @@ describe('float arithmetic and formatting', () => {
     ['float floordiv zero', () => ops.binary('//', F(1), F(0)), { error: /^floored division by zero$/ }],
     ['float mod sign', () => ops.binary('%', F(-1), F(3)), '2.0'],
     ['float mod zero', () => ops.binary('%', F(1), 0), { error: /^floating-point modulo by zero$/ }],
-    ['int too large for float', () => ops.binary('+', ops.binary('<<', 1, 1100 - 600) as Value, F(1)), '3.273390607896142e+150'],
+    [
+      'int too large for float',
+      () => ops.binary('+', ops.binary('<<', 1, 1100 - 600) as Value, F(1)),
+      '3.273390607896142e+150',
+    ],
   ]);
   test.each([
-    [1e6, '1e+06'], [123456, '123456.0'], [1234567, '1.234567e+06'], [1e-5, '1e-05'], [0.0001, '0.0001'],
-    [5e-324, '5e-324'], [1.7976931348623157e308, '1.7976931348623157e+308'], [0.1 + 0.2, '0.30000000000000004'],
-    [3, '3.0'], [-0, '-0.0'], [Infinity, '+inf'], [-Infinity, '-inf'], [NaN, 'nan'], [1e21, '1e+21'], [1.5, '1.5'],
-    [100000, '100000.0'], [-2.5e-7, '-2.5e-07'],
+    [1e6, '1e+06'],
+    [123456, '123456.0'],
+    [1234567, '1.234567e+06'],
+    [1e-5, '1e-05'],
+    [0.0001, '0.0001'],
+    [5e-324, '5e-324'],
+    [1.7976931348623157e308, '1.7976931348623157e+308'],
+    [0.1 + 0.2, '0.30000000000000004'],
+    [3, '3.0'],
+    [-0, '-0.0'],
+    [Infinity, '+inf'],
+    [-Infinity, '-inf'],
+    [NaN, 'nan'],
+    [1e21, '1e+21'],
+    [1.5, '1.5'],
+    [100000, '100000.0'],
+    [-2.5e-7, '-2.5e-07'],
   ])('str(%s) == %s', (x, want) => {
     expect(formatFloat(x)).toBe(want);
   });
@@ -90,30 +111,107 @@ describe('comparison and equality', () => {
     ['dict ordering', () => ops.compare('<', new Dict(), new Dict()), { error: /^dict < dict not implemented$/ }],
     ['range ==', () => ops.equal(call('range', [0]), call('range', [2, 1])), 'True'],
     ['set subset', () => ops.compare('<', call('set', [L(1)]), call('set', [L(1, 2)])), 'True'],
-    ['cyclic compare', () => {
-      const a = L(); a.elems.push(a);
-      const b = L(); b.elems.push(b);
-      return ops.equal(a, b);
-    }, { error: /comparison exceeded maximum recursion depth/ }],
+    [
+      'cyclic compare',
+      () => {
+        const a = L();
+        a.elems.push(a);
+        const b = L();
+        b.elems.push(b);
+        return ops.equal(a, b);
+      },
+      { error: /comparison exceeded maximum recursion depth/ },
+    ],
   ]);
 });
 
 describe('hashing and dicts', () => {
   run([
-    ['1 and 1.0 same key', () => { const d = new Dict(); d.insert(1, 'a'); return ops.getIndex(d, F(1)); }, '"a"'],
-    ['first key kept', () => { const d = new Dict(); d.insert(1, 'a'); d.insert(F(1), 'b'); return d; }, '{1: "b"}'],
-    ['tuple keys', () => { const d = new Dict(); d.insert(T(1, 'x'), 1); return ops.contains(d, T(1, 'x')); }, 'True'],
-    ['bytes vs string keys', () => { const d = new Dict(); d.insert('a', 1); return ops.contains(d, new Bytes('a')); }, 'False'],
+    [
+      '1 and 1.0 same key',
+      () => {
+        const d = new Dict();
+        d.insert(1, 'a');
+        return ops.getIndex(d, F(1));
+      },
+      '"a"',
+    ],
+    [
+      'first key kept',
+      () => {
+        const d = new Dict();
+        d.insert(1, 'a');
+        d.insert(F(1), 'b');
+        return d;
+      },
+      '{1: "b"}',
+    ],
+    [
+      'tuple keys',
+      () => {
+        const d = new Dict();
+        d.insert(T(1, 'x'), 1);
+        return ops.contains(d, T(1, 'x'));
+      },
+      'True',
+    ],
+    [
+      'bytes vs string keys',
+      () => {
+        const d = new Dict();
+        d.insert('a', 1);
+        return ops.contains(d, new Bytes('a'));
+      },
+      'False',
+    ],
     ['unhashable list', () => new Dict().insert(L(), 1) as unknown as Value, { error: /^unhashable type: list$/ }],
-    ['unhashable in tuple', () => new Dict().insert(T(1, L()), 1) as unknown as Value, { error: /^unhashable type: list$/ }],
-    ['unhashable range', () => new Dict().insert(call('range', [1]), 1) as unknown as Value, { error: /^unhashable: range$/ }],
+    [
+      'unhashable in tuple',
+      () => new Dict().insert(T(1, L()), 1) as unknown as Value,
+      { error: /^unhashable type: list$/ },
+    ],
+    [
+      'unhashable range',
+      () => new Dict().insert(call('range', [1]), 1) as unknown as Value,
+      { error: /^unhashable: range$/ },
+    ],
     ['missing key', () => ops.getIndex(new Dict(), 'b'), { error: /^key "b" not in dict$/ }],
-    ['struct key', () => { const d = new Dict(); d.insert(new Struct([['a', 1]]), 1); return ops.contains(d, new Struct([['a', 1]])); }, 'True'],
+    [
+      'struct key',
+      () => {
+        const d = new Dict();
+        d.insert(new Struct([['a', 1]]), 1);
+        return ops.contains(d, new Struct([['a', 1]]));
+      },
+      'True',
+    ],
     ['hash string', () => call('hash', ['hello']), '99162322'],
     ['hash bytes', () => call('hash', [new Bytes('a')]), '3826002220'],
     ['hash int', () => call('hash', [1]), { error: /^hash: got int, want string or bytes$/ }],
-    ['dict union', () => { const a = new Dict(); a.insert('a', 1); const b = new Dict(); b.insert('b', 2); b.insert('a', 3); return ops.binary('|', a, b); }, '{"a": 3, "b": 2}'],
-    ['reinsert moves to end', () => { const d = new Dict(); d.insert('a', 1); d.insert('b', 2); d.delete('a'); d.insert('a', 1); return d; }, '{"b": 2, "a": 1}'],
+    [
+      'dict union',
+      () => {
+        const a = new Dict();
+        a.insert('a', 1);
+        const b = new Dict();
+        b.insert('b', 2);
+        b.insert('a', 3);
+        return ops.binary('|', a, b);
+      },
+      '{"a": 3, "b": 2}',
+    ],
+    [
+      'reinsert moves to end',
+      () => {
+        const d = new Dict();
+        d.insert('a', 1);
+        d.insert('b', 2);
+        d.delete('a');
+        d.insert('a', 1);
+        return d;
+      },
+      '{"b": 2, "a": 1}',
+    ],
   ]);
 });
 
@@ -125,12 +223,20 @@ describe('strings and bytes', () => {
     ['negative step', () => ops.slice('hello', None, None, -2), '"olh"'],
     ['zero step', () => ops.slice('hello', None, None, 0), { error: /^zero is not a valid slice step$/ }],
     ['not iterable', () => ops.iterate('abc') as unknown as Value, { error: /^string value is not iterable$/ }],
-    ['in needs string', () => ops.contains('abc', 1), { error: /^'in <string>' requires string as left operand, not int$/ }],
+    [
+      'in needs string',
+      () => ops.contains('abc', 1),
+      { error: /^'in <string>' requires string as left operand, not int$/ },
+    ],
     ['repeat non-positive', () => ops.binary('*', 'ab', -1), '""'],
     ['repeat', () => ops.binary('*', 2, 'ab'), '"abab"'],
     ['bytes index is bytes', () => ops.getIndex(new Bytes('abc'), 0), 'b"a"'],
     ['bytes in int', () => ops.contains(new Bytes('abc'), 98), 'True'],
-    ['bytes in string', () => ops.contains(new Bytes('abc'), 'a'), { error: /^'in bytes' requires bytes or int as left operand, not string$/ }],
+    [
+      'bytes in string',
+      () => ops.contains(new Bytes('abc'), 'a'),
+      { error: /^'in bytes' requires bytes or int as left operand, not string$/ },
+    ],
     ['repr escapes', () => s('\x07\x7f"\\') + '\xff', '"\\a\\x7f\\"\\\\\\xff"'],
     ['repr unicode', () => s('é\u00a0'), '"é\\u00a0"'],
     ['bytes repr', () => new Bytes('a\xffb'), 'b"a\\xffb"'],
@@ -140,7 +246,11 @@ describe('strings and bytes', () => {
     ['ord', () => call('ord', [s('é')]), '233'],
     ['ord long', () => call('ord', ['ab']), { error: /^ord: string encodes 2 Unicode code points, want 1$/ }],
     ['chr', () => call('chr', [233]), '"é"'],
-    ['chr range', () => call('chr', [0x110000]), { error: /^chr: Unicode code point U\+110000 out of range \(>0x10FFFF\)$/ }],
+    [
+      'chr range',
+      () => call('chr', [0x110000]),
+      { error: /^chr: Unicode code point U\+110000 out of range \(>0x10FFFF\)$/ },
+    ],
     ['elems', () => call('list', [meth('ab', 'elems')]), '["a", "b"]'],
     ['codepoints', () => call('list', [meth(s('aé'), 'codepoints')]), '["a", "é"]'],
     ['codepoint_ords', () => call('list', [meth(s('aé'), 'codepoint_ords')]), '[97, 233]'],
@@ -163,7 +273,15 @@ describe('% formatting and str.format', () => {
     ['%f', () => pct('%f', F(1.5)), '"1.500000"'],
     ['%F literal', () => pct('%F', F(1.5)), '"%F"'],
     ['%c', () => pct('%c%c', T(65, s('é'))), '"Aé"'],
-    ['mapping', () => { const d = new Dict(); d.insert('a', 1); return pct('%(a)s-%(a)r', d); }, '"1-1"'],
+    [
+      'mapping',
+      () => {
+        const d = new Dict();
+        d.insert('a', 1);
+        return pct('%(a)s-%(a)r', d);
+      },
+      '"1-1"',
+    ],
     ['missing key', () => pct('%(b)s', new Dict()), { error: /^key not found: b$/ }],
     ['needs mapping', () => pct('%(b)s', 1), { error: /^format requires a mapping$/ }],
     ['width', () => pct('%5d', 1), { error: /^unknown conversion %5$/ }],
@@ -177,8 +295,16 @@ describe('% formatting and str.format', () => {
     ['format keyword', () => meth('{k}', 'format', []), { error: /^format: keyword k not found$/ }],
     ['format unmatched', () => meth('{', 'format', []), { error: /^format: unmatched '\{' in format$/ }],
     ['format single }', () => meth('}', 'format', []), { error: /^format: single '\}' in format$/ }],
-    ['format spec', () => meth('{:5}', 'format', [1]), { error: /format spec features not supported in replacement fields: 5/ }],
-    ['format mixing', () => meth('{}{0}', 'format', [1]), { error: /cannot switch from automatic field numbering to manual/ }],
+    [
+      'format spec',
+      () => meth('{:5}', 'format', [1]),
+      { error: /format spec features not supported in replacement fields: 5/ },
+    ],
+    [
+      'format mixing',
+      () => meth('{}{0}', 'format', [1]),
+      { error: /cannot switch from automatic field numbering to manual/ },
+    ],
   ]);
 });
 
@@ -191,49 +317,202 @@ describe('containers, indexing, iteration locks, freezing', () => {
     ['range slice', () => ops.slice(call('range', [10]), 2, None, 3), 'range(2, 10, 3)'],
     ['range repr', () => call('range', [1, 10, 2]), 'range(1, 10, 2)'],
     ['range in', () => ops.contains(call('range', [0, 10, 2]), 4), 'True'],
-    ['range in string', () => ops.contains(call('range', [3]), 'a'), { error: /^'in <range>' requires integer as left operand, not string$/ }],
+    [
+      'range in string',
+      () => ops.contains(call('range', [3]), 'a'),
+      { error: /^'in <range>' requires integer as left operand, not string$/ },
+    ],
     ['list concat', () => ops.binary('+', L(1), L(2)), '[1, 2]'],
     ['tuple repr', () => T(1), '(1,)'],
     ['set ops', () => ops.binary('-', call('set', [L(1, 2, 3)]), call('set', [L(2)])), 'set([1, 3])'],
     ['set | list', () => ops.binary('|', call('set', [L(1)]), L(2)), { error: /^unknown binary op: set \| list$/ }],
-    ['item assignment', () => { ops.setIndex('abc', 0, 'x'); return None; }, { error: /^string value does not support item assignment$/ }],
+    [
+      'item assignment',
+      () => {
+        ops.setIndex('abc', 0, 'x');
+        return None;
+      },
+      { error: /^string value does not support item assignment$/ },
+    ],
     ['unhandled index', () => ops.getIndex(1, 1), { error: /^unhandled index operation int\[int\]$/ }],
-    ['cyclic repr', () => { const a = L(1); a.elems.push(a); return ops.repr(a); }, '"[1, [...]]"'],
-    ['frozen append', () => { const a = L(); ops.freeze(a); return meth(a, 'append', [1]); }, { error: /^append: cannot append to frozen list$/ }],
-    ['frozen dict', () => { const d = new Dict(); ops.freeze(d); ops.setIndex(d, 'a', 1); return None; }, { error: /^cannot insert into frozen hash table$/ }],
-    ['frozen set no-op add', () => { const x = call('set', [L(1)]) as StarlarkSet; ops.freeze(x); return meth(x, 'add', [1]); }, { error: /^add: cannot insert into frozen hash table$/ }],
-    ['append during iteration', () => {
-      const a = L(1); const it = ops.iterate(a);
-      try { return meth(a, 'append', [2]); } finally { it.done(); }
-    }, { error: /^append: cannot append to list during iteration$/ }],
-    ['assign during iteration', () => {
-      const a = L(1); const it = ops.iterate(a);
-      try { ops.setIndex(a, 0, 2); return None; } finally { it.done(); }
-    }, { error: /^cannot assign to element of list during iteration$/ }],
-    ['dict existing key during iteration', () => {
-      const d = new Dict(); d.insert('a', 1); const it = ops.iterate(d);
-      try { ops.setIndex(d, 'a', 2); return None; } finally { it.done(); }
-    }, { error: /^cannot insert into hash table during iteration$/ }],
-    ['frozen empty clear is no mutation', () => { const x = call('set', [L()]) as StarlarkSet; ops.freeze(x); return meth(x, 'clear'); }, 'None'],
-    ['frozen clear', () => { const d = new Dict(); d.insert(1, 1); ops.freeze(d); return meth(d, 'clear'); }, { error: /^clear: cannot clear frozen hash table$/ }],
-    ['frozen setdefault existing', () => { const d = new Dict(); d.insert('a', 1); ops.freeze(d); return meth(d, 'setdefault', ['a', 2]); }, '1'],
-    ['frozen setdefault new', () => { const d = new Dict(); ops.freeze(d); return meth(d, 'setdefault', ['a', 2]); }, { error: /^setdefault: cannot insert into frozen hash table$/ }],
-    ['frozen discard absent', () => { const x = call('set', [L(1)]) as StarlarkSet; ops.freeze(x); return meth(x, 'discard', [5]); }, { error: /^discard: cannot delete from frozen hash table$/ }],
-    ['deep freeze is iterative', () => {
-      let x: Value = L();
-      for (let i = 0; i < 100000; i++) x = L(x);
-      ops.freeze(x);
-      let y = x as List;
-      while (y.elems.length > 0) y = y.elems[0] as List;
-      return y.frozen;
-    }, 'True'],
-    ['lock released', () => { const a = L(1); const it = ops.iterate(a); it.done(); meth(a, 'append', [2]); return a; }, '[1, 2]'],
-    ['attr hint', () => ops.getAttr(L(), 'apend'), { error: /^list has no \.apend field or method \(did you mean \.append\?\)$/ }],
+    [
+      'cyclic repr',
+      () => {
+        const a = L(1);
+        a.elems.push(a);
+        return ops.repr(a);
+      },
+      '"[1, [...]]"',
+    ],
+    [
+      'frozen append',
+      () => {
+        const a = L();
+        ops.freeze(a);
+        return meth(a, 'append', [1]);
+      },
+      { error: /^append: cannot append to frozen list$/ },
+    ],
+    [
+      'frozen dict',
+      () => {
+        const d = new Dict();
+        ops.freeze(d);
+        ops.setIndex(d, 'a', 1);
+        return None;
+      },
+      { error: /^cannot insert into frozen hash table$/ },
+    ],
+    [
+      'frozen set no-op add',
+      () => {
+        const x = call('set', [L(1)]) as StarlarkSet;
+        ops.freeze(x);
+        return meth(x, 'add', [1]);
+      },
+      { error: /^add: cannot insert into frozen hash table$/ },
+    ],
+    [
+      'append during iteration',
+      () => {
+        const a = L(1);
+        const it = ops.iterate(a);
+        try {
+          return meth(a, 'append', [2]);
+        } finally {
+          it.done();
+        }
+      },
+      { error: /^append: cannot append to list during iteration$/ },
+    ],
+    [
+      'assign during iteration',
+      () => {
+        const a = L(1);
+        const it = ops.iterate(a);
+        try {
+          ops.setIndex(a, 0, 2);
+          return None;
+        } finally {
+          it.done();
+        }
+      },
+      { error: /^cannot assign to element of list during iteration$/ },
+    ],
+    [
+      'dict existing key during iteration',
+      () => {
+        const d = new Dict();
+        d.insert('a', 1);
+        const it = ops.iterate(d);
+        try {
+          ops.setIndex(d, 'a', 2);
+          return None;
+        } finally {
+          it.done();
+        }
+      },
+      { error: /^cannot insert into hash table during iteration$/ },
+    ],
+    [
+      'frozen empty clear is no mutation',
+      () => {
+        const x = call('set', [L()]) as StarlarkSet;
+        ops.freeze(x);
+        return meth(x, 'clear');
+      },
+      'None',
+    ],
+    [
+      'frozen clear',
+      () => {
+        const d = new Dict();
+        d.insert(1, 1);
+        ops.freeze(d);
+        return meth(d, 'clear');
+      },
+      { error: /^clear: cannot clear frozen hash table$/ },
+    ],
+    [
+      'frozen setdefault existing',
+      () => {
+        const d = new Dict();
+        d.insert('a', 1);
+        ops.freeze(d);
+        return meth(d, 'setdefault', ['a', 2]);
+      },
+      '1',
+    ],
+    [
+      'frozen setdefault new',
+      () => {
+        const d = new Dict();
+        ops.freeze(d);
+        return meth(d, 'setdefault', ['a', 2]);
+      },
+      { error: /^setdefault: cannot insert into frozen hash table$/ },
+    ],
+    [
+      'frozen discard absent',
+      () => {
+        const x = call('set', [L(1)]) as StarlarkSet;
+        ops.freeze(x);
+        return meth(x, 'discard', [5]);
+      },
+      { error: /^discard: cannot delete from frozen hash table$/ },
+    ],
+    [
+      'deep freeze is iterative',
+      () => {
+        let x: Value = L();
+        for (let i = 0; i < 100000; i++) x = L(x);
+        ops.freeze(x);
+        let y = x as List;
+        while (y.elems.length > 0) y = y.elems[0] as List;
+        return y.frozen;
+      },
+      'True',
+    ],
+    [
+      'lock released',
+      () => {
+        const a = L(1);
+        const it = ops.iterate(a);
+        it.done();
+        meth(a, 'append', [2]);
+        return a;
+      },
+      '[1, 2]',
+    ],
+    [
+      'attr hint',
+      () => ops.getAttr(L(), 'apend'),
+      { error: /^list has no \.apend field or method \(did you mean \.append\?\)$/ },
+    ],
     ['struct attr', () => ops.getAttr(new Struct([['a', 1]]), 'b'), { error: /^struct has no \.b attribute$/ }],
-    ['struct repr', () => new Struct([['b', 'x'], ['a', 1]]), 'struct(a = 1, b = "x")'],
-    ['struct setfield', () => { ops.setField(new Struct([]), 'x', 1); return None; }, { error: /^can't assign to \.x field of struct$/ }],
+    [
+      'struct repr',
+      () =>
+        new Struct([
+          ['b', 'x'],
+          ['a', 1],
+        ]),
+      'struct(a = 1, b = "x")',
+    ],
+    [
+      'struct setfield',
+      () => {
+        ops.setField(new Struct([]), 'x', 1);
+        return None;
+      },
+      { error: /^can't assign to \.x field of struct$/ },
+    ],
     ['builtin method repr', () => ops.getAttr('', 'join'), '<built-in method join of string value>'],
-    ['builtin repr', () => call('repr', [call('dir', [L()])]), '"[\\"append\\", \\"clear\\", \\"extend\\", \\"index\\", \\"insert\\", \\"pop\\", \\"remove\\"]"'],
+    [
+      'builtin repr',
+      () => call('repr', [call('dir', [L()])]),
+      '"[\\"append\\", \\"clear\\", \\"extend\\", \\"index\\", \\"insert\\", \\"pop\\", \\"remove\\"]"',
+    ],
   ]);
   test('host strings round-trip through the binary form', () => {
     for (const x of ['', 'abc', 'héllo', '日本語', '😀']) expect(toHostString(fromHostString(x))).toBe(x);
