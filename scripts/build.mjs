@@ -44,3 +44,15 @@ await build({
   // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start.
   external: ['kubernetes-models', 'kubernetes-models/*'],
 });
+
+// Type declarations for every public entry (dist/types/**, named by the `types` conditions of the
+// package's exports map): `npm run build` and `prepare` emit them; the test run's rebuild skips
+// them (tsc takes tens of seconds).
+if (process.argv.includes('--types')) {
+  const { execFileSync } = await import('node:child_process');
+  const { rmSync } = await import('node:fs');
+  rmSync('dist/types', { recursive: true, force: true });
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.types.json'], {
+    stdio: 'inherit',
+  });
+}
