@@ -13,10 +13,11 @@
  * Output is reproducible (no timestamps, no absolute paths in the code). esbuild is loaded
  * lazily: only this command needs it.
  */
-import { existsSync, promises as fsp, readFileSync } from 'node:fs';
+import { existsSync, promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { write, type CliIO, type Command } from '../io.ts';
+import { krmfnRoot } from '../package-root.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
 export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
@@ -47,25 +48,6 @@ Flags:
       --minify     minify the bundle
   -h, --help       show this help
 `;
-
-/** The krmfn package root (the directory whose package.json is named "krmfn"). */
-export function krmfnRoot(): string {
-  let dir = nodePath.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = nodePath.join(dir, 'package.json');
-    if (existsSync(pkg)) {
-      try {
-        const name = (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name;
-        if (name === 'krmfn') return dir;
-      } catch {
-        // keep walking up
-      }
-    }
-    const up = nodePath.dirname(dir);
-    if (up === dir) throw new Error('cannot locate the krmfn package root');
-    dir = up;
-  }
-}
 
 /** Where krmfn's SDK entries are: its sources when present (development), else its build output. */
 export function sdkAliases(root = krmfnRoot()): Record<string, string> {

@@ -1,6 +1,6 @@
 /**
  * Embedded templates for `krmfn init` (no network, no files read at run time: the CLI is one
- * bundled module). `projectFiles(name, kind)` returns every file of a new function project,
+ * bundled module). `projectFiles(name, kind, krmfnSpec)` returns every file of a new function project,
  * keyed by relative path. The project passes its own tests offline (`npm test` runs
  * `krmfn test`, which bundles src/fn.ts and runs the golden cases under testdata/).
  */
@@ -15,9 +15,7 @@ export function pascalCase(name: string): string {
     .join('');
 }
 
-const KRMFN_VERSION = '^0.1.0';
-
-function packageJson(name: string, kind: TemplateKind): string {
+function packageJson(name: string, kind: TemplateKind, krmfnSpec: string): string {
   return (
     JSON.stringify(
       {
@@ -32,7 +30,7 @@ function packageJson(name: string, kind: TemplateKind): string {
           build: 'krmfn build src/fn.ts --out dist/fn.mjs',
           typecheck: 'tsc --noEmit',
         },
-        devDependencies: { esbuild: '0.28.2', krmfn: KRMFN_VERSION, typescript: '~6.0.3' },
+        devDependencies: { esbuild: '0.28.2', krmfn: krmfnSpec, typescript: '~6.0.3' },
       },
       null,
       2,
@@ -339,9 +337,11 @@ for (const c of await goldenTests(fn, { dir, fs, update })) {
 function readme(name: string, kind: TemplateKind, cfgKind: string): string {
   return `# ${name}
 
-A KRM function (${kind}) written with [krmfn](https://github.com/) \`krmfn/sdk\`.
+A KRM function (${kind}) written with krmfn's SDK (\`krmfn/sdk\`).
 
 \`\`\`sh
+npm install              # krmfn comes from the checkout or package \`krmfn init\` ran from (a file: dependency)
+npm run typecheck        # tsc against krmfn's type declarations
 npm test                 # golden cases in testdata/ (krmfn test; WRITE_GOLDEN_OUTPUT=1 rewrites them)
 npm run build            # dist/fn.mjs: one file, runnable by node with no install
 node dist/fn.mjs --help  # usage generated from the config schema
@@ -365,10 +365,14 @@ Layout: \`src/fn.ts\` (the function), \`src/config.ts\` (config type and JSON Sc
 `;
 }
 
-export function projectFiles(name: string, kind: TemplateKind): Record<string, string> {
+/**
+ * `krmfnSpec` is the npm dependency spec of krmfn the project installs: `krmfn init` passes a
+ * `file:` spec pointing at the krmfn it runs from, so no registry needs to hold krmfn.
+ */
+export function projectFiles(name: string, kind: TemplateKind, krmfnSpec: string): Record<string, string> {
   const cfgKind = pascalCase(name) || 'FunctionConfig';
   return {
-    'package.json': packageJson(name, kind),
+    'package.json': packageJson(name, kind, krmfnSpec),
     'tsconfig.json': TSCONFIG,
     '.gitignore': 'node_modules/\ndist/\n',
     'README.md': readme(name, kind, cfgKind),
