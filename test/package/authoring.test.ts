@@ -54,7 +54,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('krmfn init → install → test → typecheck → build, from a packed tarball', () => {
   it('scaffolds a project that depends on the installed krmfn through a file: spec', () => {

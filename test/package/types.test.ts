@@ -66,7 +66,7 @@ beforeAll(() => {
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 const CONSUMER = (field: string): string => `
 import { byKind, defineMutator } from 'krmfn/sdk';

@@ -14,6 +14,7 @@
  * lazily: only this command needs it.
  */
 import { existsSync, promises as fsp } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { write, type CliIO, type Command } from '../io.ts';
@@ -66,12 +67,24 @@ export function sdkAliases(root = krmfnRoot()): Record<string, string> {
 
 type Esbuild = typeof import('esbuild');
 
-async function loadEsbuild(): Promise<Esbuild> {
+/**
+ * esbuild is an optional peer of krmfn: the function project provides it (`krmfn init` puts it in
+ * the project's devDependencies), so it is resolved from the project first, then from krmfn.
+ */
+async function loadEsbuild(projectDir: string): Promise<Esbuild> {
   const name = 'esbuild';
+  try {
+    const fromProject = createRequire(nodePath.join(projectDir, 'package.json')).resolve(name);
+    return (await import(/* @vite-ignore */ pathToFileURL(fromProject).href)) as Esbuild;
+  } catch {
+    // not installed in the project: try krmfn's own
+  }
   try {
     return (await import(/* @vite-ignore */ name)) as Esbuild;
   } catch {
-    throw new Error('krmfn build needs esbuild: install it next to krmfn (npm install --save-dev esbuild@0.28.2)');
+    throw new Error(
+      'krmfn build needs esbuild: install it in the function project (npm install --save-dev esbuild@0.28.2)',
+    );
   }
 }
 
@@ -122,7 +135,7 @@ function wrapperSource(entry: string, target: BuildTarget): string {
 
 /** Bundles one function; returns the output size in bytes. */
 export async function buildFunction(req: BuildRequest): Promise<number> {
-  const esbuild = await loadEsbuild();
+  const esbuild = await loadEsbuild(nodePath.dirname(req.entry));
   const aliases = sdkAliases();
   const result = await esbuild.build({
     stdin: {
