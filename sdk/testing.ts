@@ -109,7 +109,7 @@ export interface GoldenFs {
 export interface GoldenOptions {
   dir: string;
   fs: GoldenFs;
-  /** Rewrite `_expected.yaml` from the actual output instead of comparing. */
+  /** Rewrite `_expected.yaml` (and `_expected_status.yaml`) from the actual run instead of comparing. */
   update?: boolean;
   /** Options passed to every run (env, clock, image...). */
   run?: ExecuteOptions;
@@ -122,6 +122,26 @@ export interface GoldenResult {
   actual: string;
   expected: string | undefined;
   exitCode: number;
+  /** What the function wrote to stderr (its log lines, newline-terminated). */
+  stderr: string;
+}
+
+/**
+ * A case's expected exit code and stderr, `_expected_status.yaml` beside `_expected.yaml`:
+ * `exitCode: N` and, when the function wrote any, `stderr: |` with the text. A case without the
+ * file expects exit code 0 and no stderr, so a failing case must record its failure and a function
+ * that stops failing fails its test.
+ */
+export const STATUS_FILE = '_expected_status.yaml';
+
+function statusText(exitCode: number, stderr: string): string {
+  if (!stderr) return `exitCode: ${exitCode}\n`;
+  const body = stderr
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : ''))
+    .join('\n');
+  return `exitCode: ${exitCode}\nstderr: |${stderr.endsWith('\n') ? '' : '-'}\n${body}\n`;
 }
 
 export interface GoldenCase {
@@ -132,7 +152,10 @@ export interface GoldenCase {
 
 const isResourceFile = (name: string): boolean =>
   name === 'Kptfile' ||
-  ((name.endsWith('.yaml') || name.endsWith('.yml')) && name !== '_fnconfig.yaml' && name !== '_expected.yaml');
+  ((name.endsWith('.yaml') || name.endsWith('.yml')) &&
+    name !== '_fnconfig.yaml' &&
+    name !== '_expected.yaml' &&
+    name !== STATUS_FILE);
 
 /** Items of one case directory (recursively), annotated with their path and index as kpt reads them. */
 async function readCaseItems(fs: GoldenFs, dir: string, rel = ''): Promise<KubeObject[]> {
@@ -187,20 +210,24 @@ export async function goldenTests(fn: KrmFunction, opts: GoldenOptions): Promise
         }
         const out = await processResourceList(fn, list, opts.run ?? {});
         const actual = out.output;
+        const stderr = out.log.map((l) => `${l}\n`).join('');
+        const actualStatus = statusText(out.exitCode, stderr);
         const expectedPath = `${dir}/_expected.yaml`;
+        const statusPath = `${dir}/${STATUS_FILE}`;
         const expected = names.includes('_expected.yaml') ? await opts.fs.readFile(expectedPath) : undefined;
         if (opts.update) {
           await opts.fs.writeFile(expectedPath, actual);
-          return { ok: true, diff: '', actual, expected: actual, exitCode: out.exitCode };
+          await opts.fs.writeFile(statusPath, actualStatus);
+          return { ok: true, diff: '', actual, expected: actual, exitCode: out.exitCode, stderr };
         }
-        const ok = expected === actual;
-        return {
-          ok,
-          diff: ok ? '' : unifiedDiff('_expected.yaml', expected ?? '', actual),
-          actual,
-          expected,
-          exitCode: out.exitCode,
-        };
+        const expectedStatus = names.includes(STATUS_FILE) ? await opts.fs.readFile(statusPath) : statusText(0, '');
+        const outputOk = expected === actual;
+        const statusOk = expectedStatus === actualStatus;
+        const diff = [
+          outputOk ? '' : unifiedDiff('_expected.yaml', expected ?? '', actual),
+          statusOk ? '' : unifiedDiff(STATUS_FILE, expectedStatus, actualStatus),
+        ].join('');
+        return { ok: outputOk && statusOk, diff, actual, expected, exitCode: out.exitCode, stderr };
       },
     };
   });

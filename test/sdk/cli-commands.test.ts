@@ -149,4 +149,34 @@ describe('krmfn test', () => {
     expect((await krmfn(['test', '--update'], dir)).code).toBe(0);
     expect((await krmfn(['test'], dir)).code).toBe(0);
   });
+
+  it('checks the exit code: a function that stops failing fails its failing case', async () => {
+    const dir = path.join(tmp, 'lenient');
+    expect((await krmfn(['init', 'lenient'], tmp)).code).toBe(0);
+    expect((await krmfn(['test'], dir)).stdout).toContain('ok    empty-value');
+    const cfgPath = path.join(dir, 'src/config.ts');
+    await fsp.writeFile(cfgPath, (await fsp.readFile(cfgPath, 'utf8')).replace('minLength: 1, ', ''));
+    const r = await krmfn(['test'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('FAIL  empty-value');
+    expect(r.stdout).toContain('-exitCode: 1\n+exitCode: 0');
+  });
+
+  it('records and checks stderr', async () => {
+    const dir = path.join(tmp, 'chatty');
+    expect((await krmfn(['init', 'chatty'], tmp)).code).toBe(0);
+    const fnPath = path.join(dir, 'src/fn.ts');
+    await fsp.writeFile(
+      fnPath,
+      (await fsp.readFile(fnPath, 'utf8')).replace('let changed = 0;', "let changed = 0;\n    ctx.log('hello');"),
+    );
+    const r = await krmfn(['test'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('+stderr: |\n+  hello');
+    expect((await krmfn(['test', '--update'], dir)).code).toBe(0);
+    expect(await fsp.readFile(path.join(dir, 'testdata/basic/_expected_status.yaml'), 'utf8')).toBe(
+      'exitCode: 0\nstderr: |\n  hello\n',
+    );
+    expect((await krmfn(['test'], dir)).code).toBe(0);
+  });
 });

@@ -2,8 +2,10 @@
  * `krmfn test [DIR] [--entry FILE] [--update]`: runs a function project's golden cases with no
  * test framework: bundles the entry (default src/fn.ts) with `krmfn build --target module` into a
  * temp file, imports it and runs `goldenTests` over DIR/testdata. Prints one line per case and
- * the diff of each failure; exit code 1 when any case fails. `--update` (or
- * `WRITE_GOLDEN_OUTPUT=1`) rewrites `_expected.yaml` from the actual output.
+ * the diff of each failure (coloured on a terminal unless NO_COLOR); exit code 1 when any case
+ * fails. A case checks the output ResourceList (`_expected.yaml`, results included) and the exit
+ * code and stderr (`_expected_status.yaml`; absent means exit code 0 and no stderr). `--update` (or
+ * `WRITE_GOLDEN_OUTPUT=1`) rewrites both from the actual run.
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -23,9 +25,31 @@ Usage:
 
 Flags:
       --entry FILE   the function module (default: DIR/src/fn.ts)
-      --update       rewrite each case's _expected.yaml (also WRITE_GOLDEN_OUTPUT=1)
+      --update       rewrite each case's _expected.yaml and _expected_status.yaml
+                     (also WRITE_GOLDEN_OUTPUT=1)
   -h, --help         show this help
+
+A case is a directory testdata/<case>/ holding the input resources, an optional _fnconfig.yaml,
+_expected.yaml (the whole output ResourceList) and _expected_status.yaml (exitCode, stderr).
 `;
+
+/** Colours a unified diff's added and removed lines (ANSI), for terminals. */
+function colourDiff(diff: string): string {
+  return diff
+    .split('\n')
+    .map((l) =>
+      l.startsWith('+++') || l.startsWith('---')
+        ? `\x1b[1m${l}\x1b[0m`
+        : l.startsWith('+')
+          ? `\x1b[32m${l}\x1b[0m`
+          : l.startsWith('-')
+            ? `\x1b[31m${l}\x1b[0m`
+            : l.startsWith('@@')
+              ? `\x1b[36m${l}\x1b[0m`
+              : l,
+    )
+    .join('\n');
+}
 
 export const testCommand: Command = {
   name: 'test',
@@ -60,13 +84,15 @@ export const testCommand: Command = {
       const fixtures = nodeFixtures(testdata);
       const update = parsed.values.update === true || io.env['WRITE_GOLDEN_OUTPUT'] === '1';
       const cases = await goldenTests(fn, { dir: fixtures.dir, fs: fixtures.fs, update });
+      const colour =
+        (io.stdout as { isTTY?: boolean }).isTTY === true && !io.env['NO_COLOR'] && io.env['TERM'] !== 'dumb';
       let failed = 0;
       for (const c of cases) {
         const r = await c.run();
         if (r.ok) await write(io.stdout, `ok    ${c.name}${update ? ' (updated)' : ''}\n`);
         else {
           failed++;
-          await write(io.stdout, `FAIL  ${c.name}\n${r.diff}\n`);
+          await write(io.stdout, `FAIL  ${c.name}\n${colour ? colourDiff(r.diff) : r.diff}\n`);
         }
       }
       await write(io.stdout, `\n${cases.length - failed} passed, ${failed} failed\n`);

@@ -315,6 +315,109 @@ ${fc}
 ${results[kind]}`;
 }
 
+/**
+ * A case where the function must fail, one per kind: the recorded exit code makes a function that
+ * stops failing fail its test. Directory name, input resources, config, expected output.
+ */
+interface FailingCase {
+  dir: string;
+  resources: string;
+  config: string;
+  expected: string;
+}
+
+function failingCase(kind: TemplateKind, cfgKind: string): FailingCase {
+  const header = `apiVersion: fn.kpt.dev/v1alpha1\nkind: ${cfgKind}\nmetadata:\n  name: example\n`;
+  const settings = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n';
+  const settingsItem = `- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: settings
+${ANN('resources.yaml', 0)}
+  data:
+    mode: fast
+`;
+  const configRef = `  resourceRef:
+    apiVersion: fn.kpt.dev/v1alpha1
+    kind: ${cfgKind}
+    name: example
+`;
+  const list = (items: string, config: string, results: string): string =>
+    `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+${items}functionConfig:
+${config
+  .trimEnd()
+  .split('\n')
+  .map((l) => `  ${l}`)
+  .join('\n')}
+results:
+${results}`;
+  if (kind === 'mutator') {
+    const config = `${header}value: ""\n`;
+    return {
+      dir: 'empty-value',
+      resources: settings,
+      config,
+      expected: list(
+        settingsItem,
+        config,
+        `- message: 'functionConfig is invalid: value: must NOT have fewer than 1 characters'
+  severity: error
+${configRef}  field:
+    path: value
+`,
+      ),
+    };
+  }
+  if (kind === 'validator') {
+    const config = `${header}label: app\n`;
+    return {
+      dir: 'missing-label',
+      resources: 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\nspec:\n  replicas: 1\n',
+      config,
+      expected: list(
+        `- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: api
+${ANN('resources.yaml', 0)}
+  spec:
+    replicas: 1
+`,
+        config,
+        `- message: missing label app
+  severity: error
+  resourceRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: api
+  field:
+    path: metadata.labels.app
+  file:
+    path: resources.yaml
+`,
+      ),
+    };
+  }
+  const config = `${header}data:\n  color: blue\n`;
+  return {
+    dir: 'missing-name',
+    resources: settings,
+    config,
+    expected: list(
+      settingsItem,
+      config,
+      `- message: 'functionConfig is invalid: name: is required'
+  severity: error
+${configRef}  field:
+    path: name
+`,
+    ),
+  };
+}
+
 function testFile(): string {
   return `// node:test over the golden cases in testdata/ (run with: npm run test:node).
 // \`npm test\` runs the same cases with \`krmfn test\`, no test framework needed.
@@ -361,7 +464,9 @@ pipeline:
 (\`kpt fn eval --exec ./dist/fn.mjs -- key=value\`); values are coerced by the schema in \`src/config.ts\`.
 
 Layout: \`src/fn.ts\` (the function), \`src/config.ts\` (config type and JSON Schema), \`testdata/<case>/\`
-(resources, \`_fnconfig.yaml\`, \`_expected.yaml\`: the whole expected output ResourceList), \`test/\` (node:test).
+(resources, \`_fnconfig.yaml\`, \`_expected.yaml\`: the whole expected output ResourceList, \`_expected_status.yaml\`:
+the expected exit code and stderr), \`test/\` (node:test). Each kind comes with a case that must fail, so a function
+that stops failing fails its test. \`krmfn test --update\` rewrites the expected files from the actual run.
 `;
 }
 
@@ -371,6 +476,7 @@ Layout: \`src/fn.ts\` (the function), \`src/config.ts\` (config type and JSON Sc
  */
 export function projectFiles(name: string, kind: TemplateKind, krmfnSpec: string): Record<string, string> {
   const cfgKind = pascalCase(name) || 'FunctionConfig';
+  const failing = failingCase(kind, cfgKind);
   return {
     'package.json': packageJson(name, kind, krmfnSpec),
     'tsconfig.json': TSCONFIG,
@@ -381,6 +487,12 @@ export function projectFiles(name: string, kind: TemplateKind, krmfnSpec: string
     'testdata/basic/resources.yaml': RESOURCES,
     'testdata/basic/_fnconfig.yaml': fnConfig(kind, cfgKind),
     'testdata/basic/_expected.yaml': expected(kind, cfgKind),
+    // The basic validator case reports the unlabelled Service: an error result, exit code 1.
+    'testdata/basic/_expected_status.yaml': `exitCode: ${kind === 'validator' ? 1 : 0}\n`,
+    [`testdata/${failing.dir}/resources.yaml`]: failing.resources,
+    [`testdata/${failing.dir}/_fnconfig.yaml`]: failing.config,
+    [`testdata/${failing.dir}/_expected.yaml`]: failing.expected,
+    [`testdata/${failing.dir}/_expected_status.yaml`]: 'exitCode: 1\n',
     'test/golden.test.mjs': testFile(),
   };
 }
