@@ -2,12 +2,14 @@
  * `NodeFs`: the `PackageFs` over the real filesystem. Engine paths are absolute slash paths; on
  * POSIX they are the OS paths, on Windows `/C:/x` style paths map to `C:\x`. Symlinked files are
  * reported as `symlink-file` (read through), symlinked directories as `symlink-dir` (not followed
- * by the walker, as kpt).
+ * by the walker, as kpt). `commit` writes a whole package crash-safely (src/node/commit.ts).
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { KrmfnError } from '../core/errors.ts';
-import type { DirEntry, PackageFs } from '../core/fs.ts';
+import type { DirEntry, FileCommit, PackageFs } from '../core/fs.ts';
+import { commitFiles } from './commit.ts';
+import { errnoText } from './errno.ts';
 
 /** An OS path as an absolute engine (slash) path. */
 export function toEnginePath(osPath: string, cwd = process.cwd()): string {
@@ -22,14 +24,7 @@ export function toOsPath(p: string): string {
 }
 
 function ioError(e: unknown, path: string): KrmfnError {
-  const err = e as NodeJS.ErrnoException;
-  const what =
-    err.code === 'ENOENT'
-      ? 'no such file or directory'
-      : err.code === 'EISDIR'
-        ? 'is a directory'
-        : (err.message ?? String(e));
-  return new KrmfnError({ code: 'package-io', message: `open ${path}: ${what}`, file: path, cause: e });
+  return new KrmfnError({ code: 'package-io', message: `open ${path}: ${errnoText(e)}`, file: path, cause: e });
 }
 
 export class NodeFs implements PackageFs {
@@ -76,6 +71,11 @@ export class NodeFs implements PackageFs {
     } catch (e) {
       throw ioError(e, path);
     }
+  }
+
+  /** Crash-safe: temporary siblings, then renames, then deletes (src/node/commit.ts, docs/writes.md). */
+  async commit(changes: FileCommit): Promise<void> {
+    await commitFiles(changes, toOsPath);
   }
 
   async mkdirp(path: string): Promise<void> {
