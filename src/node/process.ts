@@ -17,6 +17,7 @@
  * take their default action unless someone else listens.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { MAX_TIMER_MS } from '../core/duration.ts';
 import { isKrmfnError, KrmfnError, LimitExceededError } from '../core/errors.ts';
 
 /** Stderr kept per call by default (kpt shows 4 lines of it by default; results.yaml gets it all). */
@@ -227,9 +228,6 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     }
   });
 }
-
-/** setTimeout's largest delay (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function describeSpawnError(e: NodeJS.ErrnoException): string {
   if (e.code === 'ENOENT') return 'no such file or directory';
