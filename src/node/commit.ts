@@ -21,6 +21,7 @@ import * as nodePath from 'node:path';
 import { KrmfnError } from '../core/errors.ts';
 import type { FileCommit } from '../core/fs.ts';
 import { errnoText } from './errno.ts';
+import { mkdirAll, MkdirError } from './mkdir-all.ts';
 
 /** Linux and macOS: NAME_MAX (bytes of one path component) and PATH_MAX (bytes, with the NUL). */
 const NAME_MAX = 255;
@@ -105,8 +106,10 @@ async function resolveTarget(path: string, osPath: string, data: Uint8Array): Pr
 /** Makes `dir` and its missing parents; returns the topmost directory created, if any. */
 async function makeParents(dir: string, path: string): Promise<string | undefined> {
   try {
-    return await fsp.mkdir(dir, { recursive: true });
+    return await mkdirAll(dir, '/', 0o777);
   } catch (e) {
+    if (e instanceof MkdirError)
+      throw new KrmfnError({ code: 'write-failed', message: e.message, file: path, cause: e });
     throw writeFailed(path, errnoText(e), e);
   }
 }

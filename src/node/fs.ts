@@ -10,6 +10,7 @@ import { KrmfnError } from '../core/errors.ts';
 import type { DirEntry, FileCommit, PackageFs } from '../core/fs.ts';
 import { commitFiles } from './commit.ts';
 import { errnoText } from './errno.ts';
+import { mkdirAll } from './mkdir-all.ts';
 
 /** An OS path as an absolute engine (slash) path. */
 export function toEnginePath(osPath: string, cwd = process.cwd()): string {
@@ -79,7 +80,11 @@ export class NodeFs implements PackageFs {
   }
 
   async mkdirp(path: string): Promise<void> {
-    await fsp.mkdir(toOsPath(path), { recursive: true });
+    try {
+      await mkdirAll(toOsPath(path), '/', 0o777);
+    } catch (e) {
+      throw new KrmfnError({ code: 'package-io', message: (e as Error).message, file: path, cause: e });
+    }
   }
 
   async remove(path: string): Promise<void> {
