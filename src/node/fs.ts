@@ -1,7 +1,8 @@
 /**
  * `NodeFs`: the `PackageFs` over the real filesystem. Engine paths are absolute slash paths; on
- * POSIX they are the OS paths, on Windows `/C:/x` style paths map to `C:\x`. Symlinked files are
- * reported as `symlink-file` (read through), symlinked directories as `symlink-dir` (not followed
+ * POSIX they are the OS paths, on Windows `/C:/x` style paths map to `C:\x`. Symlinked files and
+ * dangling or looping links are reported as `symlink-file` (read through: a broken link named like
+ * a resource file fails the read, as in kpt), symlinked directories as `symlink-dir` (not followed
  * by the walker, as kpt). `commit` writes a whole package crash-safely (src/node/commit.ts).
  */
 import { promises as fsp } from 'node:fs';
@@ -50,7 +51,8 @@ export class NodeFs implements PackageFs {
       let kind: DirEntry['kind'] = e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other';
       if (e.isSymbolicLink()) {
         const st = await fsp.stat(nodePath.join(toOsPath(path), e.name)).catch(() => undefined);
-        kind = st?.isDirectory() ? 'symlink-dir' : st?.isFile() ? 'symlink-file' : 'other';
+        // A dangling or looping link is a file to kyaml's walk: reading it fails as in kpt.
+        kind = st?.isDirectory() ? 'symlink-dir' : !st || st.isFile() ? 'symlink-file' : 'other';
       }
       out.push({ name: e.name, kind });
     }
