@@ -9,7 +9,9 @@ const fatal = new TextDecoder('utf-8', { fatal: true });
 export function decodeUtf8Strict(bytes: Uint8Array): { text: string } | { problem: string } {
   try {
     return { text: fatal.decode(bytes) };
-  } catch {
+  } catch (e) {
+    // TypeError: invalid UTF-8. Anything else (a RangeError for a string too long) is not ours.
+    if (!(e instanceof TypeError)) throw e;
     return { problem: firstUtf8Problem(bytes) ?? 'invalid UTF-8' };
   }
 }
