@@ -13,8 +13,9 @@
  * Process groups (POSIX): the child leads its own group (`detached`), so a deadline kills what it
  * started too, and once the child exits, members of its group still running (a backgrounded
  * `sleep` holding the pipes) are killed so the run ends. While any group lives, SIGINT, SIGTERM
- * and SIGHUP to krmfn kill the groups first (they no longer share the terminal's group), then
- * take their default action unless someone else listens.
+ * and SIGHUP that would end krmfn (no other listener) kill the groups first (they no longer share
+ * the terminal's group), then take their default action; a host with its own handlers (krmfn
+ * serve draining) decides itself, and the groups are killed when the process exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MAX_TIMER_MS } from '../core/duration.ts';
@@ -65,21 +66,36 @@ function killGroup(pid: number): void {
   }
 }
 
-function onTerminatingSignal(sig: NodeJS.Signals): void {
+function killLiveGroups(): void {
   for (const pid of liveGroups) killGroup(pid);
   liveGroups.clear();
+}
+
+/** A signal that will end krmfn (nobody else listens): end the function groups first. */
+function onTerminatingSignal(sig: NodeJS.Signals): void {
+  if (process.listenerCount(sig) > 1) return;
+  killLiveGroups();
+  unlisten();
+  process.kill(process.pid, sig);
+}
+
+function unlisten(): void {
   for (const s of FORWARDED) process.off(s, onTerminatingSignal);
-  if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+  process.off('exit', killLiveGroups);
 }
 
 function trackGroup(pid: number): void {
-  if (liveGroups.size === 0) for (const s of FORWARDED) process.on(s, onTerminatingSignal);
+  if (liveGroups.size === 0) {
+    for (const s of FORWARDED) process.on(s, onTerminatingSignal);
+    // A host that handles signals itself and then exits (krmfn serve) still ends the groups.
+    process.on('exit', killLiveGroups);
+  }
   liveGroups.add(pid);
 }
 
 function untrackGroup(pid: number): void {
   if (!liveGroups.delete(pid)) return;
-  if (liveGroups.size === 0) for (const s of FORWARDED) process.off(s, onTerminatingSignal);
+  if (liveGroups.size === 0) unlisten();
 }
 
 /** Kills the child and everything in its group, and lets go of the pipes. */
