@@ -68,11 +68,14 @@ export class NodeFs implements PackageFs {
     }
   }
 
+  /** One file, replaced atomically as in `commit` (results.yaml, a Kptfile saved by eval). */
   async writeFile(path: string, data: Uint8Array): Promise<void> {
     try {
-      await fsp.writeFile(toOsPath(path), data);
+      await commitFiles({ writes: new Map([[path, data]]), deletes: [] }, toOsPath);
     } catch (e) {
-      throw ioError(e, path);
+      throw e instanceof KrmfnError
+        ? new KrmfnError({ ...e.toData(), code: 'package-io', cause: e })
+        : ioError(e, path);
     }
   }
 
