@@ -1,5 +1,6 @@
 /**
- * Reading packages as kpt does (kpt-compat.md §2–§3): Kptfile loading with kpt's messages, the
+ * Reading packages as kpt does (kptdev/kpt internal/pkg/pkg.go `LocalResources` over kyaml's
+ * LocalPackageReader, v1.0.0-beta.56): Kptfile loading with kpt's messages, the
  * lexical walk that finds direct subpackages and local resource files (honouring `.krmignore`,
  * skipping `.git`), and parsing files into items carrying the reader annotations.
  */
