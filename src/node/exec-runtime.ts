@@ -1,9 +1,10 @@
 /**
- * The exec runtime (kpt-compat.md §15.2): `exec:` functions run as subprocesses with the
- * ResourceList on stdin and the output on stdout; stderr is captured verbatim; the environment is
- * inherited; the working directory is the process's (kpt resolves relative programs against it,
- * not the package). Render requires `--allow-exec` (ResolveContext.allowExec); eval grants it.
- * At the deadline (or on cancel) the child gets SIGKILL.
+ * The exec runtime (kptdev/kpt internal/fnruntime/exec.go at v1.0.0-beta.56): `exec:` functions
+ * run as subprocesses with the ResourceList on stdin and the output on stdout; stderr is captured
+ * (capped while read, src/node/process.ts); the environment is inherited, as kpt never sets
+ * `ExecFn.Env`; the working directory is the process's (kpt resolves relative programs against
+ * it, not the package). Render requires `--allow-exec` (ResolveContext.allowExec); eval grants it.
+ * At the deadline (or on cancel) the child's whole process group gets SIGKILL.
  */
 import * as nodePath from 'node:path';
 import { KrmfnError, NotFoundError } from '../core/errors.ts';
