@@ -104,3 +104,11 @@ export {
 } from './process.ts';
 export { functionDefinition, helpText } from './definition.ts';
 export { reencodeAsKustomize, snapshotKeyOrder, type KeySnapshot } from './restyle.ts';
+export {
+  compileGoRegexp,
+  GoRegexp,
+  GoRegexpError,
+  matchGoRegexp,
+  quoteMeta,
+  type GoRegexpErrorCode,
+} from '../src/core/go-regexp.ts';
