@@ -112,3 +112,4 @@ export {
   quoteMeta,
   type GoRegexpErrorCode,
 } from '../src/core/go-regexp.ts';
+export { BAD_PATTERN, compileDoublestar, GlobSyntaxError, matchFilepath, type Glob } from '../src/core/glob.ts';

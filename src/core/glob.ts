@@ -1,0 +1,235 @@
+/**
+ * File-name globs, without backtracking regular expressions.
+ *
+ * - `matchFilepath`: Go's `path/filepath.Match` on Unix (golang/go `src/path/filepath/match.go`),
+ *   ported step by step: `*` and `?` never cross `/`, `[...]` / `[^...]` classes with ranges and `\`
+ *   escapes, and `ErrBadPattern` reported only when matching reaches the malformed part. Its
+ *   algorithm commits to the first position where each star-separated chunk matches, so a match
+ *   costs O(|pattern| × |name|) whatever the pattern (`*a*a*a*a*a*a*a*a*c` included). This is the
+ *   glob of `.krmignore` (through go-gitignore) and of kyaml's `MatchFilesGlob`.
+ * - `compileDoublestar`: bmatcuk/doublestar-style globs (`**` across segments, `{a,b}`), compiled
+ *   to a Go regular expression (src/core/go-regexp.ts), so matching is linear in the name.
+ */
+import { compileGoRegexp, GoRegexpError } from './go-regexp.ts';
+
+/** Go's `filepath.ErrBadPattern` text. */
+export const BAD_PATTERN = 'syntax error in pattern';
+
+export interface FilepathMatch {
+  matched: boolean;
+  /** `BAD_PATTERN` when the pattern is malformed where matching reached (Go returns an error). */
+  error?: string;
+}
+
+const NO: FilepathMatch = { matched: false };
+const BAD: FilepathMatch = { matched: false, error: BAD_PATTERN };
+
+/** Go's `filepath.Match(pattern, name)` with `/` as the separator. */
+export function matchFilepath(pattern: string, name: string): FilepathMatch {
+  let pat = pattern;
+  let rest = name;
+  while (pat.length > 0) {
+    const { star, chunk, after } = scanChunk(pat);
+    pat = after;
+    if (star && chunk === '') return { matched: !rest.includes('/') };
+    const first = matchChunk(chunk, rest);
+    if (first.ok && (first.rest.length === 0 || pat.length > 0)) {
+      rest = first.rest;
+      continue;
+    }
+    if (first.bad) return BAD;
+    let advanced = false;
+    if (star) {
+      for (let i = 0; i < rest.length && rest[i] !== '/'; i++) {
+        const t = matchChunk(chunk, rest.slice(i + 1));
+        if (t.ok) {
+          if (pat.length === 0 && t.rest.length > 0) continue;
+          rest = t.rest;
+          advanced = true;
+          break;
+        }
+        if (t.bad) return BAD;
+      }
+    }
+    if (!advanced) return NO;
+  }
+  return { matched: rest.length === 0 };
+}
+
+function scanChunk(pattern: string): { star: boolean; chunk: string; after: string } {
+  let p = pattern;
+  let star = false;
+  while (p.startsWith('*')) {
+    p = p.slice(1);
+    star = true;
+  }
+  let inRange = false;
+  let i = 0;
+  scan: for (; i < p.length; i++) {
+    switch (p[i]) {
+      case '\\':
+        if (i + 1 < p.length) i++;
+        break;
+      case '[':
+        inRange = true;
+        break;
+      case ']':
+        inRange = false;
+        break;
+      case '*':
+        if (!inRange) break scan;
+        break;
+    }
+  }
+  return { star, chunk: p.slice(0, i), after: p.slice(i) };
+}
+
+interface ChunkResult {
+  ok: boolean;
+  bad: boolean;
+  rest: string;
+}
+
+/** The first code point of `s` and its length in UTF-16 units (Go decodes one rune). */
+function firstRune(s: string): { cp: number; len: number } {
+  const cp = s.codePointAt(0)!;
+  return { cp, len: cp > 0xffff ? 2 : 1 };
+}
+
+function matchChunk(chunkIn: string, sIn: string): ChunkResult {
+  let chunk = chunkIn;
+  let s = sIn;
+  const fail = (bad = false): ChunkResult => ({ ok: false, bad, rest: '' });
+  while (chunk.length > 0) {
+    if (s.length === 0) return fail();
+    switch (chunk[0]) {
+      case '[': {
+        const r = firstRune(s);
+        s = s.slice(r.len);
+        chunk = chunk.slice(1);
+        if (chunk.length === 0) return fail(true);
+        const negated = chunk[0] === '^';
+        if (negated) chunk = chunk.slice(1);
+        let match = false;
+        let nrange = 0;
+        for (;;) {
+          if (chunk.length > 0 && chunk[0] === ']' && nrange > 0) {
+            chunk = chunk.slice(1);
+            break;
+          }
+          const lo = getEsc(chunk);
+          if (lo === null) return fail(true);
+          chunk = lo.rest;
+          let hi = lo.cp;
+          if (chunk[0] === '-') {
+            const h = getEsc(chunk.slice(1));
+            if (h === null) return fail(true);
+            chunk = h.rest;
+            hi = h.cp;
+          }
+          if (lo.cp <= r.cp && r.cp <= hi) match = true;
+          nrange++;
+        }
+        if (match === negated) return fail();
+        break;
+      }
+      case '?': {
+        if (s[0] === '/') return fail();
+        s = s.slice(firstRune(s).len);
+        chunk = chunk.slice(1);
+        break;
+      }
+      case '\\':
+        chunk = chunk.slice(1);
+        if (chunk.length === 0) return fail(true);
+      // falls through: the escaped character matches itself
+      default:
+        if (chunk[0] !== s[0]) return fail();
+        s = s.slice(1);
+        chunk = chunk.slice(1);
+    }
+  }
+  return { ok: true, bad: false, rest: s };
+}
+
+/** Go's `getEsc`: one possibly escaped character of a class; null for `ErrBadPattern`. */
+function getEsc(chunkIn: string): { cp: number; rest: string } | null {
+  let chunk = chunkIn;
+  if (chunk.length === 0 || chunk[0] === '-' || chunk[0] === ']') return null;
+  if (chunk[0] === '\\') {
+    chunk = chunk.slice(1);
+    if (chunk.length === 0) return null;
+  }
+  const r = firstRune(chunk);
+  const rest = chunk.slice(r.len);
+  if (rest.length === 0) return null;
+  return { cp: r.cp, rest };
+}
+
+/** A compiled doublestar glob; `match` is linear in the name. */
+export interface Glob {
+  match(name: string): boolean;
+}
+
+/** Thrown for a glob that does not compile (Go's `ErrBadPattern` text). */
+export class GlobSyntaxError extends Error {
+  constructor(readonly pattern: string) {
+    super(BAD_PATTERN);
+    this.name = 'GlobSyntaxError';
+  }
+}
+
+/**
+ * doublestar-style glob: `*` and `?` stay inside one path segment, `**` spans segments (`a/**\/b`
+ * also matches `a/b`), `[class]` / `[!class]` / `[^class]`, `{a,b}` alternatives, `\` escapes.
+ */
+export function compileDoublestar(glob: string): Glob {
+  try {
+    const re = compileGoRegexp(`^${doublestarToRegexp(glob)}$`);
+    return { match: (name) => re.matchString(name) };
+  } catch (e) {
+    if (e instanceof GoRegexpError) throw new GlobSyntaxError(glob);
+    throw e;
+  }
+}
+
+const REGEXP_META = /[.+*?()|[\]{}^$\\]/;
+
+function literal(ch: string): string {
+  return REGEXP_META.test(ch) ? `\\${ch}` : ch;
+}
+
+function doublestarToRegexp(glob: string): string {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        const slash = glob[i + 2] === '/';
+        re += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '\\' && i + 1 < glob.length) re += literal(glob[++i]!);
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 1);
+      if (close < 0) re += '\\[';
+      else {
+        let body = glob.slice(i + 1, close);
+        const negate = body.startsWith('!') || body.startsWith('^');
+        if (negate) body = body.slice(1);
+        re += `[${negate ? '^' : ''}${body.replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else if (c === '{') {
+      const close = glob.indexOf('}', i + 1);
+      if (close < 0) re += '\\{';
+      else {
+        const alternatives = glob.slice(i + 1, close).split(',');
+        re += `(?:${alternatives.map(doublestarToRegexp).join('|')})`;
+        i = close;
+      }
+    } else re += literal(c);
+  }
+  return re;
+}
