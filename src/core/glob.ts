@@ -139,14 +139,16 @@ function matchChunk(chunkIn: string, sIn: string): ChunkResult {
         chunk = chunk.slice(1);
         break;
       }
-      case '\\':
-        chunk = chunk.slice(1);
-        if (chunk.length === 0) return fail(true);
-      // falls through: the escaped character matches itself
-      default:
+      default: {
+        // `\c` matches c itself.
+        if (chunk[0] === '\\') {
+          chunk = chunk.slice(1);
+          if (chunk.length === 0) return fail(true);
+        }
         if (chunk[0] !== s[0]) return fail();
         s = s.slice(1);
         chunk = chunk.slice(1);
+      }
     }
   }
   return { ok: true, bad: false, rest: s };
@@ -173,8 +175,10 @@ export interface Glob {
 
 /** Thrown for a glob that does not compile (Go's `ErrBadPattern` text). */
 export class GlobSyntaxError extends Error {
-  constructor(readonly pattern: string) {
+  readonly pattern: string;
+  constructor(pattern: string) {
     super(BAD_PATTERN);
+    this.pattern = pattern;
     this.name = 'GlobSyntaxError';
   }
 }
