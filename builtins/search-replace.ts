@@ -2,7 +2,14 @@
  * search-replace (catalog.md §4.7): matches field values by value, regex, path and file path,
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
-import { compileGoRegexp, defineBuiltin, defineMutator, GoRegexpError, type GoRegexp } from '../sdk/index.ts';
+import {
+  compileGoRegexp,
+  defineBuiltin,
+  defineMutator,
+  GlobSyntaxError,
+  GoRegexpError,
+  type GoRegexp,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
@@ -118,7 +125,8 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
       });
     }
   } catch (e) {
-    if (e instanceof SearchReplaceError)
+    // A malformed by-file-path glob is doublestar's ErrBadPattern, returned by upstream's Perform.
+    if (e instanceof SearchReplaceError || e instanceof GlobSyntaxError)
       return fail(`failed to perform search-replace operation: ${goQuote(e.message)}`);
     throw e;
   }

@@ -10,7 +10,7 @@
  * - `compileDoublestar`: bmatcuk/doublestar-style globs (`**` across segments, `{a,b}`), compiled
  *   to a Go regular expression (src/core/go-regexp.ts), so matching is linear in the name.
  */
-import { compileGoRegexp, GoRegexpError } from './go-regexp.ts';
+import { compileGoRegexp } from './go-regexp.ts';
 
 /** Go's `filepath.ErrBadPattern` text. */
 export const BAD_PATTERN = 'syntax error in pattern';
@@ -184,56 +184,136 @@ export class GlobSyntaxError extends Error {
 }
 
 /**
- * doublestar-style glob: `*` and `?` stay inside one path segment, `**` spans segments (`a/**\/b`
- * also matches `a/b`), `[class]` / `[!class]` / `[^class]`, `{a,b}` alternatives, `\` escapes.
+ * bmatcuk/doublestar v4 `Match` semantics (its `match.go`): `*` and `?` stay inside one path
+ * segment; `**` is special only as a whole segment (`a/**\/b` also matches `a/b`, a trailing `/**`
+ * also matches the directory itself), elsewhere it is `*`; `[class]` / `[!class]` / `[^class]`
+ * with ranges (in a reversed range such as `[z-a]` only the `z` matches, as in doublestar; not an
+ * error); nested `{a,b}`
+ * alternatives; `\` escapes. A malformed pattern (unclosed `[` or `{`, empty class, trailing `\`)
+ * throws `GlobSyntaxError`, doublestar's `ErrBadPattern`.
  */
 export function compileDoublestar(glob: string): Glob {
-  try {
-    const re = compileGoRegexp(`^${doublestarToRegexp(glob)}$`);
-    return { match: (name) => re.matchString(name) };
-  } catch (e) {
-    if (e instanceof GoRegexpError) throw new GlobSyntaxError(glob);
-    throw e;
-  }
+  const re = compileGoRegexp(`^${doublestarToRegexp(glob)}$`);
+  return { match: (name) => re.matchString(name) };
 }
 
-const REGEXP_META = /[.+*?()|[\]{}^$\\]/;
-
-function literal(ch: string): string {
-  return REGEXP_META.test(ch) ? `\\${ch}` : ch;
+/** One character as an RE2 literal (`/` kept readable: the `**` rules look for it). */
+function literal(cp: number): string {
+  return cp === 0x2f ? '/' : `\\x{${cp.toString(16)}}`;
 }
+
+const ANY_RUNE = '[\\x{0}-\\x{10ffff}]';
+const NO_RUNE = '[^\\x{0}-\\x{10ffff}]';
 
 function doublestarToRegexp(glob: string): string {
   let re = '';
-  for (let i = 0; i < glob.length; i++) {
+  let i = 0;
+  const atSegmentStart = (): boolean => i === 0 || glob[i - 1] === '/';
+  while (i < glob.length) {
     const c = glob[i]!;
     if (c === '*') {
-      if (glob[i + 1] === '*') {
-        const slash = glob[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '\\' && i + 1 < glob.length) re += literal(glob[++i]!);
-    else if (c === '[') {
-      const close = glob.indexOf(']', i + 1);
-      if (close < 0) re += '\\[';
-      else {
-        let body = glob.slice(i + 1, close);
-        const negate = body.startsWith('!') || body.startsWith('^');
-        if (negate) body = body.slice(1);
-        re += `[${negate ? '^' : ''}${body.replace(/\\/g, '\\\\')}]`;
-        i = close;
+      if (glob[i + 1] === '*' && atSegmentStart()) {
+        if (i + 2 === glob.length) {
+          // `a/**` matches below a and a itself; a leading `**` matches everything.
+          if (re.endsWith('/')) re = `${re.slice(0, -1)}(?:/.*)?`;
+          else re += '.*';
+          i += 2;
+          continue;
+        }
+        if (glob[i + 2] === '/') {
+          re += '(?:.*/)?';
+          i += 3;
+          continue;
+        }
       }
+      while (glob[i] === '*') i++;
+      re += '[^/]*';
+    } else if (c === '?') {
+      re += '[^/]';
+      i++;
+    } else if (c === '\\') {
+      if (i + 1 >= glob.length) throw new GlobSyntaxError(glob);
+      const cp = glob.codePointAt(i + 1)!;
+      re += literal(cp);
+      i += 1 + (cp > 0xffff ? 2 : 1);
+    } else if (c === '[') {
+      const { regexp, end } = classToRegexp(glob, i);
+      re += regexp;
+      i = end;
     } else if (c === '{') {
-      const close = glob.indexOf('}', i + 1);
-      if (close < 0) re += '\\{';
-      else {
-        const alternatives = glob.slice(i + 1, close).split(',');
-        re += `(?:${alternatives.map(doublestarToRegexp).join('|')})`;
-        i = close;
-      }
-    } else re += literal(c);
+      const close = matchingBrace(glob, i + 1);
+      if (close < 0) throw new GlobSyntaxError(glob);
+      const alternatives = topLevelAlternatives(glob.slice(i + 1, close));
+      re += `(?:${alternatives.map(doublestarToRegexp).join('|')})`;
+      i = close + 1;
+    } else {
+      const cp = glob.codePointAt(i)!;
+      re += literal(cp);
+      i += cp > 0xffff ? 2 : 1;
+    }
   }
   return re;
+}
+
+/** The class opening at `start` as an RE2 class, and the index after its `]`. */
+function classToRegexp(glob: string, start: number): { regexp: string; end: number } {
+  let i = start + 1;
+  const negate = glob[i] === '!' || glob[i] === '^';
+  if (negate) i++;
+  if (i >= glob.length || glob[i] === ']') throw new GlobSyntaxError(glob);
+  const items: string[] = [];
+  let last: number | undefined;
+  while (i < glob.length && glob[i] !== ']') {
+    let cp = glob.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    if (cp === 0x2d /* - */ && last !== undefined && i < glob.length && glob[i] !== ']') {
+      if (glob[i] === '\\') i++;
+      const hi = glob.codePointAt(i)!;
+      i += hi > 0xffff ? 2 : 1;
+      // doublestar has already compared `last` on its own, so it stays in the class.
+      if (last <= hi) items.push(`${literal(last)}-${literal(hi)}`);
+      last = undefined;
+      continue;
+    }
+    if (cp === 0x5c /* \ */) {
+      if (i >= glob.length) throw new GlobSyntaxError(glob);
+      cp = glob.codePointAt(i)!;
+      i += cp > 0xffff ? 2 : 1;
+    }
+    items.push(literal(cp));
+    last = cp;
+  }
+  if (i >= glob.length) throw new GlobSyntaxError(glob);
+  const body = items.join('');
+  const regexp = body === '' ? (negate ? ANY_RUNE : NO_RUNE) : `[${negate ? '^' : ''}${body}]`;
+  return { regexp, end: i + 1 };
+}
+
+/** doublestar's `indexMatchedClosingAlt`: the `}` closing a `{` just before `from`, or -1. */
+function matchingBrace(glob: string, from: number): number {
+  let open = 1;
+  for (let i = from; i < glob.length; i++) {
+    if (glob[i] === '\\') i++;
+    else if (glob[i] === '{') open++;
+    else if (glob[i] === '}' && --open === 0) return i;
+  }
+  return -1;
+}
+
+/** The comma-separated alternatives of a brace body, nested braces kept whole. */
+function topLevelAlternatives(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') i++;
+    else if (body[i] === '{') depth++;
+    else if (body[i] === '}') depth--;
+    else if (body[i] === ',' && depth === 0) {
+      out.push(body.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(body.slice(from));
+  return out;
 }

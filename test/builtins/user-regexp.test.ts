@@ -70,6 +70,23 @@ describe('search-replace by-value-regex', () => {
   });
 });
 
+describe('search-replace by-file-path', () => {
+  it('reports a malformed glob as doublestar ErrBadPattern', async () => {
+    const r = await runBuiltin(SR, configMap('abc'), cm({ 'by-file-path': '[]', 'by-value': 'abc' }));
+    expect(r.exitCode).toBe(1);
+    expect(r.results[0]).toMatchObject({
+      message: 'failed to perform search-replace operation: "syntax error in pattern"',
+      severity: 'error',
+    });
+  });
+
+  it('finishes a long wildcard chain on a long file path', async () => {
+    const long = configMap('abc').replace('cm.yaml', `${'a'.repeat(5_000)}.yaml`);
+    const r = await runBuiltin(SR, long, cm({ 'by-file-path': `${'*a'.repeat(30)}*c`, 'by-value': 'abc' }));
+    expect(r.results).toEqual([{ message: 'no matches' }]);
+  });
+});
+
 describe('apply-setters', () => {
   it('derives setter values from a long value without backtracking', async () => {
     const setters = 'abcdefghijkl'.split('');

@@ -60,8 +60,25 @@ describe('compileDoublestar', () => {
     expect(compileDoublestar(`${'**/a'.repeat(20)}x`).match('a/'.repeat(5_000))).toBe(false);
   });
 
-  it('reports a malformed class as Go ErrBadPattern text, not a RegExp error', () => {
-    expect(() => compileDoublestar('[z-a].yaml')).toThrow(GlobSyntaxError);
-    expect(() => compileDoublestar('[z-a].yaml')).toThrow(BAD_PATTERN);
+  it('treats a reversed range as doublestar does: only its first character matches', () => {
+    const g = compileDoublestar('[z-a].yaml');
+    expect(g.match('z.yaml')).toBe(true);
+    expect(g.match('m.yaml')).toBe(false);
+  });
+
+  it('** is special only as a whole segment; a trailing /** matches the directory too', () => {
+    expect(compileDoublestar('a/**.yaml').match('a/x/y.yaml')).toBe(false);
+    expect(compileDoublestar('a/**.yaml').match('a/y.yaml')).toBe(true);
+    expect(compileDoublestar('a/**').match('a')).toBe(true);
+    expect(compileDoublestar('a/**').match('a/b/c')).toBe(true);
+    expect(compileDoublestar('**').match('a/b/c')).toBe(true);
+    expect(compileDoublestar('{a,{b,c}}/*.yaml').match('c/x.yaml')).toBe(true);
+  });
+
+  it('reports malformed globs with Go ErrBadPattern text, not a RegExp error', () => {
+    for (const bad of ['[]', '[abc', '{a,b', 'a\\']) {
+      expect(() => compileDoublestar(bad)).toThrow(GlobSyntaxError);
+      expect(() => compileDoublestar(bad)).toThrow(BAD_PATTERN);
+    }
   });
 });
