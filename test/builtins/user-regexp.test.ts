@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { isValidImageReference } from '../../src/core/kptfile.ts';
+import { validateSchema } from '../../sdk/index.ts';
 import { runBuiltin } from './run-builtin.ts';
 
 const SR = 'gcr.io/kpt-fn/search-replace:v0.2.0';
@@ -107,5 +108,19 @@ describe('Kptfile image references', () => {
     expect(isValidImageReference('gcr.io/kpt-fn/set-labels:v0.2')).toBe(true);
     expect(isValidImageReference('a'.repeat(300) + '!')).toBe(false);
     expect(isValidImageReference(`${'a'.repeat(60)}-${'b'.repeat(60)}!`)).toBe(false);
+  });
+});
+
+describe('JSON Schema patterns (CRD schemas validated by kubeconform)', () => {
+  it('run in linear time', () => {
+    const schema = { type: 'object', properties: { v: { type: 'string', pattern: '^(a|a?)+$' } } };
+    expect(validateSchema(schema, { v: 'a'.repeat(50_000) })).toEqual([]);
+    expect(validateSchema(schema, { v: `${'a'.repeat(50_000)}b` })).toHaveLength(1);
+    const props = {
+      type: 'object',
+      patternProperties: { '^(x+x+)+y$': { type: 'string' } },
+      additionalProperties: false,
+    };
+    expect(validateSchema(props, { [`${'x'.repeat(5_000)}`]: 's' })).toHaveLength(1);
   });
 });
