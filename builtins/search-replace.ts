@@ -153,14 +153,20 @@ function valueMatch(value: string, cfg: SearchReplaceConfig, regex: GoRegexp | u
 export function pathMatch(pattern: string, path: string): boolean {
   const pat = pattern.split('.').filter((s) => s !== '');
   const segs = path.split('.').filter((s) => s !== '');
+  // Memoised on (i, j), like upstream's dynamic programming: many `**` stay O(|pattern| × |path|).
+  const memo = new Map<number, boolean>();
   const rec = (i: number, j: number): boolean => {
-    if (i === pat.length) return j === segs.length;
-    if (pat[i] === '**') {
-      for (let k = j; k <= segs.length; k++) if (rec(i + 1, k)) return true;
-      return false;
-    }
-    if (j === segs.length) return false;
-    return segmentMatch(pat[i]!, segs[j]!) && rec(i + 1, j + 1);
+    const key = i * (segs.length + 1) + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let result: boolean;
+    if (i === pat.length) result = j === segs.length;
+    else if (pat[i] === '**') {
+      result = false;
+      for (let k = j; k <= segs.length && !result; k++) result = rec(i + 1, k);
+    } else result = j < segs.length && segmentMatch(pat[i]!, segs[j]!) && rec(i + 1, j + 1);
+    memo.set(key, result);
+    return result;
   };
   return rec(0, 0);
 }

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { isValidImageReference } from '../../src/core/kptfile.ts';
 import { validateSchema } from '../../sdk/index.ts';
+import { pathMatch } from '../../builtins/search-replace.ts';
 import { runBuiltin } from './run-builtin.ts';
 
 const SR = 'gcr.io/kpt-fn/search-replace:v0.2.0';
@@ -68,6 +69,14 @@ describe('search-replace by-value-regex', () => {
     const item = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: t\n  annotations:\n    config.kubernetes.io/path: t.yaml\ndata:\n  ${key}: v\n`;
     const r = await runBuiltin(SR, item, cm({ 'by-path': `data.${'*a'.repeat(12)}*c` }));
     expect(r.results).toEqual([{ message: 'no matches' }]);
+  });
+});
+
+describe('search-replace by-path', () => {
+  it('finishes many ** segments against a deep path', () => {
+    const path = Array.from({ length: 60 }, (_, i) => `s${i}`).join('.');
+    expect(pathMatch(`${'**.'.repeat(15)}nope`, path)).toBe(false);
+    expect(pathMatch(`${'**.'.repeat(15)}s59`, path)).toBe(true);
   });
 });
 
