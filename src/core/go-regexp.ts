@@ -214,16 +214,16 @@ export class GoRegexp {
   }
 
   matchString(s: string): boolean {
-    return this.#execute(this.#re.matcher(s), s, 0) !== null;
+    return this.#re.matcher(s).find();
   }
 
   findString(s: string): string {
-    const m = this.#execute(this.#re.matcher(s), s, 0);
+    const m = this.#execute(this.#re.matcher(s), s, 0, 1);
     return m === null ? '' : s.slice(m[0], m[1]);
   }
 
   findStringIndex(s: string): [number, number] | null {
-    const m = this.#execute(this.#re.matcher(s), s, 0);
+    const m = this.#execute(this.#re.matcher(s), s, 0, 1);
     return m === null ? null : [m[0]!, m[1]!];
   }
 
@@ -238,11 +238,11 @@ export class GoRegexp {
 
   /** All successive non-overlapping matches, at most `n` of them (`n < 0`: all). */
   findAllString(s: string, n: number): string[] | null {
-    return nullIfEmpty(this.#allMatches(s, n).map((m) => s.slice(m[0], m[1])));
+    return nullIfEmpty(this.#allMatches(s, n, 1).map((m) => s.slice(m[0], m[1])));
   }
 
   findAllStringIndex(s: string, n: number): Array<[number, number]> | null {
-    return nullIfEmpty(this.#allMatches(s, n).map((m): [number, number] => [m[0]!, m[1]!]));
+    return nullIfEmpty(this.#allMatches(s, n, 1).map((m): [number, number] => [m[0]!, m[1]!]));
   }
 
   findAllStringSubmatch(s: string, n: number): string[][] | null {
@@ -255,17 +255,17 @@ export class GoRegexp {
 
   /** Replaces every match with `repl`, expanding `$1`, `${1}`, `$name`, `${name}` and `$$` (Go's `Expand`). */
   replaceAllString(src: string, repl: string): string {
-    return this.#replaceAll(src, (m) => this.expandString(repl, src, m));
+    return this.#replaceAll(src, (m) => this.expandString(repl, src, m), repl.includes('$') ? undefined : 1);
   }
 
   /** Replaces every match with `repl` verbatim. */
   replaceAllLiteralString(src: string, repl: string): string {
-    return this.#replaceAll(src, () => repl);
+    return this.#replaceAll(src, () => repl, 1);
   }
 
   /** Replaces every match with `repl(matchedText)` verbatim. */
   replaceAllStringFunc(src: string, repl: (match: string) => string): string {
-    return this.#replaceAll(src, (m) => repl(src.slice(m[0], m[1])));
+    return this.#replaceAll(src, (m) => repl(src.slice(m[0], m[1])), 1);
   }
 
   /**
@@ -307,7 +307,7 @@ export class GoRegexp {
   split(s: string, n: number): string[] | null {
     if (n === 0) return null;
     if (this.#source.length > 0 && s.length === 0) return [''];
-    const matches = this.#allMatches(s, n);
+    const matches = this.#allMatches(s, n, 1);
     const parts: string[] = [];
     let begin = 0;
     let end = 0;
@@ -321,10 +321,12 @@ export class GoRegexp {
     return parts;
   }
 
-  /** The leftmost match starting the search at `pos` (with the text before `pos` as context). */
-  #execute(matcher: Matcher, s: string, pos: number): MatchIndex | null {
+  /**
+   * The leftmost match starting the search at `pos` (with the text before `pos` as context), as
+   * index pairs for the first `groups` groups (Go's `doExecute` with ncap = 2 × groups).
+   */
+  #execute(matcher: Matcher, s: string, pos: number, groups = this.#names.length): MatchIndex | null {
     if (pos > s.length || !matcher.find(pos)) return null;
-    const groups = this.#names.length;
     const out: MatchIndex = new Array<number>(2 * groups);
     for (let g = 0; g < groups; g++) {
       out[2 * g] = matcher.start(g);
@@ -334,14 +336,14 @@ export class GoRegexp {
   }
 
   /** Go's `allMatches`: an empty match right after the previous match is skipped. */
-  #allMatches(s: string, n: number): MatchIndex[] {
+  #allMatches(s: string, n: number, groups = this.#names.length): MatchIndex[] {
     const limit = n < 0 ? s.length + 1 : n;
     const matcher = this.#re.matcher(s);
     const out: MatchIndex[] = [];
     let pos = 0;
     let prevMatchEnd = -1;
     while (out.length < limit && pos <= s.length) {
-      const m = this.#execute(matcher, s, pos);
+      const m = this.#execute(matcher, s, pos, groups);
       if (m === null) break;
       let accept = true;
       if (m[1] === pos) {
@@ -358,13 +360,13 @@ export class GoRegexp {
   }
 
   /** Go's `replaceAll`: no replacement for an empty match immediately after another match. */
-  #replaceAll(src: string, repl: (m: MatchIndex) => string): string {
+  #replaceAll(src: string, repl: (m: MatchIndex) => string, groups = this.#names.length): string {
     const matcher = this.#re.matcher(src);
     const parts: string[] = [];
     let lastMatchEnd = 0;
     let searchPos = 0;
     while (searchPos <= src.length) {
-      const m = this.#execute(matcher, src, searchPos);
+      const m = this.#execute(matcher, src, searchPos, groups);
       if (m === null) break;
       parts.push(src.slice(lastMatchEnd, m[0]));
       if (m[1]! > lastMatchEnd || m[0] === 0) parts.push(repl(m));
