@@ -1,7 +1,8 @@
 /**
  * `.krmignore` matching with kyaml's semantics: kyaml (kubernetes-sigs/kustomize
- * `kyaml/kio/ignorefilesmatcher.go`) hands the file to monochromegane/go-gitignore at commit
- * 205db1a8cc00 (the version kpt v1.0.0-beta.56 builds with), which is not git's gitignore:
+ * `kyaml/kio/ignorefilesmatcher.go`, tag kyaml/v0.15.0) hands the file to
+ * monochromegane/go-gitignore at commit 205db1a8cc00 (the versions kpt v1.0.0-beta.56's go.mod
+ * pins), which is not git's gitignore:
  *
  * - each line is trimmed of spaces; empty lines and lines starting with `#` are skipped; `\#`
  *   starts a pattern with `#`; reading stops at a line of 64 KiB or more (bufio.Scanner's limit,
