@@ -17,7 +17,8 @@ data:
   name: acme
 `;
 const run = (items: string, config?: string) => runBuiltin(IMG, `${CONTEXT}---\n${items}`, config);
-const byName = (items: { name: string }[], name: string) => items.find((o) => o.name === name);
+const byName = <T extends { name: string }>(items: T[], name: string): T | undefined =>
+  items.find((o) => o.name === name);
 
 describe('set-name-prefix', () => {
   it('renames `packagename` and `packagename-*`, nothing else', async () => {
