@@ -8,6 +8,7 @@ import type { BuiltinDescriptor } from '../sdk/registry.ts';
 import applyReplacements from './apply-replacements.ts';
 import applySetters from './apply-setters.ts';
 import createSetters from './create-setters.ts';
+import enableGcpServices from './enable-gcp-services.ts';
 import ensureNameSubstring from './ensure-name-substring.ts';
 import fix from './fix.ts';
 import format from './format.ts';
@@ -30,6 +31,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = Object.freeze([
   applyReplacements,
   applySetters,
   createSetters,
+  enableGcpServices,
   ensureNameSubstring,
   fix,
   format,
