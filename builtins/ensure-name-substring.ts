@@ -1,5 +1,5 @@
 /**
- * ensure-name-substring (catalog.md §4.8): prefixes or suffixes names (kustomize namePrefix /
+ * ensure-name-substring: prefixes or suffixes names (kustomize namePrefix /
  * nameSuffix FieldSpecs plus `additionalNameFields`), skipping names that already contain the
  * substring, then fixes name back-references and `depends-on` annotations. Items keep every
  * annotation they came with, `config.kubernetes.io/path` and `index` included, so kpt writes each

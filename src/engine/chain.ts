@@ -1,5 +1,5 @@
 /**
- * The runtime chain (ARCHITECTURE.md §3): runtimes are tried in order and the chain moves on only
+ * The runtime chain (the seams are described in src/core/function.ts): runtimes are tried in order and the chain moves on only
  * when one throws NotFoundError; any other error stops it. When no runtime takes the function the
  * chain fails with a NotFoundError naming the function and what could run it.
  */

@@ -13,7 +13,7 @@
  *
  * Failure semantics follow a catalog container: an exception thrown by the function gives exit
  * code 1 with its message on stderr and no extra result; results and exit codes otherwise follow
- * the function (which emulates its SDK generation, catalog.md §3.2).
+ * the function (which emulates its catalog SDK generation: builtins/lib/catalog-fn.ts).
  */
 import { NotFoundError } from '../core/errors.ts';
 import type {
