@@ -1,5 +1,5 @@
 /**
- * `krmfn/sdk`: the authoring API for KRM functions (spec/krm-sdk.md §4). Browser-safe: no
+ * `krmfn/sdk`: the authoring API for KRM functions (sdk/README.md). Browser-safe: no
  * `node:*`, `process` or `Buffer`. Node hosts (`run`, `runCli`, `nodeFixtures`) live in
  * `krmfn/sdk/node`; test helpers in `krmfn/sdk/testing`.
  */
