@@ -8,6 +8,7 @@ import type { BuiltinDescriptor } from '../sdk/registry.ts';
 import applyReplacements from './apply-replacements.ts';
 import applySetters from './apply-setters.ts';
 import createSetters from './create-setters.ts';
+import enableGcpServices from './enable-gcp-services.ts';
 import ensureNameSubstring from './ensure-name-substring.ts';
 import fix from './fix.ts';
 import format from './format.ts';
@@ -19,6 +20,7 @@ import setAnnotations from './set-annotations.ts';
 import setEnforcementAction from './set-enforcement-action.ts';
 import setImage from './set-image.ts';
 import setLabels from './set-labels.ts';
+import setNamePrefix from './set-name-prefix.ts';
 import setNamespace from './set-namespace.ts';
 import setProjectId from './set-project-id.ts';
 import upsertResource from './upsert-resource.ts';
@@ -29,6 +31,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = Object.freeze([
   applyReplacements,
   applySetters,
   createSetters,
+  enableGcpServices,
   ensureNameSubstring,
   fix,
   format,
@@ -41,6 +44,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = Object.freeze([
   setEnforcementAction,
   setImage,
   setLabels,
+  setNamePrefix,
   setNamespace,
   setProjectId,
   upsertResource,
