@@ -12,9 +12,9 @@ import {
   defineBuiltin,
   defineMutator,
   FIELD_SPEC_SCHEMA,
-  fieldSpecList,
-  visitFieldSpec,
-  fieldSpecMatches,
+  parseFieldSpecs,
+  setStringScalar,
+  walkFieldSpec,
   knownScope,
   reencodeAsKustomize,
   snapshotKeyOrder,
@@ -50,7 +50,7 @@ function kustomizeConfig(ctx: Ctx, v02: boolean): Settings {
   if (kind === 'ConfigMap') namespace = str(fc!.get('data.namespace'));
   else if (kind === 'SetNamespaceConfig' || (v02 && kind === 'SetNamespace')) {
     namespace = str(fc!.get('namespace'));
-    fieldSpecs = fieldSpecList(fc!.get('fieldSpecs'));
+    fieldSpecs = parseFieldSpecs(fc!.get('fieldSpecs'));
   } else {
     throw new BadConfig(
       v02
@@ -85,7 +85,7 @@ function runKustomize(ctx: Ctx, v02: boolean): void {
     const before = snapshotKeyOrder(obj);
     if (knownScope(obj.apiVersion, obj.kind) !== 'cluster')
       setPath(obj, { path: 'metadata/namespace', create: true }, s.namespace);
-    for (const fs of [...builtin, ...s.fieldSpecs]) if (fieldSpecMatches(obj, fs)) setPath(obj, fs, s.namespace);
+    for (const fs of [...builtin, ...s.fieldSpecs]) setPath(obj, fs, s.namespace);
     if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') {
       const subjects = obj.getNode('subjects');
       if (subjects?.kind === 'sequence') {
@@ -98,8 +98,9 @@ function runKustomize(ctx: Ctx, v02: boolean): void {
   }
 }
 
+/** kustomize's fsslice filter with `SetScalar(value)` and a scalar creation kind. */
 function setPath(obj: KubeObject, fs: FieldSpec, value: string): void {
-  visitFieldSpec(obj, fs, (path) => obj.set(path, value));
+  walkFieldSpec(obj, fs, (path) => setStringScalar(obj, path, value), { createKind: 'scalar' });
 }
 
 /** kyaml framework (v0.10–v0.13) error: an error item, exit 1, the item printed on stderr. */
