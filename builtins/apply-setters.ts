@@ -3,15 +3,20 @@
  * functionConfig's `data` map. v0.1.x fails on an empty setter list and on no matches; v0.2.x
  * reports `no matches for input setter(s)` and succeeds.
  */
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { sequenceNode, type YNode } from '../src/core/yaml/node.ts';
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import type { YNode } from '../src/core/yaml/node.ts';
+import {
+  defineBuiltin,
+  defineMutator,
+  setListItems,
+  setScalarText,
+  type KubeObject,
+  type PathSegment,
+  type Result,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
-import { setScalarText } from './lib/scalar.ts';
 import { fieldMarker, setterName, setterRefs } from './lib/setters.ts';
 import { isEmptyListText, parseScalarList } from './lib/simple-list.ts';
 import { atLeast } from './lib/version.ts';
@@ -39,10 +44,10 @@ export function applySetters(
         const p = kyamlPath(path);
         let message: string;
         if (node.kind === 'sequence') {
-          message = applyArraySetter(node, key, pattern, setters);
+          message = applyArraySetter(obj, path, key, pattern, setters);
         } else {
           const value = resolvePattern(pattern, node.value, setters);
-          setScalarText(node, value);
+          setScalarText(obj, path, value);
           message = `set field value to ${goQuote(value)}`;
         }
         const r: Result = { message, field: { path: p } };
@@ -97,7 +102,8 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
 
 /** Replaces a sequence's elements with the setter's list; returns the result message. */
 function applyArraySetter(
-  node: YNode,
+  obj: KubeObject,
+  path: PathSegment[],
   key: YNode | undefined,
   pattern: string,
   setters: ReadonlyMap<string, string>,
@@ -105,19 +111,16 @@ function applyArraySetter(
   if (!/^\$\{[^}]*\}$/.test(pattern))
     throw new SetterError(`invalid setter pattern for array node: ${goQuote(pattern)}`);
   const text = setters.get(setterName(pattern)) ?? '';
-  const comment = key?.lineComment || node.lineComment;
+  const comment = key?.lineComment || obj.getNode(path)?.lineComment || '';
   if (isEmptyListText(text)) {
-    node.content = [];
-    node.style = 'flow';
+    const node = setListItems(obj, path, [], 'flow');
     node.lineComment = comment;
     if (key) key.lineComment = '';
     return `set field value to ${goQuote(text)}`;
   }
   const elems = parseScalarList(text);
   if (!elems) throw new SetterError(`input to array setter must be an array of values, but found ${goQuote(text)}`);
-  const fresh = sequenceNode(elems);
-  node.content = fresh.content;
-  node.style = '';
+  const node = setListItems(obj, path, elems, '');
   if (key) {
     key.lineComment = comment;
     node.lineComment = '';

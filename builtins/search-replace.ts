@@ -2,17 +2,22 @@
  * search-replace (catalog.md §4.7): matches field values by value, regex, path and file path,
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import {
+  defineBuiltin,
+  defineMutator,
+  resolvePlainTag,
+  setScalarText,
+  type KubeObject,
+  type PathSegment,
+  type Result,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
 import { emitYamlDocument } from '../src/core/yaml/index.ts';
-import { cloneNode, documentNode, mapGet, mappingNode, newNode, strNode, type YNode } from '../src/core/yaml/node.ts';
+import { cloneNode, documentNode, mappingNode, newNode, type YNode } from '../src/core/yaml/node.ts';
 import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
-import { resolvePlainTag, setScalarText } from './lib/scalar.ts';
 import { atLeast } from './lib/version.ts';
 import { kyamlPath, walk } from './lib/walk.ts';
 
@@ -85,8 +90,9 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
         if (!file || !globMatch(cfg.byFilePath, file.path)) continue;
       }
       if (isPutByAbsolutePath(cfg)) {
-        const node = lookupCreate(obj.root, cfg.byPath!.split('.'));
-        setScalarText(node, cfg.putValue!);
+        const at = lookupCreate(obj, cfg.byPath!.split('.'));
+        setScalarText(obj, at, cfg.putValue!);
+        const node = obj.getNode(at)!;
         if (cfg.putComment) node.lineComment = asComment(cfg.putComment);
         push(obj, `Mutated field value to ${goQuote(cfg.putValue!)}`, cfg.byPath!);
         continue;
@@ -113,7 +119,7 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
           return;
         }
         if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
-        if (cfg.putValue !== undefined) setScalarText(node, expand(cfg.putValue, value, regex));
+        if (cfg.putValue !== undefined) setScalarText(obj, path, expand(cfg.putValue, value, regex));
         push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
       });
     }
@@ -190,23 +196,20 @@ function asComment(text: string): string {
   return text.startsWith('#') ? text : `# ${text}`;
 }
 
-/** Looks up `segs`, creating mappings and the final scalar (appended) when missing. */
-function lookupCreate(root: YNode, segs: string[]): YNode {
-  let node = root;
+/**
+ * Looks up `segs`, creating mappings and the final scalar (appended) when missing, and replacing
+ * a non-mapping met before the end. Returns the path of the final node.
+ */
+function lookupCreate(obj: KubeObject, segs: string[]): PathSegment[] {
+  if (obj.root.kind !== 'mapping') throw new SearchReplaceError('wrong node kind at ');
   for (let i = 0; i < segs.length; i++) {
     const last = i === segs.length - 1;
-    let next = node.kind === 'mapping' ? mapGet(node, segs[i]!) : undefined;
-    if (!next || (!last && next.kind !== 'mapping')) {
-      const fresh = last ? newNode('scalar', { tag: resolvePlainTag(''), value: '' }) : mappingNode();
-      if (node.kind !== 'mapping') throw new SearchReplaceError(`wrong node kind at ${segs.slice(0, i).join('.')}`);
-      const idx = node.content.findIndex((c, k) => k % 2 === 0 && c.value === segs[i]);
-      if (idx >= 0) node.content[idx + 1] = fresh;
-      else node.content.push(strNode(segs[i]!), fresh);
-      next = fresh;
-    }
-    node = next;
+    const at = segs.slice(0, i + 1);
+    const next = obj.getNode(at);
+    if (!next || (!last && next.kind !== 'mapping'))
+      obj.set(at, last ? newNode('scalar', { tag: resolvePlainTag(''), value: '' }) : mappingNode());
   }
-  return node;
+  return segs;
 }
 
 const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.2.0'];

@@ -13,7 +13,7 @@
 import { KrmfnError } from '../src/core/errors.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { PathSegment } from '../src/core/field-path.ts';
-import { newNode, type YNode } from '../src/core/yaml/node.ts';
+import { newNode, sequenceNode, type NodeStyle, type YNode } from '../src/core/yaml/node.ts';
 import { resolvePlainTag } from '../src/core/yaml/resolve.ts';
 
 export { resolvePlainTag };
@@ -101,6 +101,15 @@ export function setStringScalar(obj: KubeObject, path: readonly PathSegment[], v
   obj.set([...path], newNode('scalar', { value, tag: '!!str', style }));
   const after = obj.getNode(path);
   if (after) after.style = style;
+}
+
+/**
+ * Replaces the list at `path` with `items` in `style` (the list's comments are kept) and returns
+ * the new list node, for callers that move comments afterwards.
+ */
+export function setListItems(obj: KubeObject, path: readonly PathSegment[], items: YNode[], style: NodeStyle): YNode {
+  obj.set([...path], sequenceNode(items, style));
+  return obj.getNode(path)!;
 }
 
 function notScalar(path: readonly PathSegment[], n: YNode | undefined): KrmfnError {

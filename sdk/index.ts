@@ -105,7 +105,14 @@ export {
   type GvkSelector,
   type WalkOptions,
 } from './field-spec.ts';
-export { isYaml11NonString, resolvePlainTag, setMapEntry, setScalarText, setStringScalar } from './field-edit.ts';
+export {
+  isYaml11NonString,
+  resolvePlainTag,
+  setListItems,
+  setMapEntry,
+  setScalarText,
+  setStringScalar,
+} from './field-edit.ts';
 export {
   parseResourceList,
   processResourceList,
