@@ -7,6 +7,7 @@ import { defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } f
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import {
   FIELD_SPEC_SCHEMA,
+  FieldEditError,
   FieldSpecError,
   parseFieldSpecs,
   setMapEntry,
@@ -93,7 +94,8 @@ export function setAnnotations(items: readonly KubeObject[], cfg: SetAnnotations
           { createKind: 'mapping' },
         );
       } catch (e) {
-        if (e instanceof FieldSpecError) return fail(`failed to run function: failed to run transformer: ${e.message}`);
+        if (e instanceof FieldSpecError || e instanceof FieldEditError)
+          return fail(`failed to run function: failed to run transformer: ${e.message}`);
         throw e;
       }
       if (hit > 0) {

@@ -8,6 +8,7 @@ import {
   defineBuiltin,
   defineMutator,
   FIELD_SPEC_SCHEMA,
+  FieldEditError,
   FieldSpecError,
   parseFieldSpecs,
   reencodeAsKustomize,
@@ -193,7 +194,7 @@ export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, vers
       if (before) reencodeAsKustomize(obj, before);
     }
   } catch (e) {
-    if (e instanceof FieldSpecError) return fail(e.message);
+    if (e instanceof FieldSpecError || e instanceof FieldEditError) return fail(e.message);
     throw e;
   }
   if (master) return ok([{ message: `summary: updated a total of ${count} image(s)`, severity: 'info' }]);

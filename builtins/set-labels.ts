@@ -11,6 +11,7 @@ import {
   defineBuiltin,
   defineMutator,
   FIELD_SPEC_SCHEMA,
+  FieldEditError,
   FieldSpecError,
   isEmptyConfig,
   parseFieldSpecs,
@@ -135,9 +136,9 @@ function runKustomize(ctx: Ctx, v015: boolean): void {
         for (const fs of specs)
           walkFieldSpec(obj, fs, (path) => setMapEntry(obj, path, k, cfg.labels[k]!), { createKind: 'mapping' });
     } catch (e) {
-      if (!(e instanceof FieldSpecError)) throw e;
-      // The kyaml framework stops at the first failing item and writes nothing.
-      frameworkError(ctx, e.message);
+      if (!(e instanceof FieldSpecError || e instanceof FieldEditError)) throw e;
+      // The kyaml framework stops at the first failing item; kpt then writes nothing.
+      frameworkError(ctx, `failed to run function: failed to run transformer: ${e.message}`);
       return;
     }
     reencodeAsKustomize(obj, before);

@@ -71,10 +71,7 @@ export function setMapEntry(obj: KubeObject, mapPath: readonly PathSegment[], ke
   const map = obj.getNode(mapPath);
   if (!map || (map.kind === 'scalar' && map.tag === '!!null')) return;
   if (map.kind !== 'mapping') {
-    throw new KrmfnError({
-      code: 'field-type',
-      message: `wrong Node Kind for ${mapPath.join('.')} expected: MappingNode was ${nodeKindName(map)}`,
-    });
+    throw new FieldEditError(`wrong Node Kind for ${mapPath.join('.')} expected: MappingNode was ${nodeKindName(map)}`);
   }
   const existing = obj.getNode([...mapPath, key]);
   const style =
@@ -92,10 +89,9 @@ export function setMapEntry(obj: KubeObject, mapPath: readonly PathSegment[], ke
 export function setStringScalar(obj: KubeObject, path: readonly PathSegment[], value: string): void {
   const existing = obj.getNode(path);
   if (existing && existing.kind !== 'scalar') {
-    throw new KrmfnError({
-      code: 'field-type',
-      message: `wrong Node Kind for ${path.join('.')} expected: ScalarNode was ${nodeKindName(existing)}`,
-    });
+    throw new FieldEditError(
+      `wrong Node Kind for ${path.join('.')} expected: ScalarNode was ${nodeKindName(existing)}`,
+    );
   }
   const style = existing ? existing.style : '';
   obj.set([...path], newNode('scalar', { value, tag: '!!str', style }));
@@ -112,11 +108,15 @@ export function setListItems(obj: KubeObject, path: readonly PathSegment[], item
   return obj.getNode(path)!;
 }
 
-function notScalar(path: readonly PathSegment[], n: YNode | undefined): KrmfnError {
-  return new KrmfnError({
-    code: 'field-type',
-    message: `cannot set ${path.join('.')}: ${n ? `it is a ${n.kind}` : 'it does not exist'}`,
-  });
+/** An edit the target node's kind does not allow (kyaml's "wrong Node Kind" errors). */
+export class FieldEditError extends KrmfnError {
+  constructor(message: string) {
+    super({ code: 'field-type', message });
+  }
+}
+
+function notScalar(path: readonly PathSegment[], n: YNode | undefined): FieldEditError {
+  return new FieldEditError(`cannot set ${path.join('.')}: ${n ? `it is a ${n.kind}` : 'it does not exist'}`);
 }
 
 function nodeKindName(n: YNode): string {

@@ -75,7 +75,9 @@ export function parseFieldSpecs(value: unknown): FieldSpec[] {
 /** `apps/v1` → {apps, v1}; `v1` → {'', v1} (kustomize `resid.ParseGroupVersion`: first `/`). */
 export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /** kustomize's `Gvk.IsSelected` / fieldspec `isMatchGVK`: every non-empty part must be equal. */

@@ -106,6 +106,7 @@ export {
   type WalkOptions,
 } from './field-spec.ts';
 export {
+  FieldEditError,
   isYaml11NonString,
   resolvePlainTag,
   setListItems,
