@@ -17,6 +17,7 @@ import {
   type Result,
 } from '../sdk/index.ts';
 import { dataMap } from './lib/config.ts';
+import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
 import { atLeast } from './lib/version.ts';
@@ -124,6 +125,8 @@ export const setAnnotationsFn = defineMutator({
   run(ctx) {
     const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!, true);
     const cfg = parseSetAnnotationsConfig(ctx.functionConfig, version);
+    // kustomize api v0.7 (v0.1.3) leaves local-config items out of its resource map.
+    if (typeof cfg !== 'string' && !atLeast(version, '0.1.4')) dropKustomizeIgnored(ctx.items);
     finish(ctx, typeof cfg === 'string' ? fail(cfg) : setAnnotations(ctx.items.all, cfg, version));
   },
 });

@@ -26,6 +26,7 @@ import {
   type PathSegment,
 } from '../sdk/index.ts';
 import { dataMap } from './lib/config.ts';
+import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 type Ctx = FnContext<undefined>;
 type Labels = Record<string, string>;
@@ -125,6 +126,8 @@ function runKustomize(ctx: Ctx, v015: boolean): void {
     frameworkError(ctx, `failed to configure function: ${e.message}`);
     return;
   }
+  // kustomize api v0.7 (v0.1.3, v0.1.4) leaves local-config items out of its resource map.
+  if (!v015) dropKustomizeIgnored(ctx.items);
   const keys = sortedKeys(cfg.labels);
   // main.go appends the default FieldSpecs after the user's.
   const specs = [...cfg.fieldSpecs, ...COMMON_LABELS];

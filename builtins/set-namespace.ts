@@ -26,6 +26,7 @@ import {
   type KubeObject,
   type PathSegment,
 } from '../sdk/index.ts';
+import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 const DEPENDS_ON = 'config.kubernetes.io/depends-on';
 const DEPENDS_ON_RE = /^([-.\w]*)\/namespaces\/([-.\w]*)\/([-.\w]*)\/([-.\w]*)$/;
@@ -127,6 +128,8 @@ function runKustomize(ctx: Ctx, gen: KustomizeGeneration): void {
       fs.path !== 'metadata/namespace' &&
       !((fs.kind === 'RoleBinding' || fs.kind === 'ClusterRoleBinding') && fs.path === 'subjects'),
   );
+  // kustomize api v0.7 (v0.1.0 – v0.1.3) leaves local-config items out of its resource map.
+  if (!gen.v014) dropKustomizeIgnored(ctx.items);
   const serviceAccounts = new Set(ctx.items.where((o) => o.kind === 'ServiceAccount').map((o) => o.name));
   try {
     for (const obj of ctx.items) {
