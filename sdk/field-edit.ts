@@ -13,7 +13,7 @@
 import { KrmfnError } from '../src/core/errors.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { PathSegment } from '../src/core/field-path.ts';
-import { newNode, sequenceNode, type NodeStyle, type YNode } from '../src/core/yaml/node.ts';
+import { cloneNode, newNode, sequenceNode, type NodeStyle, type YNode } from '../src/core/yaml/node.ts';
 import { resolvePlainTag } from '../src/core/yaml/resolve.ts';
 
 export { resolvePlainTag };
@@ -106,6 +106,28 @@ export function setStringScalar(obj: KubeObject, path: readonly PathSegment[], v
 export function setListItems(obj: KubeObject, path: readonly PathSegment[], items: YNode[], style: NodeStyle): YNode {
   obj.set([...path], sequenceNode(items, style));
   return obj.getNode(path)!;
+}
+
+/**
+ * Replaces the node at `path` with a copy of `value` (kustomize replacements' `SetYNode`): the
+ * new node takes `value`'s kind, tag and style; the target keeps its own comments where it has
+ * them (else `value`'s). The path must exist.
+ */
+export function replaceNode(obj: KubeObject, path: readonly PathSegment[], value: YNode): void {
+  const target = obj.getNode(path);
+  if (!target) throw notScalar(path, target);
+  const head = target.headComment || value.headComment;
+  const line = target.lineComment || value.lineComment;
+  const foot = target.footComment || value.footComment;
+  const fresh = cloneNode(value);
+  fresh.anchor = '';
+  obj.set([...path], fresh);
+  const after = obj.getNode(path)!;
+  // `set` keeps an existing scalar node; make it the exact copy.
+  if (after !== fresh) Object.assign(after, fresh);
+  after.headComment = head;
+  after.lineComment = line;
+  after.footComment = foot;
 }
 
 /** An edit the target node's kind does not allow (kyaml's "wrong Node Kind" errors). */

@@ -108,6 +108,7 @@ export {
 export {
   FieldEditError,
   isYaml11NonString,
+  replaceNode,
   resolvePlainTag,
   setListItems,
   setMapEntry,
