@@ -17,49 +17,75 @@ import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
-import { fieldMarker, setterName, setterRefs } from './lib/setters.ts';
-import { isEmptyListText, parseScalarList } from './lib/simple-list.ts';
+import { fieldMarker, markerPattern, setterName, setterRefs } from './lib/setters.ts';
+import { parseScalarList } from './lib/simple-list.ts';
 import { atLeast } from './lib/version.ts';
-import { kyamlPath, walk } from './lib/walk.ts';
+import { kyamlPath } from './lib/walk.ts';
 
 class SetterError extends Error {}
 
-/** Applies `setters` to every item in place. `version` is the image version ('' = newest). */
+/**
+ * Applies `setters` to every item in place. `version` is the image version ('' = newest).
+ * The traversal is upstream's `acceptImpl` (applysetters/walk.go): at each mapping, the array
+ * setters of its fields first (`visitMapping`), then each field value in order; list items in
+ * order; scalars (`visitScalar`). Result paths are `a.b[0].c`.
+ */
 export function applySetters(
   items: readonly KubeObject[],
   setters: ReadonlyMap<string, string>,
   version: string,
 ): Report {
+  const v010 = !atLeast(version, '0.1.1');
   const v2 = atLeast(version, '0.2.0');
-  if (!v2 && setters.size === 0) return fail('failed to apply setters: input setters list cannot be empty');
+  if (!v010 && !v2 && setters.size === 0) return fail('failed to apply setters: input setters list cannot be empty');
   const results: Result[] = [];
+  const wanted = (pattern: string | undefined): pattern is string =>
+    pattern !== undefined && setterRefs(pattern).some((r) => setters.has(setterName(r)));
   try {
     for (const obj of items) {
       const file = fileRefOf(obj);
-      walk(obj.root, ({ node, key, path }) => {
-        const pattern = fieldMarker(node, key);
-        if (pattern === undefined) return;
-        const refs = setterRefs(pattern);
-        if (!refs.some((r) => setters.has(setterName(r)))) return;
-        const p = kyamlPath(path);
-        let message: string;
-        if (node.kind === 'sequence') {
-          message = applyArraySetter(obj, path, key, pattern, setters);
-        } else {
+      const record = (message: string, path: PathSegment[]): void => {
+        // Upstream results carry the file path only (`framework.File{Path}`), never the index.
+        const r: Result = { message, field: { path: kyamlPath(path) } };
+        if (file) r.file = { path: file.path };
+        results.push(r);
+      };
+      const visit = (path: PathSegment[]): void => {
+        const node = path.length === 0 ? obj.root : obj.getNode(path);
+        if (!node) return;
+        if (node.kind === 'mapping') {
+          for (let i = 0; i + 1 < node.content.length; i += 2) {
+            const key = node.content[i]!;
+            const value = node.content[i + 1]!;
+            if (value.kind !== 'sequence') continue;
+            // v0.1.0 reads the marker from the key only; later tags from the value of a flow list.
+            const pattern = v010 ? markerPattern(key.lineComment) : fieldMarker(value, key);
+            if (!wanted(pattern)) continue;
+            const message = applyArraySetter(obj, [...path, key.value], key, pattern, setters, v010);
+            record(message, [...path, key.value]);
+          }
+          const keys = node.content.filter((_, i) => i % 2 === 0).map((k) => k.value);
+          for (const k of keys) visit([...path, k]);
+        } else if (node.kind === 'sequence') {
+          for (let i = 0; i < node.content.length; i++) visit([...path, i]);
+        } else if (node.kind === 'scalar') {
+          // v0.1.0 skips null scalars (`IsNilOrEmpty`).
+          if (v010 && node.tag === '!!null') return;
+          const pattern = markerPattern(node.lineComment);
+          if (!wanted(pattern)) return;
           const value = resolvePattern(pattern, node.value, setters);
           setScalarText(obj, path, value);
-          message = `set field value to ${goQuote(value)}`;
+          record(`set field value to ${goQuote(value)}`, path);
         }
-        const r: Result = { message, field: { path: p } };
-        if (file) r.file = file;
-        results.push(r);
-        return 'skip';
-      });
+      };
+      visit([]);
     }
   } catch (e) {
     if (e instanceof SetterError) return fail(`failed to apply setters: ${e.message}`);
     throw e;
   }
+  // v0.1.0 reports nothing, success or not.
+  if (v010) return ok();
   if (results.length === 0) {
     if (!v2) return fail('failed to apply setters: no matches for the input list of setters');
     return ok([{ message: 'no matches for input setter(s)' }]);
@@ -104,24 +130,27 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
 function applyArraySetter(
   obj: KubeObject,
   path: PathSegment[],
-  key: YNode | undefined,
+  key: YNode,
   pattern: string,
   setters: ReadonlyMap<string, string>,
+  v010: boolean,
 ): string {
-  if (!/^\$\{[^}]*\}$/.test(pattern))
+  if (!/^\$\{[^}]*\}$/.test(pattern) || setterRefs(pattern).length !== 1)
     throw new SetterError(`invalid setter pattern for array node: ${goQuote(pattern)}`);
   const text = setters.get(setterName(pattern)) ?? '';
-  const comment = key?.lineComment || obj.getNode(path)?.lineComment || '';
-  if (isEmptyListText(text)) {
+  const value = obj.getNode(path)!;
+  // Later tags: the marker of a flow list is on the value, of a block list on the key.
+  const comment = value.style === 'flow' ? value.lineComment : key.lineComment;
+  if (text === '' && !v010) {
     const node = setListItems(obj, path, [], 'flow');
     node.lineComment = comment;
-    if (key) key.lineComment = '';
+    key.lineComment = '';
     return `set field value to ${goQuote(text)}`;
   }
   const elems = parseScalarList(text);
   if (!elems) throw new SetterError(`input to array setter must be an array of values, but found ${goQuote(text)}`);
   const node = setListItems(obj, path, elems, '');
-  if (key) {
+  if (!v010) {
     key.lineComment = comment;
     node.lineComment = '';
   }
