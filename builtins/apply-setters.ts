@@ -20,7 +20,7 @@ import { fail, goQuote, ok, type Report } from './lib/report.ts';
 import { fieldMarker, markerPattern, setterName, setterRefs } from './lib/setters.ts';
 import { parseScalarList } from './lib/simple-list.ts';
 import { atLeast } from './lib/version.ts';
-import { kyamlPath } from './lib/walk.ts';
+import { acceptKyaml, kyamlPath } from './lib/walk.ts';
 
 class SetterError extends Error {}
 
@@ -50,25 +50,21 @@ export function applySetters(
         if (file) r.file = { path: file.path };
         results.push(r);
       };
-      const visit = (path: PathSegment[]): void => {
-        const node = path.length === 0 ? obj.root : obj.getNode(path);
-        if (!node) return;
-        if (node.kind === 'mapping') {
-          for (let i = 0; i + 1 < node.content.length; i += 2) {
-            const key = node.content[i]!;
-            const value = node.content[i + 1]!;
+      acceptKyaml(
+        obj.root,
+        (map, mapPath) => {
+          for (let i = 0; i + 1 < map.content.length; i += 2) {
+            const key = map.content[i]!;
+            const value = map.content[i + 1]!;
             if (value.kind !== 'sequence') continue;
             // v0.1.0 reads the marker from the key only; later tags from the value of a flow list.
             const pattern = v010 ? markerPattern(key.lineComment) : fieldMarker(value, key);
             if (!wanted(pattern)) continue;
-            const message = applyArraySetter(obj, [...path, key.value], key, pattern, setters, v010);
-            record(message, [...path, key.value]);
+            const path = [...mapPath, key.value];
+            record(applyArraySetter(obj, path, key, pattern, setters, v010), path);
           }
-          const keys = node.content.filter((_, i) => i % 2 === 0).map((k) => k.value);
-          for (const k of keys) visit([...path, k]);
-        } else if (node.kind === 'sequence') {
-          for (let i = 0; i < node.content.length; i++) visit([...path, i]);
-        } else if (node.kind === 'scalar') {
+        },
+        (node, path) => {
           // v0.1.0 skips null scalars (`IsNilOrEmpty`).
           if (v010 && node.tag === '!!null') return;
           const pattern = markerPattern(node.lineComment);
@@ -76,9 +72,8 @@ export function applySetters(
           const value = resolvePattern(pattern, node.value, setters);
           setScalarText(obj, path, value);
           record(`set field value to ${goQuote(value)}`, path);
-        }
-      };
-      visit([]);
+        },
+      );
     }
   } catch (e) {
     if (e instanceof SetterError) return fail(`failed to apply setters: ${e.message}`);

@@ -19,7 +19,7 @@ import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
 import { atLeast } from './lib/version.ts';
-import { kyamlPath, walk } from './lib/walk.ts';
+import { acceptKyaml, kyamlPath } from './lib/walk.ts';
 
 export interface SearchReplaceConfig {
   byValue?: string;
@@ -80,7 +80,8 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
     // Upstream records scalar matches only for items that have a file path.
     if (requireFile && !file) return;
     const r: Result = { message, field: { path } };
-    if (file) r.file = file;
+    // Upstream fills `framework.File{Path}` only: results never carry the index.
+    if (file) r.file = { path: file.path };
     results.push(r);
   };
   try {
@@ -97,31 +98,43 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
         push(obj, `Mutated field value to ${goQuote(cfg.putValue!)}`, cfg.byPath!);
         continue;
       }
-      walk(obj.root, ({ node, key, path }) => {
-        const p = kyamlPath(path);
-        if (node.kind === 'sequence' && key && cfg.putComment !== undefined && cfg.byPath && pathMatch(cfg.byPath, p)) {
-          key.lineComment = asComment(cfg.putComment);
-          node.lineComment = '';
-          const shown = serialize({ ...node, style: 'flow' });
-          node.style = '';
-          push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
-          return;
-        }
-        if (node.kind !== 'scalar' || path.length === 0) return;
-        const value = node.value;
-        const valueMatcher = cfg.byValue !== undefined || regex !== undefined;
-        const vm = valueMatch(value, cfg, regex);
-        const pm = cfg.byPath ? pathMatch(cfg.byPath, p) : false;
-        const matched = (pm && vm) || (vm && !cfg.byPath) || (pm && !valueMatcher);
-        if (!matched) return;
-        if (!mutate) {
-          push(obj, `Matched field value ${goQuote(serialize(node))}`, p, true);
-          return;
-        }
-        if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
-        if (cfg.putValue !== undefined) setScalarText(obj, path, expand(cfg.putValue, value, regex));
-        push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
-      });
+      // Upstream order (walk.go `acceptImpl`): a mapping's list fields get their comment first
+      // (`visitMapping`), then the fields are visited.
+      acceptKyaml(
+        obj.root,
+        (map, mapPath) => {
+          if (!cfg.putComment || !cfg.byPath) return;
+          for (let i = 0; i + 1 < map.content.length; i += 2) {
+            const key = map.content[i]!;
+            const node = map.content[i + 1]!;
+            // `IsNilOrEmpty`: an empty list is skipped.
+            if (node.kind !== 'sequence' || node.content.length === 0) continue;
+            if (!pathMatch(cfg.byPath, kyamlPath([...mapPath, key.value]))) continue;
+            key.lineComment = asComment(cfg.putComment);
+            node.lineComment = '';
+            const shown = serialize({ ...node, style: 'flow' });
+            node.style = '';
+            push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
+          }
+        },
+        (node, path) => {
+          if (path.length === 0) return;
+          const p = kyamlPath(path);
+          const value = node.value;
+          const valueMatcher = cfg.byValue !== undefined || regex !== undefined;
+          const vm = valueMatch(value, cfg, regex);
+          const pm = cfg.byPath ? pathMatch(cfg.byPath, p) : false;
+          const matched = (pm && vm) || (vm && !cfg.byPath) || (pm && !valueMatcher);
+          if (!matched) return;
+          if (!mutate) {
+            push(obj, `Matched field value ${goQuote(serialize(node))}`, p, true);
+            return;
+          }
+          if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
+          if (cfg.putValue !== undefined) setScalarText(obj, path, expand(cfg.putValue, value, regex));
+          push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
+        },
+      );
     }
   } catch (e) {
     if (e instanceof SearchReplaceError)
