@@ -3,9 +3,15 @@
  * v0.1.0–v0.1.1 (kustomize api v0.10.1) silently skip a target field that is missing without
  * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
  */
-import { compileGoRegexp, defineBuiltin, defineMutator } from '../sdk/index.ts';
+import {
+  compileGoRegexp,
+  defineBuiltin,
+  defineMutator,
+  replaceNode,
+  type KubeObject,
+  type PathSegment,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
 import { cloneNode, type YNode } from '../src/core/yaml/node.ts';
 import { splitApiVersion } from './lib/gvk.ts';
 import { lookupAll, lookupCreate, parseKustomizePath } from './lib/kustomize-path.ts';
@@ -127,8 +133,9 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
   if (found.length === 0) throw new ReplacementError(`nothing selected by ${selectorString(sel)}`);
   if (found.length > 1) throw new ReplacementError(`multiple matches for selector ${selectorString(sel)}`);
   const fp = src.fieldPath || 'metadata.name';
-  const nodes = lookupAll(found[0]!.root, parseKustomizePath(fp));
-  const node = nodes[0];
+  const source = found[0]!;
+  const paths = lookupAll(source, parseKustomizePath(fp));
+  const node = paths[0] && source.getNode(paths[0]);
   if (!node || (node.kind === 'scalar' && (node.value === '' || node.tag === '!!null'))) {
     throw new ReplacementError(`fieldPath \`${fp}\` is missing for replacement source ${selectorString(sel)}`);
   }
@@ -149,8 +156,8 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
       for (const tfp of t.fieldPaths?.length ? t.fieldPaths : ['metadata.name']) {
         const segs = parseKustomizePath(tfp);
         if (!v19 && segs.some((s) => s.kind === 'wildcard')) continue;
-        let hits = lookupAll(obj.root, segs);
-        if (hits.length === 0 && t.options?.create) hits = lookupCreate(obj.root, segs);
+        let hits = lookupAll(obj, segs);
+        if (hits.length === 0 && t.options?.create) hits = lookupCreate(obj, segs);
         if (hits.length === 0) {
           if (!v19) continue;
           throw new ReplacementError(
@@ -159,13 +166,14 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
               : `unable to find field "${tfp}" in replacement target`,
           );
         }
-        for (const h of hits) setTarget(h, value, t.options);
+        for (const h of hits) setTarget(obj, h, value, t.options);
       }
     }
   }
 }
 
-function setTarget(target: YNode, value: YNode, options: FieldOptions | undefined): void {
+function setTarget(obj: KubeObject, path: PathSegment[], value: YNode, options: FieldOptions | undefined): void {
+  const target = obj.getNode(path)!;
   const fresh = cloneNode(value);
   if (options?.delimiter) {
     if (target.kind !== 'scalar' || value.kind !== 'scalar')
@@ -178,10 +186,7 @@ function setTarget(target: YNode, value: YNode, options: FieldOptions | undefine
     fresh.value = parts.join(options.delimiter);
   }
   // The target keeps its own comments where it has them (kpt restores them by id anyway).
-  const head = target.headComment || fresh.headComment;
-  const line = target.lineComment || fresh.lineComment;
-  const foot = target.footComment || fresh.footComment;
-  Object.assign(target, fresh, { headComment: head, lineComment: line, footComment: foot, anchor: '' });
+  replaceNode(obj, path, fresh);
 }
 
 const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.1.2'];

@@ -3,58 +3,86 @@
  * functionConfig's `data` map. v0.1.x fails on an empty setter list and on no matches; v0.2.x
  * reports `no matches for input setter(s)` and succeeds.
  */
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { sequenceNode, type YNode } from '../src/core/yaml/node.ts';
-import { compileGoRegexp, defineBuiltin, defineMutator, quoteMeta } from '../sdk/index.ts';
+import type { YNode } from '../src/core/yaml/node.ts';
+import {
+  compileGoRegexp,
+  defineBuiltin,
+  defineMutator,
+  quoteMeta,
+  setListItems,
+  setScalarText,
+  type KubeObject,
+  type PathSegment,
+  type Result,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
-import { setScalarText } from './lib/scalar.ts';
-import { fieldMarker, setterName, setterRefs } from './lib/setters.ts';
-import { isEmptyListText, parseScalarList } from './lib/simple-list.ts';
+import { fieldMarker, markerPattern, setterName, setterRefs } from './lib/setters.ts';
+import { parseScalarList } from './lib/simple-list.ts';
 import { atLeast } from './lib/version.ts';
-import { kyamlPath, walk } from './lib/walk.ts';
+import { acceptKyaml, kyamlPath } from './lib/walk.ts';
 
 class SetterError extends Error {}
 
-/** Applies `setters` to every item in place. `version` is the image version ('' = newest). */
+/**
+ * Applies `setters` to every item in place. `version` is the image version ('' = newest).
+ * The traversal is upstream's `acceptImpl` (applysetters/walk.go): at each mapping, the array
+ * setters of its fields first (`visitMapping`), then each field value in order; list items in
+ * order; scalars (`visitScalar`). Result paths are `a.b[0].c`.
+ */
 export function applySetters(
   items: readonly KubeObject[],
   setters: ReadonlyMap<string, string>,
   version: string,
 ): Report {
+  const v010 = !atLeast(version, '0.1.1');
   const v2 = atLeast(version, '0.2.0');
-  if (!v2 && setters.size === 0) return fail('failed to apply setters: input setters list cannot be empty');
+  if (!v010 && !v2 && setters.size === 0) return fail('failed to apply setters: input setters list cannot be empty');
   const results: Result[] = [];
+  const wanted = (pattern: string | undefined): pattern is string =>
+    pattern !== undefined && setterRefs(pattern).some((r) => setters.has(setterName(r)));
   try {
     for (const obj of items) {
       const file = fileRefOf(obj);
-      walk(obj.root, ({ node, key, path }) => {
-        const pattern = fieldMarker(node, key);
-        if (pattern === undefined) return;
-        const refs = setterRefs(pattern);
-        if (!refs.some((r) => setters.has(setterName(r)))) return;
-        const p = kyamlPath(path);
-        let message: string;
-        if (node.kind === 'sequence') {
-          message = applyArraySetter(node, key, pattern, setters);
-        } else {
-          const value = resolvePattern(pattern, node.value, setters);
-          setScalarText(node, value);
-          message = `set field value to ${goQuote(value)}`;
-        }
-        const r: Result = { message, field: { path: p } };
-        if (file) r.file = file;
+      const record = (message: string, path: PathSegment[]): void => {
+        // Upstream results carry the file path only (`framework.File{Path}`), never the index.
+        const r: Result = { message, field: { path: kyamlPath(path) } };
+        if (file) r.file = { path: file.path };
         results.push(r);
-        return 'skip';
-      });
+      };
+      acceptKyaml(
+        obj.root,
+        (map, mapPath) => {
+          for (let i = 0; i + 1 < map.content.length; i += 2) {
+            const key = map.content[i]!;
+            const value = map.content[i + 1]!;
+            if (value.kind !== 'sequence') continue;
+            // v0.1.0 reads the marker from the key only; later tags from the value of a flow list.
+            const pattern = v010 ? markerPattern(key.lineComment) : fieldMarker(value, key);
+            if (!wanted(pattern)) continue;
+            const path = [...mapPath, key.value];
+            record(applyArraySetter(obj, path, key, pattern, setters, v010), path);
+          }
+        },
+        (node, path) => {
+          // v0.1.0 skips null scalars (`IsNilOrEmpty`).
+          if (v010 && node.tag === '!!null') return;
+          const pattern = markerPattern(node.lineComment);
+          if (!wanted(pattern)) return;
+          const value = resolvePattern(pattern, node.value, setters);
+          setScalarText(obj, path, value);
+          record(`set field value to ${goQuote(value)}`, path);
+        },
+      );
     }
   } catch (e) {
     if (e instanceof SetterError) return fail(`failed to apply setters: ${e.message}`);
     throw e;
   }
+  // v0.1.0 reports nothing, success or not.
+  if (v010) return ok();
   if (results.length === 0) {
     if (!v2) return fail('failed to apply setters: no matches for the input list of setters');
     return ok([{ message: 'no matches for input setter(s)' }]);
@@ -99,28 +127,29 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
 
 /** Replaces a sequence's elements with the setter's list; returns the result message. */
 function applyArraySetter(
-  node: YNode,
-  key: YNode | undefined,
+  obj: KubeObject,
+  path: PathSegment[],
+  key: YNode,
   pattern: string,
   setters: ReadonlyMap<string, string>,
+  v010: boolean,
 ): string {
-  if (!/^\$\{[^}]*\}$/.test(pattern))
+  if (!/^\$\{[^}]*\}$/.test(pattern) || setterRefs(pattern).length !== 1)
     throw new SetterError(`invalid setter pattern for array node: ${goQuote(pattern)}`);
   const text = setters.get(setterName(pattern)) ?? '';
-  const comment = key?.lineComment || node.lineComment;
-  if (isEmptyListText(text)) {
-    node.content = [];
-    node.style = 'flow';
+  const value = obj.getNode(path)!;
+  // Later tags: the marker of a flow list is on the value, of a block list on the key.
+  const comment = value.style === 'flow' ? value.lineComment : key.lineComment;
+  if (text === '' && !v010) {
+    const node = setListItems(obj, path, [], 'flow');
     node.lineComment = comment;
-    if (key) key.lineComment = '';
+    key.lineComment = '';
     return `set field value to ${goQuote(text)}`;
   }
   const elems = parseScalarList(text);
   if (!elems) throw new SetterError(`input to array setter must be an array of values, but found ${goQuote(text)}`);
-  const fresh = sequenceNode(elems);
-  node.content = fresh.content;
-  node.style = '';
-  if (key) {
+  const node = setListItems(obj, path, elems, '');
+  if (!v010) {
     key.lineComment = comment;
     node.lineComment = '';
   }

@@ -11,7 +11,7 @@ import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { isKptfile } from './lib/gvk.ts';
 import { ok, type Report } from './lib/report.ts';
-import { resolvePlainTag } from './lib/scalar.ts';
+import { resolvePlainTag } from '../sdk/index.ts';
 import { fieldMarker, setterName, setterRefs } from './lib/setters.ts';
 import { parseScalarList } from './lib/simple-list.ts';
 import { walk } from './lib/walk.ts';

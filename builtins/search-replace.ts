@@ -8,20 +8,22 @@ import {
   defineMutator,
   GlobSyntaxError,
   GoRegexpError,
+  resolvePlainTag,
+  setScalarText,
   type GoRegexp,
+  type KubeObject,
+  type PathSegment,
+  type Result,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
 import { emitYamlDocument } from '../src/core/yaml/index.ts';
-import { cloneNode, documentNode, mapGet, mappingNode, newNode, strNode, type YNode } from '../src/core/yaml/node.ts';
+import { cloneNode, documentNode, mappingNode, newNode, type YNode } from '../src/core/yaml/node.ts';
 import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
-import { resolvePlainTag, setScalarText } from './lib/scalar.ts';
 import { atLeast } from './lib/version.ts';
-import { kyamlPath, walk } from './lib/walk.ts';
+import { acceptKyaml, kyamlPath } from './lib/walk.ts';
 
 export interface SearchReplaceConfig {
   byValue?: string;
@@ -82,7 +84,8 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
     // Upstream records scalar matches only for items that have a file path.
     if (requireFile && !file) return;
     const r: Result = { message, field: { path } };
-    if (file) r.file = file;
+    // Upstream fills `framework.File{Path}` only: results never carry the index.
+    if (file) r.file = { path: file.path };
     results.push(r);
   };
   try {
@@ -92,37 +95,50 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
         if (!file || !globMatch(cfg.byFilePath, file.path)) continue;
       }
       if (isPutByAbsolutePath(cfg)) {
-        const node = lookupCreate(obj.root, cfg.byPath!.split('.'));
-        setScalarText(node, cfg.putValue!);
+        const at = lookupCreate(obj, cfg.byPath!.split('.'));
+        setScalarText(obj, at, cfg.putValue!);
+        const node = obj.getNode(at)!;
         if (cfg.putComment) node.lineComment = asComment(cfg.putComment);
         push(obj, `Mutated field value to ${goQuote(cfg.putValue!)}`, cfg.byPath!);
         continue;
       }
-      walk(obj.root, ({ node, key, path }) => {
-        const p = kyamlPath(path);
-        if (node.kind === 'sequence' && key && cfg.putComment !== undefined && cfg.byPath && pathMatch(cfg.byPath, p)) {
-          key.lineComment = asComment(cfg.putComment);
-          node.lineComment = '';
-          const shown = serialize({ ...node, style: 'flow' });
-          node.style = '';
-          push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
-          return;
-        }
-        if (node.kind !== 'scalar' || path.length === 0) return;
-        const value = node.value;
-        const valueMatcher = cfg.byValue !== undefined || regex !== undefined;
-        const vm = valueMatch(value, cfg, regex);
-        const pm = cfg.byPath ? pathMatch(cfg.byPath, p) : false;
-        const matched = (pm && vm) || (vm && !cfg.byPath) || (pm && !valueMatcher);
-        if (!matched) return;
-        if (!mutate) {
-          push(obj, `Matched field value ${goQuote(serialize(node))}`, p, true);
-          return;
-        }
-        if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
-        if (cfg.putValue !== undefined) setScalarText(node, expand(cfg.putValue, value, regex));
-        push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
-      });
+      // Upstream order (walk.go `acceptImpl`): a mapping's list fields get their comment first
+      // (`visitMapping`), then the fields are visited.
+      acceptKyaml(
+        obj.root,
+        (map, mapPath) => {
+          if (!cfg.putComment || !cfg.byPath) return;
+          for (let i = 0; i + 1 < map.content.length; i += 2) {
+            const key = map.content[i]!;
+            const node = map.content[i + 1]!;
+            // `IsNilOrEmpty`: an empty list is skipped.
+            if (node.kind !== 'sequence' || node.content.length === 0) continue;
+            if (!pathMatch(cfg.byPath, kyamlPath([...mapPath, key.value]))) continue;
+            key.lineComment = asComment(cfg.putComment);
+            node.lineComment = '';
+            const shown = serialize({ ...node, style: 'flow' });
+            node.style = '';
+            push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
+          }
+        },
+        (node, path) => {
+          if (path.length === 0) return;
+          const p = kyamlPath(path);
+          const value = node.value;
+          const valueMatcher = cfg.byValue !== undefined || regex !== undefined;
+          const vm = valueMatch(value, cfg, regex);
+          const pm = cfg.byPath ? pathMatch(cfg.byPath, p) : false;
+          const matched = (pm && vm) || (vm && !cfg.byPath) || (pm && !valueMatcher);
+          if (!matched) return;
+          if (!mutate) {
+            push(obj, `Matched field value ${goQuote(serialize(node))}`, p, true);
+            return;
+          }
+          if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
+          if (cfg.putValue !== undefined) setScalarText(obj, path, expand(cfg.putValue, value, regex));
+          push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
+        },
+      );
     }
   } catch (e) {
     // A malformed by-file-path glob is doublestar's ErrBadPattern, returned by upstream's Perform.
@@ -208,23 +224,20 @@ function asComment(text: string): string {
   return text.startsWith('#') ? text : `# ${text}`;
 }
 
-/** Looks up `segs`, creating mappings and the final scalar (appended) when missing. */
-function lookupCreate(root: YNode, segs: string[]): YNode {
-  let node = root;
+/**
+ * Looks up `segs`, creating mappings and the final scalar (appended) when missing, and replacing
+ * a non-mapping met before the end. Returns the path of the final node.
+ */
+function lookupCreate(obj: KubeObject, segs: string[]): PathSegment[] {
+  if (obj.root.kind !== 'mapping') throw new SearchReplaceError('wrong node kind at ');
   for (let i = 0; i < segs.length; i++) {
     const last = i === segs.length - 1;
-    let next = node.kind === 'mapping' ? mapGet(node, segs[i]!) : undefined;
-    if (!next || (!last && next.kind !== 'mapping')) {
-      const fresh = last ? newNode('scalar', { tag: resolvePlainTag(''), value: '' }) : mappingNode();
-      if (node.kind !== 'mapping') throw new SearchReplaceError(`wrong node kind at ${segs.slice(0, i).join('.')}`);
-      const idx = node.content.findIndex((c, k) => k % 2 === 0 && c.value === segs[i]);
-      if (idx >= 0) node.content[idx + 1] = fresh;
-      else node.content.push(strNode(segs[i]!), fresh);
-      next = fresh;
-    }
-    node = next;
+    const at = segs.slice(0, i + 1);
+    const next = obj.getNode(at);
+    if (!next || (!last && next.kind !== 'mapping'))
+      obj.set(at, last ? newNode('scalar', { tag: resolvePlainTag(''), value: '' }) : mappingNode());
   }
-  return node;
+  return segs;
 }
 
 const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.2.0'];

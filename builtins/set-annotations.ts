@@ -5,17 +5,19 @@
  */
 import { defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { mappingNode, mapGet, strNode } from '../src/core/yaml/node.ts';
-import { dataMap, isConfigMap } from './lib/config.ts';
 import {
   FIELD_SPEC_SCHEMA,
-  forEachFieldSpecTarget,
-  replaceValue,
-  toFieldSpecs,
+  FieldEditError,
+  FieldSpecError,
+  parseFieldSpecs,
+  setMapEntry,
+  walkFieldSpec,
   type FieldSpec,
-} from './lib/field-spec.ts';
+  type KubeObject,
+  type Result,
+} from '../sdk/index.ts';
+import { dataMap } from './lib/config.ts';
+import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
 import { atLeast } from './lib/version.ts';
@@ -26,7 +28,7 @@ export const ANNOTATION_FIELD_SPECS: readonly FieldSpec[] = Object.freeze([
   { path: 'spec/template/metadata/annotations', create: true, kind: 'Deployment' },
   { path: 'spec/template/metadata/annotations', create: true, kind: 'ReplicaSet' },
   { path: 'spec/template/metadata/annotations', create: true, kind: 'DaemonSet' },
-  { path: 'spec/template/metadata/annotations', create: true, group: 'apps', kind: 'StatefulSet' },
+  { path: 'spec/template/metadata/annotations', create: true, kind: 'StatefulSet' },
   { path: 'spec/template/metadata/annotations', create: true, group: 'batch', kind: 'Job' },
   { path: 'spec/jobTemplate/metadata/annotations', create: true, group: 'batch', kind: 'CronJob' },
   { path: 'spec/jobTemplate/spec/template/metadata/annotations', create: true, group: 'batch', kind: 'CronJob' },
@@ -44,10 +46,14 @@ export function parseSetAnnotationsConfig(fc: KubeObject | undefined, version: s
     ? 'failed to configure function: `functionConfig` must be a `ConfigMap` or `SetAnnotations`'
     : 'failed to configure function: function config must be a ConfigMap or SetAnnotationConfig';
   if (!fc || fc.kind === '') return wrongKind;
+  // `validGVK` in main.go (every tag and master): apiVersion and kind must both match.
   let cfg: SetAnnotationsConfig;
-  if (isConfigMap(fc) || fc.kind === 'ConfigMap') {
+  if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
     cfg = { annotations: dataMap(fc), fieldSpecs: [] };
-  } else if (fc.kind === 'SetAnnotationConfig' || (v14 && fc.kind === 'SetAnnotations')) {
+  } else if (
+    (fc.kind === 'SetAnnotationConfig' || (v14 && fc.kind === 'SetAnnotations')) &&
+    fc.apiVersion === 'fn.kpt.dev/v1alpha1'
+  ) {
     const a = fc.get('annotations');
     const annotations = new Map<string, string>();
     if (a && typeof a === 'object' && !Array.isArray(a))
@@ -57,7 +63,7 @@ export function parseSetAnnotationsConfig(fc: KubeObject | undefined, version: s
     if (extra !== undefined && legacy !== undefined) {
       return 'failed to configure function: `fieldSpecs` has been deprecated, please rename it to `additionalAnnotationFields`';
     }
-    cfg = { annotations, fieldSpecs: toFieldSpecs(extra ?? legacy) };
+    cfg = { annotations, fieldSpecs: parseFieldSpecs(extra ?? legacy) };
   } else return wrongKind;
   if (cfg.annotations.size === 0) return 'failed to configure function: input annotation list cannot be empty';
   return cfg;
@@ -70,29 +76,29 @@ export function setAnnotations(items: readonly KubeObject[], cfg: SetAnnotations
   const keys = [...cfg.annotations.keys()].sort();
   const json = `{${keys.map((k) => `${JSON.stringify(k)}:${JSON.stringify(cfg.annotations.get(k))}`).join(',')}}`;
   const results: { r: Result; path: string; index: number }[] = [];
-  const specs = [...ANNOTATION_FIELD_SPECS, ...cfg.fieldSpecs];
+  // main.go appends the default FieldSpecs after the user's.
+  const specs = [...cfg.fieldSpecs, ...ANNOTATION_FIELD_SPECS];
   for (const obj of items) {
     const before = styleB ? snapshotKeyOrder(obj) : undefined;
     const seen = new Set<string>();
     for (const fs of specs) {
-      if (seen.has(fs.path)) continue;
-      const hit = forEachFieldSpecTarget(obj, fs, (parent, key) => {
-        let map = mapGet(parent, key);
-        if (!map || map.kind !== 'mapping') {
-          map = mappingNode();
-          replaceValue(parent, key, map);
-        }
-        for (const k of keys) {
-          const v = cfg.annotations.get(k)!;
-          const existing = mapGet(map, k);
-          if (existing && existing.kind === 'scalar') {
-            existing.value = v;
-            existing.tag = '!!str';
-            existing.tagged = false;
-          } else if (existing) replaceValue(map, k, strNode(v));
-          else map.content.push(strNode(k), strNode(v));
-        }
-      });
+      if (withResults && seen.has(fs.path)) continue;
+      let hit = 0;
+      try {
+        walkFieldSpec(
+          obj,
+          fs,
+          (path) => {
+            hit++;
+            for (const k of keys) setMapEntry(obj, path, k, cfg.annotations.get(k)!);
+          },
+          { createKind: 'mapping' },
+        );
+      } catch (e) {
+        if (e instanceof FieldSpecError || e instanceof FieldEditError)
+          return fail(`failed to run function: failed to run transformer: ${e.message}`);
+        throw e;
+      }
       if (hit > 0) {
         seen.add(fs.path);
         if (withResults) {
@@ -119,6 +125,8 @@ export const setAnnotationsFn = defineMutator({
   run(ctx) {
     const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!, true);
     const cfg = parseSetAnnotationsConfig(ctx.functionConfig, version);
+    // kustomize api v0.7 (v0.1.3) leaves local-config items out of its resource map.
+    if (typeof cfg !== 'string' && !atLeast(version, '0.1.4')) dropKustomizeIgnored(ctx.items);
     finish(ctx, typeof cfg === 'string' ? fail(cfg) : setAnnotations(ctx.items.all, cfg, version));
   },
 });

@@ -4,16 +4,27 @@
  * (reproduced), style B. Newest ('' = master rewrite): exact ConfigMap keys, only Pods and the
  * usual workloads, initContainers skipped (the `iniContainers` typo, reproduced), style A.
  */
-import { compileGoRegexp, defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } from '../sdk/index.ts';
+import {
+  compileGoRegexp,
+  defineBuiltin,
+  defineMutator,
+  FIELD_SPEC_SCHEMA,
+  FieldEditError,
+  FieldSpecError,
+  parseFieldSpecs,
+  reencodeAsKustomize,
+  setStringScalar,
+  snapshotKeyOrder,
+  walkFieldSpec,
+  type FieldSpec,
+  type KubeObject,
+  type PathSegment,
+  type Result,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
-import { FIELD_SPEC_SCHEMA, splitFieldSpecPath, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
-import { fileRefOf, matchesGvk, resourceRefOf } from './lib/gvk.ts';
+import { fileRefOf, resourceRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
-import { kyamlPath } from './lib/walk.ts';
 
 export interface ImageSpec {
   name: string;
@@ -69,7 +80,7 @@ export function parseSetImageConfig(fc: KubeObject | undefined, version: string)
     if (s('newName')) image.newName = s('newName');
     if (s('newTag')) image.newTag = s('newTag');
     if (s('digest')) image.digest = s('digest');
-    extra = toFieldSpecs(fc.get('additionalImageFields'));
+    extra = parseFieldSpecs(fc.get('additionalImageFields'));
   } else {
     return terminated('`functionConfig` must be a `ConfigMap` or `SetImage`');
   }
@@ -101,10 +112,14 @@ export function splitImage(image: string): { name: string; tag: string } {
   return { name: image.slice(0, i), tag: image.slice(i) };
 }
 
-/** The v0.1.x matcher: name not regex-escaped, optional tag and sha256 digest. */
+/**
+ * kustomize `image.IsImageMatched` (api/v0.11.0 api/image/image.go): the name is not
+ * regex-escaped (reproduced), then an optional `@sha256` and an optional `:tag`.
+ */
 function matchesV01(value: string, name: string): boolean {
+  const pattern = `^${name}(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$`;
   try {
-    return compileGoRegexp(`^${name}(:[a-zA-Z0-9_.{}-]*)?(@sha256:[a-zA-Z0-9_.{}-]*)?$`).matchString(value);
+    return compileGoRegexp(pattern).matchString(value);
   } catch {
     return false;
   }
@@ -131,73 +146,86 @@ const MASTER_WORKLOADS = ['Deployment', 'StatefulSet', 'ReplicaSet', 'DaemonSet'
 
 export function setImage(items: readonly KubeObject[], cfg: SetImageConfig, version: string): Report {
   const master = version === '';
-  const results: Result[] = [];
+  const results: { r: Result; order: string }[] = [];
   let count = 0;
-  const update = (obj: KubeObject, node: YNode, path: (string | number)[]): void => {
-    if (node.kind !== 'scalar') return;
-    const old = node.value;
+  const update = (obj: KubeObject, path: PathSegment[]): void => {
+    const node = obj.getNode(path);
+    if (!node) return;
+    if (node.kind !== 'scalar')
+      throw new FieldSpecError(
+        path.join('/'),
+        `wrong Node Kind for ${fieldPathOf(path)} expected: ScalarNode was ${node.kind === 'mapping' ? 'MappingNode' : 'SequenceNode'}`,
+      );
+    const old = node.tag === '!!null' ? '' : node.value;
     const matched = master ? splitImage(old).name === cfg.image.name : matchesV01(old, cfg.image.name);
     if (!matched) return;
     const next = newValue(old, cfg.image, master);
-    if (next === old) return;
-    node.value = next;
-    node.tag = '!!str';
-    node.tagged = false;
-    count++;
-    if (!master) {
+    if (master) {
+      if (next === old) return;
+      count++;
+    } else {
+      // The mutation tracker records every matched field, changed or not.
       const r: Result = {
         message: `set image from ${old} to ${next}`,
         severity: 'info',
         resourceRef: resourceRefOf(obj),
-        field: { path: kyamlPath(path), currentValue: old, proposedValue: next },
+        field: { path: fieldPathOf(path), currentValue: old, proposedValue: next },
       };
       const file = fileRefOf(obj);
       if (file) r.file = file;
-      results.push(r);
+      results.push({ r, order: goResultString(r) });
     }
+    setStringScalar(obj, path, next);
   };
-  for (const obj of items) {
-    const before = master ? undefined : snapshotKeyOrder(obj);
-    const specs: FieldSpec[] = [];
-    if (master) {
-      if (obj.kind === 'Pod') specs.push({ path: 'spec/containers[]/image' });
-      else if (MASTER_WORKLOADS.includes(obj.kind)) specs.push({ path: 'spec/template/spec/containers[]/image' });
-    } else specs.push(...IMAGE_FIELD_SPECS);
-    specs.push(...cfg.additionalImageFields);
-    for (const fs of specs) visitWithPaths(obj, fs, (node, path) => update(obj, node, path));
-    if (before) reencodeAsKustomize(obj, before);
+  try {
+    for (const obj of items) {
+      // kustomize's imagetag filter never edits CustomResourceDefinitions (its deny list).
+      if (!master && obj.kind === 'CustomResourceDefinition') continue;
+      const before = master ? undefined : snapshotKeyOrder(obj);
+      const specs: FieldSpec[] = [];
+      if (master) {
+        if (obj.kind === 'Pod') specs.push({ path: 'spec/containers[]/image' });
+        else if (MASTER_WORKLOADS.includes(obj.kind)) specs.push({ path: 'spec/template/spec/containers[]/image' });
+        specs.push(...cfg.additionalImageFields);
+      } else {
+        // `Config` in image_transformer.go appends the default image fields after the user's.
+        specs.push(...cfg.additionalImageFields, ...IMAGE_FIELD_SPECS);
+      }
+      for (const fs of specs) walkFieldSpec(obj, fs, (path) => update(obj, path));
+      if (before) reencodeAsKustomize(obj, before);
+    }
+  } catch (e) {
+    if (e instanceof FieldSpecError || e instanceof FieldEditError) return fail(e.message);
+    throw e;
   }
   if (master) return ok([{ message: `summary: updated a total of ${count} image(s)`, severity: 'info' }]);
   if (results.length === 0) return ok([{ message: 'no images changed', severity: 'info' }]);
-  // The SDK sorts results by file (path, then index); the sort is stable otherwise.
-  const key = (r: Result): [string, number] => [r.file?.path ?? '', r.file?.index ?? 0];
+  // fn SDK `Results.Sort`: by file (path, index), severity, then the Go `%s` rendering.
+  const key = (x: { r: Result }): [string, number] => [x.r.file?.path ?? '', x.r.file?.index ?? 0];
   results.sort((a, b) => {
     const [pa, ia] = key(a);
     const [pb, ib] = key(b);
-    return pa < pb ? -1 : pa > pb ? 1 : ia - ib;
+    if (pa !== pb) return pa < pb ? -1 : 1;
+    if (ia !== ib) return ia - ib;
+    return a.order < b.order ? -1 : a.order > b.order ? 1 : 0;
   });
-  return ok(results);
+  return ok(results.map((x) => x.r));
 }
 
-/** Like forEachFieldSpecTarget, but also reports the concrete path of each existing target. */
-function visitWithPaths(obj: KubeObject, fs: FieldSpec, cb: (node: YNode, path: (string | number)[]) => void): void {
-  const segs = splitFieldSpecPath(fs.path);
-  const rec = (node: YNode, i: number, path: (string | number)[]): void => {
-    if (node.kind === 'sequence') {
-      node.content.forEach((el, k) => rec(el, i, [...path, k]));
-      return;
-    }
-    if (node.kind !== 'mapping' || i >= segs.length) return;
-    const key = segs[i]!.replace(/\[\]$/, '');
-    const next = mapGet(node, key);
-    if (!next) return;
-    if (i === segs.length - 1) {
-      if (next.kind === 'scalar') cb(next, [...path, key]);
-      return;
-    }
-    rec(next, i + 1, [...path, key]);
-  };
-  if (matchesGvk(obj, fs)) rec(obj.root, 0, []);
+/** kyaml `RNode.FieldPath()`: keys joined with `.`, list indexes left out. */
+function fieldPathOf(path: readonly PathSegment[]): string {
+  return path.filter((p) => typeof p === 'string').join('.');
+}
+
+/** The fn SDK's `resultToString`: `%s` of the result's resource ref and field pointers. */
+function goResultString(r: Result): string {
+  const ref = r.resourceRef;
+  const refText = ref
+    ? `&{{${ref.apiVersion} ${ref.kind}} {${ref.name} ${ref.namespace ?? ''}}}`
+    : '%!s(*yaml.ResourceIdentifier=<nil>)';
+  const f = r.field;
+  const fieldText = f ? `&{${f.path} ${String(f.currentValue)} ${String(f.proposedValue)}}` : '%!s(*fn.Field=<nil>)';
+  return `resource-ref:${refText},field:${fieldText},message:${r.message}`;
 }
 
 const VERSIONS = ['v0.1.0', 'v0.1.1'];

@@ -11,18 +11,22 @@ import {
   defineBuiltin,
   defineMutator,
   FIELD_SPEC_SCHEMA,
-  fieldSpecList,
-  fieldSpecMatches,
+  FieldEditError,
+  FieldSpecError,
   isEmptyConfig,
+  parseFieldSpecs,
   reencodeAsKustomize,
+  setMapEntry,
   snapshotKeyOrder,
   versionAtLeast,
-  visitFieldSpec,
+  walkFieldSpec,
   type FieldSpec,
   type FnContext,
   type KubeObject,
   type PathSegment,
 } from '../sdk/index.ts';
+import { dataMap } from './lib/config.ts';
+import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 type Ctx = FnContext<undefined>;
 type Labels = Record<string, string>;
@@ -89,17 +93,19 @@ const COMMON_LABELS: readonly FieldSpec[] = Object.freeze([
 function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs: FieldSpec[] } {
   const fc = ctx.functionConfig;
   const kind = fc?.kind ?? '';
+  const apiVersion = fc?.apiVersion ?? '';
   let labels: Labels = {};
   let fieldSpecs: FieldSpec[] = [];
-  if (kind === 'ConfigMap') labels = toLabels(fc!.get('data'));
-  else if (kind === 'SetLabelConfig' || (v015 && kind === 'SetLabels')) {
+  // `validGVK` in main.go: apiVersion and kind must both match.
+  if (kind === 'ConfigMap' && apiVersion === 'v1') labels = Object.fromEntries(dataMap(fc));
+  else if ((kind === 'SetLabelConfig' || (v015 && kind === 'SetLabels')) && apiVersion === 'fn.kpt.dev/v1alpha1') {
     labels = toLabels(fc!.get('labels'));
     if (v015) {
       if (fc!.has('fieldSpecs') && fc!.has('additionalLabelFields')) {
         throw new BadConfig('`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`');
       }
-      fieldSpecs = fieldSpecList(fc!.get('additionalLabelFields') ?? fc!.get('fieldSpecs'));
-    } else fieldSpecs = fieldSpecList(fc!.get('fieldSpecs'));
+      fieldSpecs = parseFieldSpecs(fc!.get('additionalLabelFields') ?? fc!.get('fieldSpecs'));
+    } else fieldSpecs = parseFieldSpecs(fc!.get('fieldSpecs'));
   } else {
     throw new BadConfig(
       v015
@@ -117,25 +123,36 @@ function runKustomize(ctx: Ctx, v015: boolean): void {
     cfg = kustomizeConfig(ctx, v015);
   } catch (e) {
     if (!(e instanceof BadConfig)) throw e;
-    const message = `failed to configure function: ${e.message}`;
-    ctx.results.add({ message, severity: 'error' });
-    ctx.log(`[error] : ${message}`);
-    ctx.exitCode = 1;
+    frameworkError(ctx, `failed to configure function: ${e.message}`);
     return;
   }
+  // kustomize api v0.7 (v0.1.3, v0.1.4) leaves local-config items out of its resource map.
+  if (!v015) dropKustomizeIgnored(ctx.items);
   const keys = sortedKeys(cfg.labels);
+  // main.go appends the default FieldSpecs after the user's.
+  const specs = [...cfg.fieldSpecs, ...COMMON_LABELS];
   for (const obj of ctx.items) {
     const before = snapshotKeyOrder(obj);
-    for (const fs of [...COMMON_LABELS, ...cfg.fieldSpecs]) {
-      if (!fieldSpecMatches(obj, fs)) continue;
-      visitFieldSpec(obj, fs, (path) => {
-        const node = obj.getNode(path);
-        if (node && node.kind !== 'mapping' && !(node.kind === 'scalar' && node.tag === '!!null')) return;
-        for (const k of keys) obj.set([...path, k], cfg.labels[k]!);
-      });
+    try {
+      // kustomize's labels filter: for each key (sorted), every FieldSpec; labels are mappings.
+      for (const k of keys)
+        for (const fs of specs)
+          walkFieldSpec(obj, fs, (path) => setMapEntry(obj, path, k, cfg.labels[k]!), { createKind: 'mapping' });
+    } catch (e) {
+      if (!(e instanceof FieldSpecError || e instanceof FieldEditError)) throw e;
+      // The kyaml framework stops at the first failing item; kpt then writes nothing.
+      frameworkError(ctx, `failed to run function: failed to run transformer: ${e.message}`);
+      return;
     }
     reencodeAsKustomize(obj, before);
   }
+}
+
+/** kyaml framework error: an error result, exit 1, `[error] : msg` on stderr. */
+function frameworkError(ctx: Ctx, message: string): void {
+  ctx.results.add({ message, severity: 'error' });
+  ctx.log(`[error] : ${message}`);
+  ctx.exitCode = 1;
 }
 
 // ---- v0.2.x: the catalog's own implementation -----------------------------------------------------

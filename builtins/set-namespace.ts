@@ -12,9 +12,11 @@ import {
   defineBuiltin,
   defineMutator,
   FIELD_SPEC_SCHEMA,
-  fieldSpecList,
-  visitFieldSpec,
-  fieldSpecMatches,
+  FieldEditError,
+  FieldSpecError,
+  parseFieldSpecs,
+  setStringScalar,
+  walkFieldSpec,
   knownScope,
   reencodeAsKustomize,
   snapshotKeyOrder,
@@ -22,7 +24,9 @@ import {
   type FieldSpec,
   type FnContext,
   type KubeObject,
+  type PathSegment,
 } from '../sdk/index.ts';
+import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 const DEPENDS_ON = 'config.kubernetes.io/depends-on';
 const DEPENDS_ON_RE = /^([-.\w]*)\/namespaces\/([-.\w]*)\/([-.\w]*)\/([-.\w]*)$/;
@@ -42,18 +46,43 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined
 
 // ---- v0.1.x / v0.2.x: kustomize ------------------------------------------------------------
 
-function kustomizeConfig(ctx: Ctx, v02: boolean): Settings {
+/**
+ * What changes between the kustomize-based tags (catalog functions/go/set-namespace at each tag):
+ * v0.1.4 adds the `SetNamespace` kind, `additionalNamespaceFields`, the CRD webhook FieldSpec
+ * (kustomize api v0.8.11), local-config items and skips empty items; v0.2.0 adds the catalog's
+ * own ServiceAccount subjects hack.
+ */
+interface KustomizeGeneration {
+  v014: boolean;
+  v02: boolean;
+}
+
+const FN_CONFIG_API_VERSION = 'fn.kpt.dev/v1alpha1';
+
+function kustomizeConfig(ctx: Ctx, gen: KustomizeGeneration): Settings {
   const fc = ctx.functionConfig;
   const kind = fc?.kind ?? '';
+  const apiVersion = fc?.apiVersion ?? '';
   let namespace = '';
   let fieldSpecs: FieldSpec[] = [];
-  if (kind === 'ConfigMap') namespace = str(fc!.get('data.namespace'));
-  else if (kind === 'SetNamespaceConfig' || (v02 && kind === 'SetNamespace')) {
+  // `validGVK` in main.go: apiVersion and kind must both match.
+  if (kind === 'ConfigMap' && apiVersion === 'v1') namespace = str(fc!.get('data.namespace'));
+  else if (
+    (kind === 'SetNamespaceConfig' || (gen.v014 && kind === 'SetNamespace')) &&
+    apiVersion === FN_CONFIG_API_VERSION
+  ) {
     namespace = str(fc!.get('namespace'));
-    fieldSpecs = fieldSpecList(fc!.get('fieldSpecs'));
+    if (gen.v014) {
+      const extra = fc!.get('additionalNamespaceFields');
+      const legacy = fc!.get('fieldSpecs');
+      // Upstream's message names the wrong field (copied from set-labels): reproduced.
+      if (isSet(extra) && isSet(legacy))
+        throw new BadConfig('`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`');
+      fieldSpecs = parseFieldSpecs(isSet(extra) ? extra : legacy);
+    } else fieldSpecs = parseFieldSpecs(fc!.get('fieldSpecs'));
   } else {
     throw new BadConfig(
-      v02
+      gen.v014
         ? '`functionConfig` must be a `ConfigMap` or `SetNamespace`'
         : 'function config must be a ConfigMap or SetNamespaceConfig',
     );
@@ -62,44 +91,93 @@ function kustomizeConfig(ctx: Ctx, v02: boolean): Settings {
   return { namespace, matcher: '', fieldSpecs };
 }
 
-function runKustomize(ctx: Ctx, v02: boolean): void {
+/** A Go slice decoded from YAML is non-nil when the key holds a list (empty or not). */
+const isSet = (v: unknown): boolean => Array.isArray(v);
+
+/** kustomize's built-in `namespace` FieldSpecs (api/konfig/builtinpluginconsts/namespace.go). */
+function builtinNamespaceFields(gen: KustomizeGeneration): FieldSpec[] {
+  const specs: FieldSpec[] = [
+    { path: 'metadata/namespace', create: true },
+    { kind: 'Namespace', path: 'metadata/name', create: true },
+    { kind: 'RoleBinding', path: 'subjects' },
+    { kind: 'ClusterRoleBinding', path: 'subjects' },
+    { group: 'apiregistration.k8s.io', kind: 'APIService', path: 'spec/service/namespace', create: true },
+  ];
+  if (gen.v014)
+    specs.push({
+      group: 'apiextensions.k8s.io',
+      kind: 'CustomResourceDefinition',
+      path: 'spec/conversion/webhook/clientConfig/service/namespace',
+    });
+  return specs;
+}
+
+function runKustomize(ctx: Ctx, gen: KustomizeGeneration): void {
   let s: Settings;
   try {
-    s = kustomizeConfig(ctx, v02);
+    s = kustomizeConfig(ctx, gen);
   } catch (e) {
     if (!(e instanceof BadConfig)) throw e;
     frameworkError(ctx, `failed to configure function: ${e.message}`);
     return;
   }
-  const builtin: FieldSpec[] = [
-    { kind: 'Namespace', path: 'metadata/name', create: true },
-    { group: 'apiregistration.k8s.io', kind: 'APIService', path: 'spec/service/namespace', create: true },
-  ];
-  if (v02)
-    builtin.push({
-      group: 'apiextensions.k8s.io',
-      kind: 'CustomResourceDefinition',
-      path: 'spec/conversion/webhook/clientConfig/service/namespace',
-    });
-  for (const obj of ctx.items) {
-    const before = snapshotKeyOrder(obj);
-    if (knownScope(obj.apiVersion, obj.kind) !== 'cluster')
-      setPath(obj, { path: 'metadata/namespace', create: true }, s.namespace);
-    for (const fs of [...builtin, ...s.fieldSpecs]) if (fieldSpecMatches(obj, fs)) setPath(obj, fs, s.namespace);
-    if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') {
-      const subjects = obj.getNode('subjects');
-      if (subjects?.kind === 'sequence') {
-        subjects.content.forEach((_, i) => {
-          if (obj.get(['subjects', i, 'name']) === 'default') obj.set(['subjects', i, 'namespace'], s.namespace);
-        });
+  // main.go appends the built-in FieldSpecs after the user's; the namespace filter then drops
+  // the ones its hard-coded hacks implement (removeFieldSpecsForHacks).
+  const specs = [...s.fieldSpecs, ...builtinNamespaceFields(gen)].filter(
+    (fs) =>
+      fs.path !== 'metadata/namespace' &&
+      !((fs.kind === 'RoleBinding' || fs.kind === 'ClusterRoleBinding') && fs.path === 'subjects'),
+  );
+  // kustomize api v0.7 (v0.1.0 – v0.1.3) leaves local-config items out of its resource map.
+  if (!gen.v014) dropKustomizeIgnored(ctx.items);
+  const serviceAccounts = new Set(ctx.items.where((o) => o.kind === 'ServiceAccount').map((o) => o.name));
+  try {
+    for (const obj of ctx.items) {
+      if (gen.v014 && isNilOrEmpty(obj)) continue;
+      const before = snapshotKeyOrder(obj);
+      // namespace filter: metadata/namespace hack, RoleBinding hack, then the FieldSpecs.
+      if (knownScope(obj.apiVersion, obj.kind) !== 'cluster')
+        setPath(obj, { path: 'metadata/namespace', create: true }, s.namespace);
+      if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding')
+        setSubjectNamespaces(obj, s.namespace, (subject) => obj.get([...subject, 'name']) === 'default');
+      for (const fs of specs) setPath(obj, fs, s.namespace);
+      if (gen.v02 && (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding')) {
+        // The catalog's own hack: subjects naming a ServiceAccount of the package.
+        setSubjectNamespaces(
+          obj,
+          s.namespace,
+          (subject) =>
+            obj.get([...subject, 'kind']) === 'ServiceAccount' &&
+            serviceAccounts.has(str(obj.get([...subject, 'name']))),
+        );
       }
+      reencodeAsKustomize(obj, before);
     }
-    reencodeAsKustomize(obj, before);
+  } catch (e) {
+    if (!(e instanceof FieldSpecError || e instanceof FieldEditError)) throw e;
+    frameworkError(ctx, `failed to run function: failed to run transformer: ${e.message}`);
   }
 }
 
+/** `subjects[*].namespace = namespace` for the subjects `pick` selects (created when missing). */
+function setSubjectNamespaces(obj: KubeObject, namespace: string, pick: (subject: PathSegment[]) => boolean): void {
+  const subjects = obj.getNode('subjects');
+  if (subjects?.kind !== 'sequence') return;
+  subjects.content.forEach((_, i) => {
+    if (pick(['subjects', i])) setStringScalar(obj, ['subjects', i, 'namespace'], namespace);
+  });
+}
+
+/** kyaml `RNode.IsNilOrEmpty` on an item: null, an empty map or list, or a zero scalar. */
+function isNilOrEmpty(obj: KubeObject): boolean {
+  const root = obj.root;
+  if (root.kind === 'mapping' || root.kind === 'sequence') return root.content.length === 0;
+  return root.kind === 'scalar' && (root.tag === '!!null' || root.value === '');
+}
+
+/** kustomize's fsslice filter with `SetScalar(value)` and a scalar creation kind. */
 function setPath(obj: KubeObject, fs: FieldSpec, value: string): void {
-  visitFieldSpec(obj, fs, (path) => obj.set(path, value));
+  walkFieldSpec(obj, fs, (path) => setStringScalar(obj, path, value), { createKind: 'scalar' });
 }
 
 /** kyaml framework (v0.10–v0.13) error: an error item, exit 1, the item printed on stderr. */
@@ -461,7 +539,8 @@ export const setNamespace = defineMutator({
     'Sets the namespace of every namespaced resource (and the namespace references kpt knows about) to `namespace`.',
   run(ctx) {
     const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1]!;
-    if (!versionAtLeast(version, 'v0.3.0')) return runKustomize(ctx, versionAtLeast(version, 'v0.2.0'));
+    if (!versionAtLeast(version, 'v0.3.0'))
+      return runKustomize(ctx, { v014: versionAtLeast(version, 'v0.1.4'), v02: versionAtLeast(version, 'v0.2.0') });
     if (versionAtLeast(version, 'v0.5.0')) return runV05(ctx);
     try {
       if (versionAtLeast(version, 'v0.4.0')) runV04(ctx);

@@ -4,8 +4,7 @@
  * `cnrm.cloud.google.com/project-id` annotation on Config Connector resources that lack it.
  * Upstream bug (reproduced): an annotation that is present but empty is left alone.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
+import { defineBuiltin, defineMutator, replaceNode, type KubeObject } from '../sdk/index.ts';
 import { mapGet, mappingNode, sequenceNode, strNode } from '../src/core/yaml/node.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
@@ -46,13 +45,15 @@ export function setProjectId(items: readonly KubeObject[], projectId: string): R
   if (kptfiles.length === 0)
     return fail('unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present');
   for (const kf of kptfiles) {
-    const mutators = kf.getNode(['pipeline', 'mutators']);
-    const entry =
+    const mutatorsPath = ['pipeline', 'mutators'];
+    const mutators = kf.getNode(mutatorsPath);
+    const idx =
       mutators?.kind === 'sequence'
-        ? mutators.content.find(
+        ? mutators.content.findIndex(
             (m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'),
           )
-        : undefined;
+        : -1;
+    const entry = idx >= 0 ? mutators!.content[idx]! : undefined;
     if (!entry) {
       const fresh = mappingNode([
         strNode('image'),
@@ -60,16 +61,17 @@ export function setProjectId(items: readonly KubeObject[], projectId: string): R
         strNode('configMap'),
         mappingNode([strNode('project-id'), strNode(projectId)]),
       ]);
-      if (mutators?.kind === 'sequence') mutators.content.push(fresh);
-      else kf.set(['pipeline', 'mutators'], sequenceNode([fresh]));
+      if (mutators?.kind === 'sequence') kf.set([...mutatorsPath, mutators.content.length], fresh);
+      else kf.set(mutatorsPath, sequenceNode([fresh]));
       continue;
     }
+    const projectIdPath = [...mutatorsPath, idx, 'configMap', 'project-id'];
     const cm = mapGet(entry, 'configMap');
     const configPath = mapGet(entry, 'configPath')?.value;
     if (cm && cm.kind === 'mapping') {
       const cur = mapGet(cm, 'project-id');
-      if (!cur) cm.content.push(strNode('project-id'), strNode(projectId));
-      else if (cur.kind === 'scalar' && cur.value === '') Object.assign(cur, strNode(projectId));
+      if (!cur) kf.set(projectIdPath, strNode(projectId));
+      else if (cur.kind === 'scalar' && cur.value === '') replaceNode(kf, projectIdPath, strNode(projectId));
     } else if (configPath) {
       const want = joinPath(dirOf(pathOf(kf)), configPath);
       const file = items.find((o) => pathOf(o) === want && samePackage(o, kf));

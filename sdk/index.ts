@@ -95,7 +95,29 @@ export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/co
 export type { ResourceList } from '../src/core/function.ts';
 export { newObject, parseObject, parseObjects } from './objects.ts';
 export { versionedApi, type VersionedApiOptions } from './versioned.ts';
-export { FIELD_SPEC_SCHEMA, fieldSpecList, fieldSpecMatches, visitFieldSpec, type FieldSpec } from './field-spec.ts';
+export {
+  FIELD_SPEC_SCHEMA,
+  FieldSpecError,
+  matchesGvk,
+  parseFieldSpecs,
+  parseGroupVersion,
+  splitFieldSpecPath,
+  walkFieldSpec,
+  type CreateKind,
+  type FieldSpec,
+  type GvkSelector,
+  type WalkOptions,
+} from './field-spec.ts';
+export {
+  FieldEditError,
+  isYaml11NonString,
+  replaceNode,
+  resolvePlainTag,
+  setListItems,
+  setMapEntry,
+  setScalarText,
+  setStringScalar,
+} from './field-edit.ts';
 export {
   parseResourceList,
   processResourceList,

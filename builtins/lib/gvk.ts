@@ -2,39 +2,16 @@
  * Group/version/kind helpers shared by the catalog built-ins. Pure functions over strings and
  * KubeObjects; no SDK state.
  */
-import type { KubeObject } from '../../src/core/kube-object.ts';
+import { parseGroupVersion, type KubeObject } from '../../sdk/index.ts';
 import type { FileRef, ResourceRef } from '../../src/core/result.ts';
 
-export interface GroupVersion {
-  group: string;
-  version: string;
-}
+export { matchesGvk, type GvkSelector } from '../../sdk/index.ts';
 
-/** `apps/v1` → {apps, v1}; `v1` → {'', v1}. */
-export function splitApiVersion(apiVersion: string): GroupVersion {
-  const i = apiVersion.lastIndexOf('/');
-  return i < 0
-    ? { group: '', version: apiVersion }
-    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
+/** `apps/v1` → {apps, v1}; `v1` → {'', v1} (kustomize `resid.ParseGroupVersion`). */
+export const splitApiVersion = parseGroupVersion;
 
 export function groupOf(obj: KubeObject): string {
-  return splitApiVersion(obj.apiVersion).group;
-}
-
-/** A kustomize-style GVK selector: empty parts are wildcards. */
-export interface GvkSelector {
-  group?: string;
-  version?: string;
-  kind?: string;
-}
-
-export function matchesGvk(obj: KubeObject, sel: GvkSelector): boolean {
-  const gv = splitApiVersion(obj.apiVersion);
-  if (sel.group && sel.group !== gv.group) return false;
-  if (sel.version && sel.version !== gv.version) return false;
-  if (sel.kind && sel.kind !== obj.kind) return false;
-  return true;
+  return parseGroupVersion(obj.apiVersion).group;
 }
 
 /** The file an object came from: internal path annotation first, then the legacy one. */

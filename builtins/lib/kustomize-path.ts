@@ -3,6 +3,7 @@
  * selectors (`containers.[name=app].image` or `containers[name=app].image`), `[=v]` for scalar
  * lists, numeric indexes, `*` wildcards (api v0.19), and dots inside brackets kept together.
  */
+import type { KubeObject, PathSegment } from '../../sdk/index.ts';
 import { mapGet, mappingNode, sequenceNode, strNode, type YNode } from '../../src/core/yaml/node.ts';
 
 export type KSegment =
@@ -52,59 +53,70 @@ function toSegment(s: string): KSegment {
   return { kind: 'key', key: s };
 }
 
-/** Every node the path reaches (several with wildcards); no creation. */
-export function lookupAll(root: YNode, segs: readonly KSegment[]): YNode[] {
-  let cur: YNode[] = [root];
+/** The path of every node `segs` reaches in `obj` (several with wildcards); no creation. */
+export function lookupAll(obj: KubeObject, segs: readonly KSegment[]): PathSegment[][] {
+  let cur: PathSegment[][] = [[]];
   for (const seg of segs) {
-    const next: YNode[] = [];
-    for (const n of cur) next.push(...step(n, seg));
+    const next: PathSegment[][] = [];
+    for (const p of cur) next.push(...step(obj, p, seg));
     cur = next;
     if (cur.length === 0) break;
   }
   return cur;
 }
 
-function step(n: YNode, seg: KSegment): YNode[] {
+function nodeAt(obj: KubeObject, path: PathSegment[]): YNode | undefined {
+  return path.length === 0 ? obj.root : obj.getNode(path);
+}
+
+function step(obj: KubeObject, path: PathSegment[], seg: KSegment): PathSegment[][] {
+  const n = nodeAt(obj, path);
+  if (!n) return [];
   switch (seg.kind) {
-    case 'key': {
-      if (n.kind !== 'mapping') return [];
-      const v = mapGet(n, seg.key);
-      return v ? [v] : [];
-    }
+    case 'key':
+      return n.kind === 'mapping' && mapGet(n, seg.key) ? [[...path, seg.key]] : [];
     case 'index':
-      return n.kind === 'sequence' && n.content[seg.index] ? [n.content[seg.index]!] : [];
-    case 'match':
+      return n.kind === 'sequence' && n.content[seg.index] ? [[...path, seg.index]] : [];
+    case 'match': {
       if (n.kind !== 'sequence') return [];
-      return n.content.filter((el) =>
-        seg.field === ''
-          ? el.kind === 'scalar' && el.value === seg.value
-          : el.kind === 'mapping' && mapGet(el, seg.field)?.value === seg.value,
-      );
+      const out: PathSegment[][] = [];
+      n.content.forEach((el, i) => {
+        const hit =
+          seg.field === ''
+            ? el.kind === 'scalar' && el.value === seg.value
+            : el.kind === 'mapping' && mapGet(el, seg.field)?.value === seg.value;
+        if (hit) out.push([...path, i]);
+      });
+      return out;
+    }
     case 'wildcard':
-      if (n.kind === 'sequence') return [...n.content];
-      if (n.kind === 'mapping') return n.content.filter((_, i) => i % 2 === 1);
+      if (n.kind === 'sequence') return n.content.map((_, i) => [...path, i]);
+      if (n.kind === 'mapping') return n.content.filter((_, i) => i % 2 === 0).map((k) => [...path, k.value]);
       return [];
   }
 }
 
 /**
- * Looks the path up, creating what is missing: mappings for keys, sequences before `[k=v]`
- * selectors and a new `{k: v}` element when no element matches. The last node, when created,
- * is an empty scalar placeholder the caller overwrites. Returns undefined when the path runs
- * through a scalar or uses a wildcard/index that does not exist.
+ * Looks the path up, creating what is missing through `KubeObject.set` (so the write guard
+ * applies): mappings for keys (a null mapping value becomes a mapping), sequences before
+ * `[k=v]` selectors and a new `{k: v}` element when no element matches. The last node, when
+ * created, is an empty string the caller overwrites. Returns no path when the walk runs through a
+ * scalar or uses a wildcard/index that does not exist.
  */
-export function lookupCreate(root: YNode, segs: readonly KSegment[]): YNode[] {
-  let cur: YNode[] = [root];
+export function lookupCreate(obj: KubeObject, segs: readonly KSegment[]): PathSegment[][] {
+  let cur: PathSegment[][] = [[]];
   for (let i = 0; i < segs.length; i++) {
     const seg = segs[i]!;
     const nextSeg = segs[i + 1];
-    const next: YNode[] = [];
-    for (const n of cur) {
-      const found = step(n, seg);
+    const next: PathSegment[][] = [];
+    for (const p of cur) {
+      const found = step(obj, p, seg);
       if (found.length > 0) {
         next.push(...found);
         continue;
       }
+      const n = nodeAt(obj, p);
+      if (!n) continue;
       const fresh = (): YNode =>
         nextSeg === undefined
           ? strNode('')
@@ -112,16 +124,13 @@ export function lookupCreate(root: YNode, segs: readonly KSegment[]): YNode[] {
             ? sequenceNode()
             : mappingNode();
       if (seg.kind === 'key' && (n.kind === 'mapping' || (n.kind === 'scalar' && n.tag === '!!null'))) {
-        if (n.kind === 'scalar') Object.assign(n, mappingNode());
-        const existing = mapGet(n, seg.key);
-        const v = fresh();
-        if (existing) Object.assign(existing, v);
-        else n.content.push(strNode(seg.key), v);
-        next.push(existing ?? v);
+        if (n.kind === 'scalar') obj.set(p, mappingNode());
+        obj.set([...p, seg.key], fresh());
+        next.push([...p, seg.key]);
       } else if (seg.kind === 'match' && n.kind === 'sequence') {
         const el = seg.field === '' ? strNode(seg.value) : mappingNode([strNode(seg.field), strNode(seg.value)]);
-        n.content.push(el);
-        next.push(el);
+        obj.set([...p, n.content.length], el);
+        next.push([...p, n.content.length - 1]);
       }
     }
     cur = next;

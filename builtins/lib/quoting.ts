@@ -2,7 +2,7 @@
  * Quoting rules shared by the built-ins that restyle scalars (the `format` function). Style group
  * B re-encoding (catalog.md §3.4) is the SDK's `reencodeAsKustomize`.
  */
-import { resolvePlainTag } from './scalar.ts';
+import { resolvePlainTag } from '../../sdk/index.ts';
 
 /**
  * Whether a string must be quoted to read back as the same string (go-yaml v3 encoder rules;

@@ -4,7 +4,7 @@
  * (a plain scalar, a mapping, nested collections), which callers report as "not an array".
  */
 import { newNode, strNode, type YNode } from '../../src/core/yaml/node.ts';
-import { resolvePlainTag } from './scalar.ts';
+import { resolvePlainTag } from '../../sdk/index.ts';
 
 export function parseScalarList(text: string): YNode[] | undefined {
   const t = text.trim();

@@ -47,3 +47,27 @@ export function kyamlPath(path: readonly PathSegment[]): string {
   }
   return s;
 }
+
+/**
+ * The traversal of the kyaml-based setter functions (catalog functions/go/apply-setters and
+ * search-replace, `walk.go` `acceptImpl`): at a mapping, `mapping(node, path)` runs first (it may
+ * replace field values), then each field value is visited in order; list items in order; scalars
+ * go to `scalar`. Keys are not visited; aliases are not followed.
+ */
+export function acceptKyaml(
+  root: YNode,
+  mapping: (node: YNode, path: PathSegment[]) => void,
+  scalar: (node: YNode, path: PathSegment[]) => void,
+): void {
+  const rec = (node: YNode, path: PathSegment[]): void => {
+    if (node.kind === 'document') {
+      if (node.content[0]) rec(node.content[0], path);
+    } else if (node.kind === 'mapping') {
+      mapping(node, path);
+      for (let i = 0; i + 1 < node.content.length; i += 2) rec(node.content[i + 1]!, [...path, node.content[i]!.value]);
+    } else if (node.kind === 'sequence') {
+      node.content.forEach((c, i) => rec(c, [...path, i]));
+    } else if (node.kind === 'scalar') scalar(node, path);
+  };
+  rec(root, []);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseObject, reencodeAsKustomize, snapshotKeyOrder, visitFieldSpec } from 'krmfn/sdk';
+import { parseObject, reencodeAsKustomize, snapshotKeyOrder } from 'krmfn/sdk';
 import { emitYamlDocument } from '../../src/core/yaml/index.ts';
 
 describe('reencodeAsKustomize (style group B)', () => {
@@ -48,24 +48,5 @@ data:
   - x
   - w
 `);
-  });
-});
-
-describe('visitFieldSpec', () => {
-  it('walks sequences element-wise and creates only where allowed', () => {
-    const o = parseObject('spec:\n  items:\n  - meta: {}\n  - other: 1\n');
-    const seen: string[] = [];
-    visitFieldSpec(o, { path: 'spec/items[]/meta/labels', create: true }, (p, exists) =>
-      seen.push(`${p.join('.')}:${exists}`),
-    );
-    visitFieldSpec(o, { path: 'spec/missing/labels' }, (p) => seen.push(`no-create ${p.join('.')}`));
-    visitFieldSpec(o, { path: 'spec/missing/labels', create: true }, (p, exists) =>
-      seen.push(`${p.join('.')}:${exists}`),
-    );
-    expect(seen).toEqual([
-      'spec.items.0.meta.labels:false',
-      'spec.items.1.meta.labels:false',
-      'spec.missing.labels:false',
-    ]);
   });
 });

@@ -146,3 +146,65 @@ describe('apply-setters empty values', () => {
     expect(r.items[0]!.get('suffix')).toBe('');
   });
 });
+
+/**
+ * Differential cases per tag, from the catalog's functions/go/apply-setters at apply-setters/v0.1.0,
+ * v0.1.1, v0.2.0 (applysetters/walk.go `acceptImpl`, apply_setters.go, main.go) and v0.2.1.
+ */
+describe('apply-setters per tag', () => {
+  const SVC = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: first
+  annotations:
+    config.kubernetes.io/path: app.yaml
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app
+  annotations:
+    config.kubernetes.io/path: app.yaml
+    config.kubernetes.io/index: '1'
+data:
+  tier: web # kpt-set: \${tier}
+  owner: ~ # kpt-set: \${owner}
+  zones: # kpt-set: \${zones}
+  - a
+`;
+  const setters = cm({ tier: 'db', owner: 'ops', zones: '[b, c]' });
+
+  it('array setters of a mapping come before its scalar fields; results name the file path only', async () => {
+    const r = await runBuiltin(`${IMG}:v0.2.1`, SVC, setters);
+    expect(r.exitCode).toBe(0);
+    expect(r.results).toEqual([
+      { message: 'set field value to "[b, c]"', field: { path: 'data.zones' }, file: { path: 'app.yaml' } },
+      { message: 'set field value to "db"', field: { path: 'data.tier' }, file: { path: 'app.yaml' } },
+      { message: 'set field value to "ops"', field: { path: 'data.owner' }, file: { path: 'app.yaml' } },
+    ]);
+  });
+
+  it('v0.1.0 reports nothing, never fails on empty or unmatched setters, and skips null scalars', async () => {
+    const r = await runBuiltin(`${IMG}:v0.1.0`, SVC, setters);
+    expect(r.exitCode).toBe(0);
+    expect(r.results).toEqual([]);
+    expect(r.output).toContain('tier: db # kpt-set: ${tier}');
+    expect(r.output).toContain('owner: ~ # kpt-set: ${owner}');
+    expect(r.output).toContain('  - b\n  - c\n');
+    for (const cfg of [cm({}), cm({ absent: 'x' })]) {
+      const none = await runBuiltin(`${IMG}:v0.1.0`, SVC, cfg);
+      expect(none.exitCode).toBe(0);
+      expect(none.results).toEqual([]);
+    }
+    const v011 = await runBuiltin(`${IMG}:v0.1.1`, SVC, setters);
+    expect(v011.output).toContain('owner: ops # kpt-set: ${owner}');
+  });
+
+  it('only the empty text empties an array setter; `~` is not an array', async () => {
+    const r = await runBuiltin(`${IMG}:v0.2.0`, SVC, cm({ zones: '~' }));
+    expect(r.exitCode).toBe(1);
+    expect(r.results[0]?.message).toBe(
+      'failed to apply setters: input to array setter must be an array of values, but found "~"',
+    );
+  });
+});

@@ -156,3 +156,51 @@ describe('search-replace', () => {
     ]);
   });
 });
+
+/**
+ * Differential cases from the catalog's functions/go/search-replace at search-replace/v0.2.0
+ * (searchreplace/walk.go `acceptImpl`, search_replace.go `visitMapping`, main.go).
+ */
+describe('search-replace traversal and results (v0.2.0)', () => {
+  const DOC = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: first
+  annotations:
+    config.kubernetes.io/path: cm.yaml
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: second
+  annotations:
+    config.kubernetes.io/path: cm.yaml
+    config.kubernetes.io/index: '1'
+data:
+  mode: fast
+  hosts:
+  - a
+  - b
+  none: []
+`;
+
+  it("a mapping's list fields are commented before its scalar fields are visited; empty lists are skipped", async () => {
+    const r = await runBuiltin(`${IMG}:v0.2.0`, DOC, cm({ 'by-path': 'data.*', 'put-comment': 'owned' }));
+    expect(r.exitCode).toBe(0);
+    // The list result comes first although `mode` precedes `hosts` in the document.
+    expect(r.results[0]).toMatchObject({
+      message: 'Mutated field value to "[a, b]"',
+      field: { path: 'data.* # owned' },
+    });
+    expect(r.results.map((x) => x.field?.path)).toContain('data.mode');
+    expect(r.output).toContain('  hosts: # owned\n');
+    expect(r.output).toContain('  none: []\n');
+  });
+
+  it('results carry the file path only, never the index', async () => {
+    const r = await runBuiltin(`${IMG}:v0.2.0`, DOC, cm({ 'by-value': 'fast' }));
+    expect(r.results).toEqual([
+      { message: 'Matched field value "fast"', field: { path: 'data.mode' }, file: { path: 'cm.yaml' } },
+    ]);
+  });
+});

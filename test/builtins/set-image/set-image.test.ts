@@ -51,10 +51,68 @@ describe('set-image v0.1.x', () => {
       message: 'set image from nginx:1.0 to nginx:1.1',
       severity: 'info',
       resourceRef: { apiVersion: 'v1', kind: 'Pod', name: 'p' },
-      field: { path: 'spec.containers[0].image', currentValue: 'nginx:1.0', proposedValue: 'nginx:1.1' },
+      field: { path: 'spec.containers.image', currentValue: 'nginx:1.0', proposedValue: 'nginx:1.1' },
       file: { path: 'pod.yaml' },
     });
     expect(r.results).toHaveLength(2);
+  });
+
+  it('v0.1.x reports every matched image, changed or not, and never edits CustomResourceDefinitions', async () => {
+    const input = `apiVersion: v1
+kind: Pod
+metadata:
+  name: settled
+  annotations:
+    config.kubernetes.io/path: pod.yaml
+spec:
+  containers:
+  - name: a
+    image: redis:7
+---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  containers:
+  - image: redis:6
+`;
+    const r = await runBuiltin(`${IMG}:v0.1.0`, input, cm({ name: 'redis', newTag: '7' }));
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toContain('image: redis:6');
+    expect(r.results).toEqual([
+      {
+        message: 'set image from redis:7 to redis:7',
+        severity: 'info',
+        resourceRef: { apiVersion: 'v1', kind: 'Pod', name: 'settled' },
+        field: { path: 'spec.containers.image', currentValue: 'redis:7', proposedValue: 'redis:7' },
+        file: { path: 'pod.yaml' },
+      },
+    ]);
+  });
+
+  it('v0.1.x matches `@sha256` only before the tag (IsImageMatched), and sorts results by Go text', async () => {
+    const input = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations:
+    config.kubernetes.io/path: pod.yaml
+spec:
+  containers:
+  - image: redis:7@sha256:aa
+  - image: redis@sha256:bb
+  - image: redis:5
+`;
+    const r = await runBuiltin(`${IMG}:v0.1.1`, input, cm({ name: 'redis', newName: 'cache' }));
+    expect(r.output).toContain('image: redis:7@sha256:aa');
+    expect(r.output).toContain('image: cache@sha256:bb');
+    expect(r.output).toContain('image: cache:5');
+    // Same file and field path: ordered by current value ("redis:5" < "redis@sha256:bb").
+    expect(r.results.map((x) => x.message)).toEqual([
+      'set image from redis:5 to cache:5',
+      'set image from redis@sha256:bb to cache@sha256:bb',
+    ]);
   });
 
   it('does not escape the name: a dot matches any character (upstream bug, kept)', async () => {
