@@ -35,7 +35,7 @@ export const KRMFN_MODULE: Module = new Module(
   }),
 );
 
-export function krmLoader(now: () => number): (module: string) => Record<string, Value> {
+export function krmLoader(now: () => number, withKrmfn = true): (module: string) => Record<string, Value> {
   const time = createTimeModule({ now });
   return (module: string): Record<string, Value> => {
     switch (module) {
@@ -46,7 +46,7 @@ export function krmLoader(now: () => number): (module: string) => Record<string,
       case 'time.star':
         return { time };
       case 'krmfn.star':
-        return { krmfn: KRMFN_MODULE };
+        return withKrmfn ? { krmfn: KRMFN_MODULE } : {};
       case 'http.star':
         throw new Error('network access is not available to Starlark functions');
       default:
