@@ -184,7 +184,16 @@ export function runStarlarkFunction(
         maxOutputBytes: ctx.limits.maxOutputBytes,
       },
       print: (m) => printed.push(m),
-      ...(profile.modules === 'none' ? {} : { load: krmLoader(ctx.now, profile.modules === 'starlib+krmfn') }),
+      ...(profile.modules === 'none'
+        ? {}
+        : {
+            load: krmLoader({
+              now: ctx.now,
+              krmfn: profile.modules === 'starlib+krmfn',
+              maxAliases: ctx.limits.maxAliases,
+              maxDepth: ctx.limits.maxDepth,
+            }),
+          }),
     });
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {
