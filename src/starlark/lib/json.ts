@@ -464,6 +464,8 @@ const encode = new Builtin('json.encode', (_thread, args, kwargs) => {
 
 const decode = new Builtin('json.decode', (thread, args, kwargs) => {
   const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
+  // `x` is positional-only (google/starlark-go lib/json/json.go decode).
+  if (args.length < 1) failIn('json.decode', 'unexpected keyword argument x');
   const s = wantString('json.decode', labels[0]!, values[0]!);
   thread.alloc(2 * s.length);
   try {

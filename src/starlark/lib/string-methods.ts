@@ -148,7 +148,7 @@ function splitSpace(s: string, max: number, right: boolean): string[] {
     words.push([i, j]);
     i = j;
   }
-  if (max < 0 || words.length <= max + 1 || words.length === 0) return words.map(([a, b]) => s.slice(a, b));
+  if (max < 0 || words.length <= max || words.length === 0) return words.map(([a, b]) => s.slice(a, b));
   if (!right) {
     // the remainder keeps its inner and far-side whitespace (Python's rule)
     const head = words.slice(0, max).map(([a, b]) => s.slice(a, b));
@@ -253,7 +253,8 @@ function trimRunes(s: string, cutset: string | null, left: boolean, right: boole
 function strip(s: string, args: Value[], kwargs: Kwargs, name: string, left: boolean, right: boolean): Value {
   positional(name, args, kwargs, 0, 1);
   const c = args[0];
-  if (c === undefined || c === None) return trimRunes(s, null, left, right);
+  // An empty cutset strips whitespace (google/starlark-go HEAD string.star).
+  if (c === undefined || c === None || c === '') return trimRunes(s, null, left, right);
   return trimRunes(s, wantString(name, 1, c), left, right);
 }
 
@@ -266,13 +267,21 @@ function partition(s: string, args: Value[], kwargs: Kwargs, name: string, last:
   return new Tuple([s.slice(0, i), sep, s.slice(i + sep.length)]);
 }
 
+/** Go `unicode.ToTitle` where it differs from ToUpper: the Latin digraphs map to their titlecase form. */
+function toTitle(c: number): string {
+  if (c >= 0x1c4 && c <= 0x1cc) return ch(0x1c5 + 3 * Math.floor((c - 0x1c4) / 3));
+  if (c >= 0x1f1 && c <= 0x1f3) return ch(0x1f2);
+  return ch(c).toUpperCase();
+}
+
+/** google/starlark-go HEAD library.go string_title: ToTitle after an uncased rune, else ToLower. */
 function title(s: string): string {
   let out = '';
   let prevCased = false;
   for (const c of runes(s)) {
-    const h = ch(c);
-    out += fromHostString(prevCased ? h.toLowerCase() : h.toUpperCase());
-    prevCased = isCasedRune(c);
+    const r = prevCased ? ch(c).toLowerCase() : toTitle(c);
+    out += fromHostString(r);
+    prevCased = isCasedRune(r.codePointAt(0)!);
   }
   return out;
 }
@@ -280,13 +289,17 @@ function title(s: string): string {
 function istitle(s: string): boolean {
   let cased = false,
     prevCased = false;
+  // google/starlark-go HEAD library.go string_istitle: only ASCII capitals and titlecase letters
+  // may start a word; any other uppercase letter makes the string not a title.
   for (const c of runes(s)) {
-    if (isUpperRune(c)) {
+    if ((c >= 0x41 && c <= 0x5a) || TITLECASE.test(ch(c))) {
       if (prevCased) return false;
       prevCased = cased = true;
     } else if (isLowerRune(c)) {
       if (!prevCased) return false;
       prevCased = cased = true;
+    } else if (isUpperRune(c)) {
+      return false;
     } else prevCased = false;
   }
   return cased;
