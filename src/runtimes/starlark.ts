@@ -1,19 +1,23 @@
 /**
  * The KRM `starlark` function (kpt's `gcr.io/kpt-fn/starlark`, `ghcr.io/kptdev/krm-functions-catalog/starlark`)
- * as an in-process `objects` runtime (starlark.md Part C).
+ * as an in-process `objects` runtime; behaviour per released tag in ./starlark/versions.ts and
+ * builtins/docs/starlark.md.
  *
- * A call: read the script from the StarlarkRun / ConfigMap functionConfig; convert every item to a
- * Starlark dict stamped with kpt's call ids (`internal.config.kubernetes.io/id`, `config.k8s.io/id`);
- * run the script in kpt's dialect (set, while, top-level control, global reassignment, recursion)
- * with the only predeclared name `ctx`; read `ctx.resource_list["items"]` back. As in kpt, every
- * output item is re-marshalled (sorted keys, plain styles) and an item whose id matches an input
- * gets that input's comments and key order back, in place on the same KubeObject; items without a
- * matching id are new resources. `print` lines go to stderr. Any failure is one error result with
- * exit code 1 and leaves the items untouched: `fail: <msg>` and other dynamic errors as their bare
- * message, static errors as `<name>:<line>:<col>: <msg>` (the first).
+ * A call: read the script from the StarlarkRun / ConfigMap functionConfig (the tag's rules);
+ * convert every item to a Starlark dict stamped with kpt's call ids (`internal.config.kubernetes.io/id`,
+ * `config.k8s.io/id`); run the script in the tag's dialect (kpt's flags from v0.3.0) with the only
+ * predeclared name `ctx` and the tag's `load()` table; read `ctx.resource_list["items"]` back. As in
+ * kpt, every output item is re-marshalled (sorted keys, plain styles) and an item whose id matches
+ * an input gets that input's comments and key order back, in place on the same KubeObject; items
+ * without a matching id are new resources. `print` lines go to stderr. Any failure is one error
+ * result with exit code 1 and leaves the items untouched: `fail: <msg>` and other dynamic errors as
+ * their bare message, static errors as `<name>:<line>:<col>: <msg>` (the first); stderr ends with
+ * the tag's failure line.
  *
- * Limits: the call's step budget, deadline (polled against the injected clock), AbortSignal,
- * memory budget (allocation) and output budget apply to the script.
+ * Sandbox: `ctx.environment` holds only `StarlarkRuntimeOptions.environment` (what the user passed
+ * explicitly), never the host environment in `RunContext.env`. The call's step budget, deadline
+ * (polled against the injected clock), AbortSignal, memory budget (allocation) and output budget
+ * apply to the script.
  */
 import { NotFoundError } from '../core/errors.ts';
 import type {
