@@ -81,6 +81,42 @@ data:
     });
     expect(new TextDecoder().decode(await fs.readFile('/pkg/cm.yaml'))).toBe(CM);
   });
+  // Checked against kpt v1.0.0-beta.56 (docker stand-in calling `krmfn run`): the same Kptfile
+  // renders with the short name and prints the tag's failure line.
+  it.each([
+    // v0.2.x has no kpt dialect flags: the script's top-level `for` is a static error there.
+    ['starlark:v0.2.2', '[error] : set-ns:1:1: for loop not within a function'],
+    ['starlark:v0.5', 'failed to evaluate function: error: function failure'],
+  ])('a short image name %s runs that tag', async (image, line) => {
+    const failing = FN_CONFIG.replace('print("done")', 'fail("no way")');
+    const kptfile = KPTFILE.replace('gcr.io/kpt-fn/starlark:v0.5.0', image);
+    const fs = new MemoryFs({ '/pkg/Kptfile': kptfile, '/pkg/set-ns.yaml': failing, '/pkg/cm.yaml': CM });
+    const engine = createEngine({ runtimes: [...defaultRuntimes(), createStarlarkRuntime()] });
+    const outcome = await engine.render({ root: '/pkg', fs, now: () => 1_700_000_000_000 });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.results.items[0]).toMatchObject({ exitCode: 1, stderr: line });
+  });
+  it('a v0.4 script loads encoding/yaml.star with yaml.v2 resolution', async () => {
+    const kptfile = KPTFILE.replace('gcr.io/kpt-fn/starlark:v0.5.0', 'starlark:v0.4');
+    const script = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: gen
+  annotations:
+    config.kubernetes.io/local-config: "true"
+data:
+  source: |
+    load("encoding/yaml.star", "yaml")
+    ctx.resource_list["items"].append(yaml.loads("apiVersion: v1\\nkind: Namespace\\nmetadata:\\n  name: yes-ns\\n  labels: {enabled: yes}\\n"))
+`;
+    const fs = new MemoryFs({ '/pkg/Kptfile': kptfile, '/pkg/set-ns.yaml': script, '/pkg/cm.yaml': CM });
+    const engine = createEngine({ runtimes: [...defaultRuntimes(), createStarlarkRuntime()] });
+    const outcome = await engine.render({ root: '/pkg', fs, now: () => 1_700_000_000_000 });
+    expect(outcome.ok).toBe(true);
+    expect(new TextDecoder().decode(await fs.readFile('/pkg/namespace_yes-ns.yaml'))).toBe(
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  labels:\n    enabled: true\n  name: yes-ns\n',
+    );
+  });
 });
 
 describe('image resolution', () => {
