@@ -19,6 +19,7 @@ import { documentNode, newNode, type YNode } from '../../core/yaml/node.ts';
 import { Builtin, Dict, Float, List, Module, None, fail, fromHostString, toHostString } from '../../starlark/index.ts';
 import type { Value } from '../../starlark/index.ts';
 import { unpack, wantString } from '../../starlark/lib/args.ts';
+import { STANDARD_BASE64, base64Decode } from '../../starlark/lib/starlib/base64.ts';
 import { OutputConversionError, starlarkToNode } from './convert.ts';
 
 const BOOLS: Readonly<Record<string, boolean>> = {
@@ -106,8 +107,10 @@ function scalarValue(n: YNode): Value {
   if (!n.tagged) return resolvePlain(n.value);
   switch (n.tag) {
     case '!!str':
-    case '!!binary':
       return fromHostString(n.value);
+    case '!!binary':
+      // yaml.v2 decodes the base64 text (line breaks and spaces ignored).
+      return base64Decode(n.value.replace(/[\s]/g, ''), STANDARD_BASE64);
     case '!!null':
     case '!!bool':
     case '!!int':

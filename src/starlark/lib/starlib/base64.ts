@@ -14,7 +14,7 @@ import { unpack, wantString } from '../args.ts';
 const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-interface Encoding {
+export interface Encoding {
   alphabet: string;
   pad: boolean;
   decodeMap: Int16Array;
@@ -26,8 +26,10 @@ function encoding(alphabet: string, pad: boolean): Encoding {
   return { alphabet, pad, decodeMap };
 }
 
+export const STANDARD_BASE64 = encoding(STD, true);
+
 const ENCODINGS: Readonly<Record<string, Encoding>> = {
-  standard: encoding(STD, true),
+  standard: STANDARD_BASE64,
   standard_raw: encoding(STD, false),
   url: encoding(URL, true),
   url_raw: encoding(URL, false),

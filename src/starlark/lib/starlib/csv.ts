@@ -166,8 +166,8 @@ function singleChar(s: string, what: string): string {
 
 const validDelim = (c: string): boolean => c !== '' && c !== '"' && c !== '\r' && c !== '\n' && c !== '\0';
 
-/** Go `%v` of the value starlib's `util.Unmarshal` makes of `v`. */
-function goValueString(v: Value, top: boolean): string {
+/** Go `%v` of the value starlib's `util.Unmarshal` makes of `v` (its error for other types). */
+function goValueString(v: Value): string {
   if (v === None) return '<nil>';
   switch (typeof v) {
     case 'string':
@@ -184,13 +184,12 @@ function goValueString(v: Value, top: boolean): string {
     if (!Number.isFinite(x)) return x > 0 ? '+Inf' : '-Inf';
     return formatG(x);
   }
-  if (v instanceof List || v instanceof Tuple) return `[${v.elems.map((e) => goValueString(e, false)).join(' ')}]`;
+  if (v instanceof List || v instanceof Tuple) return `[${v.elems.map((e) => goValueString(e)).join(' ')}]`;
   if (v instanceof Dict) {
-    const pairs = v.entries().map(([k, x]) => [goValueString(k, false), goValueString(x, false)] as const);
+    const pairs = v.entries().map(([k, x]) => [goValueString(k), goValueString(x)] as const);
     pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return `map[${pairs.map(([k, x]) => `${k}:${x}`).join(' ')}]`;
   }
-  if (top) fail(`unrecognized starlark type: ${typeNameOf(v)}`);
   return fail(`unrecognized starlark type: ${typeNameOf(v)}`);
 }
 
@@ -270,17 +269,17 @@ const writeAll = new Builtin('write_all', (thread: Thread, args: Value[], kwargs
   const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
   const source = v[0]!;
   if (!(source instanceof List || source instanceof Tuple)) {
-    goValueString(source, true);
+    goValueString(source);
     fail('expected value to be an array type');
   }
   const out: string[] = [];
   let size = 0;
   source.elems.forEach((row, i) => {
     if (!(row instanceof List || row instanceof Tuple)) {
-      goValueString(row, true);
+      goValueString(row);
       fail(`row ${i} is not an array type`);
     }
-    const line = row.elems.map((cell) => writeField(goValueString(cell, true), comma)).join(comma) + '\n';
+    const line = row.elems.map((cell) => writeField(goValueString(cell), comma)).join(comma) + '\n';
     size += line.length;
     thread.alloc(line.length);
     out.push(line);
