@@ -55,7 +55,7 @@ Flags:
       --timeout DURATION       deadline of each request (default 60s)
       --header-timeout DUR     time a request's headers may take (default 10s)
       --body-timeout DUR       time a request's body may take once its headers are in (default 30s); 408
-      --workers N              worker threads running renders and functions (default: CPU count)
+      --workers N              worker processes running renders and functions (default: CPU count)
       --allow-alpha-wasm       let posted packages run the WASM modules they contain
       --allow-exec             let posted packages run exec: functions (programs on this machine)
       --allow-network          allow functions network access (container functions only)
@@ -65,7 +65,7 @@ Flags:
       --remote-config FILE     forward images to remote endpoints (see docs/serve.md)
   -h, --help                   show this help
 
-Renders and function calls run in worker threads: a request past its deadline or whose client
+Renders and function calls run in worker processes: a request past its deadline or whose client
 went away stops its worker, and /healthz answers whatever they do. Logs are JSON lines on stderr.
 `;
 

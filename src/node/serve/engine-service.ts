@@ -36,6 +36,8 @@ export interface EngineServiceOptions {
   truncateOutput?: boolean;
   /** kpt's KCC attribution (`KPT_DISABLE_ATTRIBUTION` turns it off). Default true. */
   attribution?: boolean;
+  /** Directory exec functions run in and relative exec paths resolve against (default '/'). */
+  cwd?: string;
   /** Environment given to exec functions. */
   env?: Readonly<Record<string, string>>;
   /**
@@ -72,7 +74,7 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
       const outcome = await opts.engine.render({
         fs,
         root: ROOT,
-        cwd: ROOT,
+        ...(opts.cwd ? { cwd: opts.cwd } : {}),
         onEvent,
         signal: req.signal,
         ...(opts.runtimeFor ? { runtime: opts.runtimeFor(fs, ROOT) } : {}),

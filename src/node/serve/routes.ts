@@ -1,7 +1,7 @@
 /**
  * The server's route table: each path, the guards its requests pass (guards.ts) and its handler.
  * Health and readiness take no guard, so they answer whatever the work endpoints are doing (the
- * work itself runs in worker threads, see worker-service.ts). `/v1/*` requires the token when one
+ * work itself runs in worker processes, see worker-service.ts). `/v1/*` requires the token when one
  * is set; the work endpoints then check the method, refuse while draining, read the body, take a
  * concurrency slot and set the deadline, in that order.
  */

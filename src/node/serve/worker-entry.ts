@@ -1,23 +1,29 @@
 /**
- * A render worker of `krmfn serve` (a `worker_threads` entry): builds the configured service once
- * from `workerData` (config.ts) and answers one job at a time. Built to dist/serve-worker.js; from
- * sources it is bundled on demand (../wasm/worker-script.ts). The main thread terminates the
- * worker at a job's deadline or when its client goes away, so nothing here watches the clock.
+ * A render worker process of `krmfn serve` (forked by worker-pool.ts): the first message carries
+ * the setup (config.ts) from which it builds the configured service once; every later message is
+ * one job, answered on the IPC channel. Built to dist/serve-worker.js; from sources it is bundled
+ * on demand (../wasm/worker-script.ts). The pool kills the process at a job's deadline or when its
+ * client goes away, so nothing here watches the clock.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { createConfiguredService } from './config.ts';
+import { createConfiguredService, type ConfiguredService } from './config.ts';
 import { errorToData, type WorkerAnswer, type WorkerMessage, type WorkerSetup } from './worker-protocol.ts';
 
-const port = parentPort;
-if (!port) throw new Error('serve worker-entry must run in a worker thread');
-const setup = workerData as WorkerSetup;
-const { service } = createConfiguredService(setup.config, setup.functions);
+if (!process.send) throw new Error('serve worker-entry must run as a forked process');
+const reply = (a: WorkerAnswer): void => void process.send!(a);
 const never = new AbortController().signal;
+let configured: ConfiguredService | undefined;
 
-port.on('message', (m: WorkerMessage) => {
+process.on('message', (m: WorkerMessage | { setup: WorkerSetup }) => {
+  if ('setup' in m) {
+    configured = createConfiguredService(m.setup.config, m.setup.functions);
+    return;
+  }
+  const { service } = configured!;
   const job = m.op === 'run' ? service.run({ ...m.req, signal: never }) : service.render({ ...m.req, signal: never });
   void job.then(
-    (value) => port.postMessage({ id: m.id, ok: true, value } satisfies WorkerAnswer),
-    (e: unknown) => port.postMessage({ id: m.id, ok: false, error: errorToData(e) } satisfies WorkerAnswer),
+    (value) => reply({ id: m.id, ok: true, value }),
+    (e: unknown) => reply({ id: m.id, ok: false, error: errorToData(e) }),
   );
 });
+// The server going away closes the channel: stop with it.
+process.on('disconnect', () => process.exit(0));

@@ -1,14 +1,21 @@
 /**
- * The render workers of `krmfn serve`: a fixed number of `worker_threads`, each running one job at
+ * The render workers of `krmfn serve`: a fixed number of worker processes, each running one job at
  * a time, so renders and Starlark (synchronous code that can spin) never hold the main thread,
  * which keeps answering `/healthz` and reading requests. Jobs beyond the pool wait in order.
  *
- * A job's `signal` (its deadline, or its client going away) terminates the worker running it; a
- * worker that throws, exits or runs out of its heap (`maxHeapMb`) fails only its own job with an
+ * A job's `signal` (its deadline, or its client going away) kills the worker running it; a worker
+ * that throws, exits or runs out of its heap (`maxHeapMb`) fails only its own job with an
  * `internal` error. Dead workers are replaced on demand; idle workers are unref'd so they never keep
  * a process alive by themselves.
+ *
+ * Processes, not `worker_threads`: a thread that reaches its `resourceLimits` heap can still abort
+ * the whole process (Node documents it for worker `resourceLimits`; nodejs/node issue 47224 shows
+ * it for a plain allocation loop, and it reproduced here on Node 20 with a Starlark list doubling),
+ * and a worker's crash must never take the server down. Messages use the IPC channel's structured
+ * clone (`serialization: 'advanced'`), so Maps and byte arrays cross as they are.
  */
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { KrmfnError } from '../../core/errors.ts';
 import {
   errorFromData,
@@ -20,7 +27,7 @@ import {
 
 export interface ServeWorkerPoolOptions {
   script: URL | Promise<URL>;
-  setup: WorkerSetup;
+  setup: WorkerSetup | Promise<WorkerSetup>;
   /** Workers running at once (at least 1). */
   size: number;
   /** Old-generation heap of each worker, in MiB (default 1024). */
@@ -28,7 +35,7 @@ export interface ServeWorkerPoolOptions {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: ChildProcess;
   /** The job running in it. */
   job?: { id: number; settle(answer: WorkerAnswer | { id: number; died: Error }): void };
   dead: boolean;
@@ -39,6 +46,7 @@ export class ServeWorkerPool {
   private readonly idle: Slot[] = [];
   private readonly waiting: Array<(slot: Slot | Error) => void> = [];
   private alive = 0;
+  private busy = 0;
   private nextId = 1;
   private closed = false;
   /** Workers started so far, and workers lost to a crash or a deadline (for tests and logs). */
@@ -52,8 +60,13 @@ export class ServeWorkerPool {
   async call(request: JobRequest, signal: AbortSignal): Promise<JobReply> {
     signal.throwIfAborted();
     const slot = await this.acquire(signal);
+    if (signal.aborted) {
+      this.release(slot);
+      throw asError(signal.reason);
+    }
     const id = this.nextId++;
-    slot.worker.ref();
+    ref(slot.worker, true);
+    this.busy++;
     const answer = await new Promise<WorkerAnswer | { id: number; died: Error }>((settle) => {
       const onAbort = (): void => {
         settle({ id, died: asError(signal.reason) });
@@ -67,9 +80,10 @@ export class ServeWorkerPool {
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      slot.worker.postMessage({ id, ...request });
+      slot.worker.send({ id, ...request });
     });
     slot.job = undefined;
+    this.busy--;
     this.release(slot);
     if ('died' in answer) throw answer.died;
     if (!answer.ok) throw errorFromData(answer.error);
@@ -79,13 +93,17 @@ export class ServeWorkerPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w(new KrmfnError({ code: 'internal', message: 'server is closing' }));
-    const all = this.idle.splice(0);
-    await Promise.all(all.map((s) => s.worker.terminate()));
+    for (const s of this.idle.splice(0)) this.kill(s);
   }
 
   /** Workers alive now. */
   get size(): number {
     return this.alive;
+  }
+
+  /** Jobs handed to a worker and not yet answered. */
+  get running(): number {
+    return this.busy;
   }
 
   private acquire(signal: AbortSignal): Promise<Slot> {
@@ -116,7 +134,7 @@ export class ServeWorkerPool {
       this.kill(slot);
       return;
     }
-    slot.worker.unref();
+    ref(slot.worker, false);
     this.idle.push(slot);
   }
 
@@ -125,21 +143,21 @@ export class ServeWorkerPool {
     this.alive++;
     this.spawned++;
     let script: URL;
+    let setup: WorkerSetup;
     try {
-      script = await this.opts.script;
+      [script, setup] = await Promise.all([this.opts.script, this.opts.setup]);
     } catch (e) {
       this.alive--;
       throw e;
     }
-    const worker = new Worker(script, {
-      workerData: this.opts.setup,
-      resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb ?? 1024 },
-      stdout: true,
-      stderr: true,
+    const worker = fork(fileURLToPath(script), [], {
+      serialization: 'advanced',
+      execArgv: [`--max-old-space-size=${this.opts.maxHeapMb ?? 1024}`],
+      // A worker's own output is not part of any response, nor of the server's log.
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
-    // A worker's own console output is not part of any response.
-    worker.stdout.resume();
-    worker.stderr.resume();
+    // The first message sets the worker up; the channel keeps messages in order.
+    worker.send({ setup });
     const slot: Slot = { worker, dead: false };
     worker.on('message', (a: WorkerAnswer) => {
       if (slot.job?.id === a.id) slot.job.settle(a);
@@ -153,7 +171,7 @@ export class ServeWorkerPool {
       }
     };
     worker.on('error', (e) => died(`failed: ${e.message}`));
-    worker.on('exit', (code) => died(`exited with code ${code}`));
+    worker.on('exit', (code, sig) => died(`exited with ${sig ? `signal ${sig}` : `code ${code}`}`));
     return slot;
   }
 
@@ -164,9 +182,21 @@ export class ServeWorkerPool {
     this.alive--;
     const i = this.idle.indexOf(slot);
     if (i >= 0) this.idle.splice(i, 1);
-    void slot.worker.terminate();
+    slot.worker.kill('SIGKILL');
     const next = this.waiting.shift();
     if (next) this.spawn().then(next, next);
+  }
+}
+
+/** Whether a worker process keeps the event loop (and so the server's process) alive. */
+function ref(worker: ChildProcess, on: boolean): void {
+  const channel = worker.channel as { ref(): void; unref(): void } | null | undefined;
+  if (on) {
+    worker.ref();
+    channel?.ref();
+  } else {
+    worker.unref();
+    channel?.unref();
   }
 }
 

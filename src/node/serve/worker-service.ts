@@ -1,8 +1,8 @@
 /**
  * The `FunctionService` of `krmfn serve`: the configured engine service (config.ts) running in a
- * pool of worker threads (worker-pool.ts). The function list is answered on the main thread.
+ * pool of worker processes (worker-pool.ts). The function list is answered on the main thread.
  */
-import { locateWorkerScript } from '../wasm/worker-script.ts';
+import { locateWorkerScript, workerScriptUrl } from '../wasm/worker-script.ts';
 import type { ServeConfig } from './config.ts';
 import type { FunctionInfo, FunctionService, RenderResponse, RunResponse } from './service.ts';
 import { ServeWorkerPool } from './worker-pool.ts';
@@ -33,9 +33,16 @@ export function serveWorkerScript(): Promise<URL> {
 }
 
 export function createWorkerService(opts: WorkerServiceOptions): WorkerService {
+  // A bundled worker cannot find the WASM worker's script beside itself: hand it the location.
+  const setup = opts.config.allowWasm
+    ? workerScriptUrl().then((url) => ({
+        config: { ...opts.config, wasmWorkerScript: url.href },
+        functions: opts.functions,
+      }))
+    : { config: opts.config, functions: opts.functions };
   const pool = new ServeWorkerPool({
     script: serveWorkerScript(),
-    setup: { config: opts.config, functions: opts.functions },
+    setup,
     size: opts.workers ?? 2,
     ...(opts.maxHeapMb !== undefined ? { maxHeapMb: opts.maxHeapMb } : {}),
   });
