@@ -77,8 +77,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const notFound: Guard = async (ctx) => {
     throw new HttpError(404, `no route for ${ctx.url.pathname}`);
   };
+  const logging = logged(log, now);
+  const done = async (): Promise<void> => {};
   const handle = (ctx: RequestContext): Promise<void> =>
-    compose([logged(log, now)], (c) => (table.get(c.url.pathname) ?? notFound)(c, async () => {}))(ctx, async () => {});
+    logging(ctx, () => (table.get(ctx.url.pathname) ?? notFound)(ctx, done));
 
   const server: Server = createServer(
     {
