@@ -1,8 +1,6 @@
 /**
  * The tar reader (src/core/tar.ts): archives written by writeTar read back as the same entries;
  * random, truncated and corrupted archives give entries or a krmfn error, never a host exception.
- * A truncated archive must not read as a shorter valid one without an error when the cut falls
- * inside an entry's data.
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
