@@ -81,6 +81,15 @@ describe('ServeWorkerPool', () => {
     expect((err as LimitExceededError).code).toBe('timeout');
   });
 
+  it('starts its workers ahead of the first job when prewarmed', async () => {
+    const p = pool(2);
+    p.prewarm();
+    expect(p.size).toBe(2);
+    const out = await Promise.all([p.call(job('one'), never), p.call(job('two'), never)]);
+    expect(out.map(text)).toEqual(['one', 'two']);
+    expect(p.spawned).toBe(2);
+  });
+
   it('queues jobs beyond its size and runs them all', async () => {
     const p = pool(2);
     const names = Array.from({ length: 6 }, (_, i) => `job-${i}`);

@@ -144,6 +144,7 @@ export const serveCommand: Command = {
         functions,
         workers: intFlag(str(p, 'workers'), 'workers', Math.min(maxConcurrent, availableParallelism())) || 1,
       });
+      service.pool.prewarm();
       const log = (entry: Record<string, unknown>): void =>
         void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
       const server = await startServer({

@@ -90,6 +90,15 @@ export class ServeWorkerPool {
     return answer.value;
   }
 
+  /** Starts every worker now, so the first requests do not wait for a process to start. */
+  prewarm(): void {
+    while (this.alive < this.opts.size && !this.closed)
+      this.spawn().then(
+        (slot) => this.release(slot),
+        () => undefined,
+      );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const w of this.waiting.splice(0)) w(new KrmfnError({ code: 'internal', message: 'server is closing' }));
