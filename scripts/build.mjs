@@ -12,6 +12,7 @@ const libraryEntries = {
   wasm: 'wasm/index.ts',
   node: 'src/node/index.ts',
   'wasm-worker': 'src/node/wasm/worker-entry.ts',
+  'serve-worker': 'src/node/serve/worker-entry.ts',
 };
 const { existsSync } = await import('node:fs');
 const present = Object.fromEntries(Object.entries(libraryEntries).filter(([, p]) => existsSync(p)));

@@ -2,7 +2,7 @@
 // directory on loopback with the right MIME types and cross-origin isolation headers.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize } from 'node:path';
+import { extname, resolve, sep } from 'node:path';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -14,14 +14,26 @@ const TYPES = {
   '.png': 'image/png',
 };
 
+/**
+ * The file a URL path names inside `base` (an absolute directory), or an error when the decoded
+ * path leaves it (`/..%2fdist-evil/x` must not reach the sibling `dist-evil`) or holds a NUL. The
+ * check compares whole path segments: `base` itself or a path under `base + sep`.
+ */
+export async function resolveInside(base, urlPath) {
+  const path = decodeURIComponent(urlPath);
+  if (path.includes('\0')) throw new Error('NUL in path');
+  let file = resolve(base, '.' + (path.startsWith('/') ? path : '/' + path));
+  if (file !== base && !file.startsWith(base + sep)) throw new Error('outside root');
+  if ((await stat(file)).isDirectory()) file = resolve(file, 'index.html');
+  return file;
+}
+
 /** Starts serving `root`; resolves with { url, close }. */
 export async function serveStatic(root, { port = 0, host = '127.0.0.1' } = {}) {
+  const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-      let file = normalize(join(root, path));
-      if (!file.startsWith(normalize(root))) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      const file = await resolveInside(base, new URL(req.url ?? '/', 'http://x').pathname);
       const body = await readFile(file);
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',

@@ -13,7 +13,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
-import { parseArgs } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import type { Readable, Writable } from 'node:stream';
 import type { ResourceList } from '../core/function.ts';
 import { KubeObject } from '../core/kube-object.ts';
@@ -45,13 +45,19 @@ function writeTo(stream: Writable, text: string): Promise<void> {
 
 const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const;
 
-/** Routes console.* to `stderr` while `body` runs (stdout is reserved for the ResourceList). */
+/**
+ * Routes console.* to `stderr` while `body` runs (stdout is reserved for the ResourceList). Text is
+ * formatted as Node's console formats it (`util.format`: `%s`/`%d` substitution, an `Error` as its
+ * stack, objects inspected, cycles shown), and `console.trace` prints `Trace: …` and the call stack.
+ */
 async function withConsoleOnStderr<T>(stderr: Writable, body: () => Promise<T>): Promise<T> {
   const saved = CONSOLE_METHODS.map((m) => console[m]);
-  const sink = (...args: unknown[]): void => {
-    stderr.write(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ') + '\n');
+  const sink = (...args: unknown[]): void => void stderr.write(format(...args) + '\n');
+  const trace = (...args: unknown[]): void => {
+    const stack = (new Error().stack ?? '').split('\n').slice(2).join('\n');
+    stderr.write(`Trace: ${format(...args)}\n${stack}\n`);
   };
-  for (const m of CONSOLE_METHODS) console[m] = sink;
+  for (const m of CONSOLE_METHODS) console[m] = m === 'trace' ? trace : sink;
   try {
     return await body();
   } finally {

@@ -3,14 +3,16 @@
  * Binds to loopback unless --host says otherwise; SIGTERM/SIGINT drain in-flight requests first.
  */
 import { readFileSync } from 'node:fs';
-import { createEngine, defaultRuntimes } from '../../index.ts';
+import { availableParallelism } from 'node:os';
 import { BUILTINS } from '../../../builtins/index.ts';
-import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec } from '../cli-flags.ts';
+import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { write, type CliIO, type Command } from '../io.ts';
-import { createEngineService } from '../serve/engine-service.ts';
+import { parseContainerEngine, type PullPolicy } from '../runtimes/container.ts';
+import { nodeRuntimes } from '../runtimes/options.ts';
+import type { ServeConfig } from '../serve/config.ts';
 import { startServer } from '../serve/server.ts';
 import type { FunctionInfo } from '../serve/service.ts';
-import { nodeRuntimes } from '../runtimes/options.ts';
+import { createWorkerService } from '../serve/worker-service.ts';
 
 const FLAGS: readonly FlagSpec[] = [
   { name: 'host', kind: 'string' },
@@ -19,7 +21,15 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'max-body', kind: 'string' },
   { name: 'max-concurrent', kind: 'string' },
   { name: 'timeout', kind: 'string' },
+  { name: 'header-timeout', kind: 'string' },
+  { name: 'body-timeout', kind: 'string' },
+  { name: 'workers', kind: 'string' },
   { name: 'allow-alpha-wasm', kind: 'bool' },
+  { name: 'allow-exec', kind: 'bool' },
+  { name: 'allow-network', kind: 'bool' },
+  { name: 'image-pull-policy', kind: 'string' },
+  { name: 'container-runtime', kind: 'string' },
+  { name: 'truncate-output', kind: 'bool' },
   { name: 'remote-config', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
@@ -40,13 +50,23 @@ Flags:
   -p, --port PORT              port (default 8080; 0 picks a free one)
       --token-file FILE        require "Authorization: Bearer <token>" on /v1/* (or set KRMFN_SERVE_TOKEN)
       --max-body BYTES         largest request body (default 16777216); larger gets 413
-      --max-concurrent N       requests served at once (default 16); more get 429
+      --max-concurrent N       requests served at once, counted once their body arrived
+                               (default 16); more get 429
       --timeout DURATION       deadline of each request (default 60s)
+      --header-timeout DUR     time a request's headers may take (default 10s)
+      --body-timeout DUR       time a request's body may take once its headers are in (default 30s); 408
+      --workers N              worker processes running renders and functions (default: CPU count)
       --allow-alpha-wasm       let posted packages run the WASM modules they contain
+      --allow-exec             let posted packages run exec: functions (programs on this machine)
+      --allow-network          allow functions network access (container functions only)
+      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions only)
+      --container-runtime RT   run images nothing else runs with docker, podman or nerdctl (off by default)
+      --truncate-output        truncate Results/Stderr blocks of the render log to 4 lines (default true)
       --remote-config FILE     forward images to remote endpoints (see docs/serve.md)
   -h, --help                   show this help
 
-Logs are JSON lines on stderr.
+Renders and function calls run in worker processes: a request past its deadline or whose client
+went away stops its worker, and /healthz answers whatever they do. Logs are JSON lines on stderr.
 `;
 
 function intFlag(v: string | undefined, name: string, dflt: number): number {
@@ -55,6 +75,38 @@ function intFlag(v: string | undefined, name: string, dflt: number): number {
   if (!Number.isInteger(n) || n < 0)
     throw new UsageError(`invalid value ${JSON.stringify(v)} for --${name}: want a whole number`);
   return n;
+}
+
+function durationFlag<K extends string>(p: ParsedArgs, name: string, key: K): Partial<Record<K, number>> {
+  const v = str(p, name);
+  return v === undefined ? {} : ({ [key]: parseDuration(v) } as Record<K, number>);
+}
+
+/** The runtime flags, as `krmfn render` reads them (src/node/cli-engine.ts, commands/render.ts). */
+function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
+  const policy = str(p, 'image-pull-policy');
+  if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy))
+    throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
+  const containers = str(p, 'container-runtime');
+  if (containers !== undefined) parseContainerEngine(containers);
+  const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  const config: ServeConfig = {
+    timeoutMs: str(p, 'timeout') ? parseDuration(str(p, 'timeout')!) : 60_000,
+    env,
+    cwd: io.cwd,
+    allowWasm: bool(p, 'allow-alpha-wasm'),
+    allowExec: bool(p, 'allow-exec'),
+    allowNetwork: bool(p, 'allow-network'),
+    truncateOutput: bool(p, 'truncate-output', true),
+    attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
+  };
+  const remote = str(p, 'remote-config') ?? io.env.KRMFN_REMOTE_CONFIG;
+  if (remote !== undefined) config.remoteConfig = remote;
+  if (containers !== undefined) config.containerRuntime = containers;
+  if (policy !== undefined) config.imagePullPolicy = policy as PullPolicy;
+  // Fail here, on the main thread, on an unreadable remote config rather than in every worker.
+  nodeRuntimes({ env: io.env, cwd: io.cwd, remoteConfig: config.remoteConfig, containers: false });
+  return config;
 }
 
 export const serveCommand: Command = {
@@ -78,17 +130,7 @@ export const serveCommand: Command = {
         str(p, 'token-file') !== undefined
           ? readFileSync(str(p, 'token-file')!, 'utf8').trim()
           : io.env.KRMFN_SERVE_TOKEN;
-      const timeoutMs = str(p, 'timeout') ? parseDuration(str(p, 'timeout')!) : 60_000;
-      const extra = nodeRuntimes({
-        env: io.env,
-        cwd: io.cwd,
-        remoteConfig: str(p, 'remote-config'),
-        containers: false,
-      });
-      const engine = createEngine({
-        runtimes: [...extra.first, ...defaultRuntimes(), ...extra.last],
-        limits: { timeoutMs },
-      });
+      const config = serveConfig(p, io);
       const functions: FunctionInfo[] = BUILTINS.map((b) => ({
         name: b.name,
         images: b.images,
@@ -96,22 +138,29 @@ export const serveCommand: Command = {
         configKinds: b.configKinds,
         summary: b.summary,
       }));
+      const maxConcurrent = intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16);
+      const service = createWorkerService({
+        config,
+        functions,
+        workers: intFlag(str(p, 'workers'), 'workers', Math.min(maxConcurrent, availableParallelism())) || 1,
+      });
+      service.pool.prewarm();
       const log = (entry: Record<string, unknown>): void =>
         void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
       const server = await startServer({
-        service: createEngineService({
-          engine,
-          functions,
-          limits: { timeoutMs },
-          allowWasm: bool(p, 'allow-alpha-wasm'),
-        }),
+        service,
         host: str(p, 'host') ?? '127.0.0.1',
         port: intFlag(str(p, 'port'), 'port', 8080),
         ...(token ? { token } : {}),
         maxBodyBytes: intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024),
-        maxConcurrent: intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16),
-        requestTimeoutMs: timeoutMs,
+        maxConcurrent,
+        requestTimeoutMs: config.timeoutMs,
+        ...durationFlag(p, 'header-timeout', 'headersTimeoutMs'),
+        ...durationFlag(p, 'body-timeout', 'bodyTimeoutMs'),
         log,
+      }).catch(async (e: unknown) => {
+        await service.close();
+        throw e;
       });
       await new Promise<void>((resolve) => {
         const stop = (): void => {
@@ -122,6 +171,7 @@ export const serveCommand: Command = {
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
       });
+      await service.close();
       log({ msg: 'stopped' });
       return 0;
     } catch (e) {

@@ -26,8 +26,25 @@ export interface EngineServiceOptions {
   engine: Engine;
   functions: FunctionInfo[];
   limits?: Partial<Limits>;
-  /** Whether posted packages may run WASM modules they contain (`exec: fn.wasm`). */
+  /** `--allow-alpha-wasm`: posted packages may run the WASM modules they contain (`exec: fn.wasm`). */
   allowWasm?: boolean;
+  /** `--allow-exec`: posted packages may run `exec:` functions (programs on the server's machine). */
+  allowExec?: boolean;
+  /** `--allow-network` (container functions only). */
+  allowNetwork?: boolean;
+  /** `--truncate-output` (default true): Results/Stderr blocks of the render log cut to kpt's 4 lines. */
+  truncateOutput?: boolean;
+  /** kpt's KCC attribution (`KPT_DISABLE_ATTRIBUTION` turns it off). Default true. */
+  attribution?: boolean;
+  /** Directory exec functions run in and relative exec paths resolve against (default '/'). */
+  cwd?: string;
+  /** Environment given to exec functions. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * The runtime chain for one posted package (default: the engine's), so runtimes that read
+   * module files (WASM) read them from the package itself, which lives at `root` in `fs`.
+   */
+  runtimeFor?: (fs: MemoryFs, root: string) => FunctionRuntime;
   now?: () => number;
 }
 
@@ -52,15 +69,22 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
     async render(req: RenderRequest): Promise<RenderResponse> {
       const fs = new MemoryFs(Object.fromEntries([...req.files].map(([p, d]) => [`${ROOT}/${p}`, d])));
       const log: string[] = [];
-      const onEvent = (e: EngineEvent): void =>
-        void log.push(formatEvent(e, { truncate: true, color: false }, 'render'));
+      const truncate = opts.truncateOutput ?? true;
+      const onEvent = (e: EngineEvent): void => void log.push(formatEvent(e, { truncate, color: false }, 'render'));
       const outcome = await opts.engine.render({
         fs,
         root: ROOT,
+        ...(opts.cwd ? { cwd: opts.cwd } : {}),
         onEvent,
         signal: req.signal,
+        ...(opts.runtimeFor ? { runtime: opts.runtimeFor(fs, ROOT) } : {}),
+        ...(opts.env ? { env: opts.env } : {}),
         allowWasm: opts.allowWasm ?? false,
-        allowExec: opts.allowWasm ?? false,
+        // kpt render runs `exec: fn.wasm` only with --allow-exec too; the server's WASM flag implies it
+        // for modules (other exec functions need an exec runtime, present only with allowExec).
+        allowExec: (opts.allowWasm ?? false) || (opts.allowExec ?? false),
+        allowNetwork: opts.allowNetwork ?? false,
+        attribution: opts.attribution ?? true,
         limits: {
           ...opts.limits,
           timeoutMs: Math.max(1, Math.min(opts.limits?.timeoutMs ?? Infinity, req.deadline - now())),

@@ -12,16 +12,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 let pending: Promise<URL> | undefined;
 
 export function workerScriptUrl(): Promise<URL> {
-  pending ??= locate();
+  pending ??= locateWorkerScript(
+    new URL('./wasm-worker.js', import.meta.url),
+    new URL('./worker-entry.ts', import.meta.url),
+  );
   return pending;
 }
 
-async function locate(): Promise<URL> {
-  const built = new URL('./wasm-worker.js', import.meta.url);
+/**
+ * A worker script: `built` when it exists (the build writes it beside the bundle), else the
+ * TypeScript `entry` bundled with esbuild into a temp file (running from sources). Also used by
+ * `krmfn serve`'s render workers (src/node/serve/worker-pool.ts).
+ */
+export async function locateWorkerScript(built: URL, entryUrl: URL): Promise<URL> {
   if (built.protocol === 'file:' && existsSync(fileURLToPath(built))) return built;
-  const entry = fileURLToPath(new URL('./worker-entry.ts', import.meta.url));
-  if (!existsSync(entry))
-    throw new Error(`krmfn: WASM worker script not found next to ${fileURLToPath(import.meta.url)}`);
+  const entry = fileURLToPath(entryUrl);
+  if (!existsSync(entry)) throw new Error(`krmfn: worker script ${fileURLToPath(built)} not found`);
   // A non-literal specifier keeps esbuild (only needed when running from source) out of the CLI bundle.
   const esbuild = 'esbuild';
   const { build } = (await import(/* @vite-ignore */ esbuild)) as typeof import('esbuild');
@@ -33,9 +39,13 @@ async function locate(): Promise<URL> {
     target: 'node20',
     write: false,
     logLevel: 'silent',
+    // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
+    banner: {
+      js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
+    },
   });
-  const dir = await mkdtemp(join(tmpdir(), 'krmfn-wasm-worker-'));
-  const file = join(dir, 'wasm-worker.mjs');
+  const dir = await mkdtemp(join(tmpdir(), 'krmfn-worker-'));
+  const file = join(dir, built.pathname.split('/').pop()!.replace(/\.js$/, '.mjs'));
   await writeFile(file, result.outputFiles[0]!.contents);
   return pathToFileURL(file);
 }

@@ -1,0 +1,102 @@
+/**
+ * What a `krmfn serve` process runs, as plain data (it crosses into worker processes), and how it
+ * becomes a `FunctionService`. Every render flag of the CLI that applies to a posted package has
+ * a field here, built into the same runtime chain `krmfn render` uses (src/node/cli-engine.ts):
+ * remote runtimes first, built-ins and Starlark, WASM with `allowWasm` (modules read from the
+ * posted package, in hard-deadline workers), exec with `allowExec`, containers last.
+ */
+import { createEngine, defaultRuntimes } from '../../index.ts';
+import { createRuntimeChain } from '../../engine/chain.ts';
+import type { MemoryFs } from '../../core/memory-fs.ts';
+import { KrmfnError } from '../../core/errors.ts';
+import { createWasmRuntime, type WasmLoader } from '../../runtimes/wasm.ts';
+import { ModuleCache } from '../../../wasm/module-cache.ts';
+import { createExecRuntime } from '../exec-runtime.ts';
+import type { PullPolicy } from '../runtimes/container.ts';
+import { nodeRuntimes } from '../runtimes/options.ts';
+import { createNodeWasmExecutor } from '../wasm/pool.ts';
+import { createEngineService } from './engine-service.ts';
+import type { FunctionInfo, FunctionService } from './service.ts';
+
+export interface ServeConfig {
+  timeoutMs: number;
+  env: Record<string, string>;
+  cwd: string;
+  remoteConfig?: string;
+  containerRuntime?: string;
+  imagePullPolicy?: PullPolicy;
+  allowWasm: boolean;
+  allowExec: boolean;
+  allowNetwork: boolean;
+  truncateOutput: boolean;
+  attribution: boolean;
+  /** URL of the WASM worker script, when the default location does not hold it (a bundled worker). */
+  wasmWorkerScript?: string;
+}
+
+/**
+ * Module files of a posted package: exec paths resolve against the server's working directory, as
+ * kpt resolves them against its own, and a path under it names the package file at the same
+ * relative path (`exec: fns/f.wasm` → `ROOT/fns/f.wasm`). Nothing outside the package is read.
+ */
+export function packageLoader(fs: MemoryFs, cwd: string, root: string): WasmLoader {
+  const base = cwd.replace(/\/+$/, '');
+  const inPackage = (path: string): string | undefined =>
+    path.startsWith(`${base}/`) ? `${root}/${path.slice(base.length + 1)}` : undefined;
+  return {
+    readFile: async (path) => {
+      const p = inPackage(path);
+      if (!p) throw new KrmfnError({ code: 'path-escape', message: `${path}: not in the posted package`, file: path });
+      return fs.readFile(p);
+    },
+    stat: async (path) => {
+      const p = inPackage(path);
+      return p ? fs.stat(p) : 'missing';
+    },
+  };
+}
+
+export interface ConfiguredService {
+  service: FunctionService;
+  close(): Promise<void>;
+}
+
+export function createConfiguredService(config: ServeConfig, functions: FunctionInfo[]): ConfiguredService {
+  const extra = nodeRuntimes({
+    env: config.env,
+    cwd: config.cwd,
+    remoteConfig: config.remoteConfig,
+    containers: config.containerRuntime ?? false,
+    ...(config.imagePullPolicy ? { pullPolicy: config.imagePullPolicy } : {}),
+  });
+  const exec = config.allowExec ? [createExecRuntime({ env: config.env })] : [];
+  const base = [...extra.first, ...defaultRuntimes()];
+  const engine = createEngine({ runtimes: [...base, ...exec, ...extra.last], limits: { timeoutMs: config.timeoutMs } });
+  const executor = config.allowWasm
+    ? createNodeWasmExecutor(config.wasmWorkerScript ? { workerScript: new URL(config.wasmWorkerScript) } : {})
+    : undefined;
+  const cache = new ModuleCache();
+  const runtimeFor = executor
+    ? (fs: MemoryFs, root: string) =>
+        createRuntimeChain([
+          ...base,
+          createWasmRuntime({ loader: packageLoader(fs, config.cwd, root), executor, cache }),
+          ...exec,
+          ...extra.last,
+        ])
+    : undefined;
+  const service = createEngineService({
+    engine,
+    functions,
+    limits: { timeoutMs: config.timeoutMs },
+    allowWasm: config.allowWasm,
+    allowExec: config.allowExec,
+    allowNetwork: config.allowNetwork,
+    truncateOutput: config.truncateOutput,
+    attribution: config.attribution,
+    env: config.env,
+    cwd: config.cwd,
+    ...(runtimeFor ? { runtimeFor } : {}),
+  });
+  return { service, close: async () => void (await executor?.close()) };
+}

@@ -1,0 +1,56 @@
+/**
+ * The fuzz harness: a target is a property over generated inputs (fast-check) plus a way to read
+ * its checked-in seed corpus (test/fuzz/corpus/<target>/). `check` throws when the property fails:
+ * a host exception where only a clean, coded error is allowed, data lost in a round trip, two
+ * implementations disagreeing. fuzz.test.ts runs every target briefly with a fixed seed inside
+ * `npm test`; `npm run fuzz -- --seconds N [--target name]` (run.mjs) runs them longer.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type fc from 'fast-check';
+import { isKrmfnError } from '../../src/core/errors.ts';
+
+export interface FuzzTarget<T = unknown> {
+  name: string;
+  /** Generated inputs. */
+  arbitrary: fc.Arbitrary<T>;
+  /** Throws when the property does not hold for `input`. */
+  check(input: T): void;
+  /** A corpus file's bytes as an input of this target. */
+  fromCorpus(bytes: Uint8Array): T;
+}
+
+/** Declares a target keeping its input type (the list in targets/index.ts is heterogeneous). */
+export function target<T>(t: FuzzTarget<T>): FuzzTarget {
+  return t as unknown as FuzzTarget;
+}
+
+export const CORPUS = new URL('./corpus/', import.meta.url);
+
+export function corpusOf(name: string): Array<{ file: string; bytes: Uint8Array }> {
+  const dir = join(CORPUS.pathname, name);
+  let files: string[];
+  try {
+    files = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  return files.map((file) => ({ file, bytes: new Uint8Array(readFileSync(join(dir, file))) }));
+}
+
+/** Runs `body`; an error is fine only when it is a krmfn error (coded, positioned, user-facing). */
+export function onlyCleanErrors<T>(body: () => T, clean: (e: unknown) => boolean = isKrmfnError): T | undefined {
+  try {
+    return body();
+  } catch (e) {
+    if (clean(e)) return undefined;
+    throw new Error(
+      `host exception instead of a clean error: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`,
+      {
+        cause: e,
+      },
+    );
+  }
+}
+
+export const utf8 = (b: Uint8Array): string => new TextDecoder().decode(b);

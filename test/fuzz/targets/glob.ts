@@ -1,0 +1,134 @@
+/**
+ * Glob matching (builtins/lib/glob.ts, doublestar style) and `.krmignore` rules
+ * (src/engine/krmignore.ts, gitignore style) against a small reference matcher written here from
+ * their documented semantics, on small patterns and paths: `*` and `?` stay in one segment, `**`
+ * spans segments (`**` + `/` also matches no segment), `[ab]` / `[!a]` classes; a `.krmignore`
+ * rule with a `/` before its end is anchored at the root, otherwise it matches at any depth; a
+ * trailing `/` matches directories only; `!` negates; the last matching rule wins.
+ */
+import fc from 'fast-check';
+import { globMatch } from '../../../builtins/lib/glob.ts';
+import { parseKrmignore } from '../../../src/engine/krmignore.ts';
+import { target, utf8 } from '../harness.ts';
+
+/** Reference glob: memoized recursion over (pattern index, path index). */
+export function referenceGlob(pattern: string, path: string): boolean {
+  const memo = new Map<number, boolean>();
+  const at = (pi: number, si: number): boolean => {
+    const key = pi * (path.length + 1) + si;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const r = step(pi, si);
+    memo.set(key, r);
+    return r;
+  };
+  const step = (pi: number, si: number): boolean => {
+    if (pi === pattern.length) return si === path.length;
+    const c = pattern[pi]!;
+    if (c === '*' && pattern[pi + 1] === '*') {
+      if (pattern[pi + 2] === '/') {
+        if (at(pi + 3, si)) return true;
+        for (let k = si + 1; k <= path.length; k++) if (path[k - 1] === '/' && at(pi + 3, k)) return true;
+        return false;
+      }
+      for (let k = si; k <= path.length; k++) if (at(pi + 2, k)) return true;
+      return false;
+    }
+    if (c === '*') {
+      for (let k = si; k <= path.length; k++) {
+        if (at(pi + 1, k)) return true;
+        if (path[k] === '/') break;
+      }
+      return false;
+    }
+    if (si >= path.length) return false;
+    const ch = path[si]!;
+    if (c === '?') return ch !== '/' && at(pi + 1, si + 1);
+    if (c === '[') {
+      const close = pattern.indexOf(']', pi + 1);
+      if (close > pi + 1) {
+        let body = pattern.slice(pi + 1, close);
+        const negate = body.startsWith('!');
+        if (negate) body = body.slice(1);
+        return body.includes(ch) !== negate && at(close + 1, si + 1);
+      }
+    }
+    return ch === c && at(pi + 1, si + 1);
+  };
+  return at(0, 0);
+}
+
+/** Reference `.krmignore`: the rules of the module comment, over the reference glob. */
+export function referenceIgnores(rules: string[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (let rule of rules) {
+    let negate = false;
+    if (rule.startsWith('!')) {
+      negate = true;
+      rule = rule.slice(1);
+    }
+    let dirOnly = false;
+    if (rule.endsWith('/')) {
+      dirOnly = true;
+      rule = rule.slice(0, -1);
+    }
+    const anchored = rule.includes('/');
+    if (rule.startsWith('/')) rule = rule.slice(1);
+    if (!rule || (dirOnly && !isDir)) continue;
+    const starts = anchored ? [0] : [0, ...[...path].flatMap((c, i) => (c === '/' ? [i + 1] : []))];
+    if (starts.some((s) => referenceGlob(rule, path.slice(s)))) ignored = !negate;
+  }
+  return ignored;
+}
+
+const piece = fc.constantFrom('a', 'b', 'ab', '.', '/', '*', '?', '**', '**/', '[ab]', '[!a]', 'a*', '*b');
+const pattern = fc.array(piece, { minLength: 1, maxLength: 5 }).map((p) => p.join(''));
+const segment = fc.constantFrom('a', 'b', 'ab', 'ba', 'aab', '.a', 'b.b', '');
+const path = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+const rule = fc
+  .tuple(fc.boolean(), fc.boolean(), pattern)
+  .map(([neg, dir, p]) => `${neg ? '!' : ''}${p}${dir ? '/' : ''}`);
+
+type Input =
+  | { kind: 'glob'; pattern: string; paths: string[] }
+  | { kind: 'ignore'; rules: string[]; paths: string[]; isDir: boolean };
+
+function check(i: Input): void {
+  if (i.kind === 'glob') {
+    for (const p of i.paths) {
+      const got = globMatch(i.pattern, p);
+      if (got !== referenceGlob(i.pattern, p))
+        throw new Error(`globMatch(${JSON.stringify(i.pattern)}, ${JSON.stringify(p)}) = ${got}`);
+    }
+    return;
+  }
+  const m = parseKrmignore(i.rules.join('\n'));
+  for (const p of i.paths) {
+    const got = m.ignores(p, i.isDir);
+    if (got !== referenceIgnores(i.rules, p, i.isDir))
+      throw new Error(`.krmignore ${JSON.stringify(i.rules)} ignores(${JSON.stringify(p)}, dir=${i.isDir}) = ${got}`);
+  }
+}
+
+export const globTarget = target<Input>({
+  name: 'glob',
+  arbitrary: fc.oneof(
+    fc.record({ kind: fc.constant('glob' as const), pattern, paths: fc.array(path, { minLength: 1, maxLength: 6 }) }),
+    fc.record({
+      kind: fc.constant('ignore' as const),
+      rules: fc.array(rule, { minLength: 1, maxLength: 4 }),
+      paths: fc.array(path, { minLength: 1, maxLength: 6 }),
+      isDir: fc.boolean(),
+    }),
+  ),
+  check,
+  // A corpus file: first line the pattern (or rules separated by ` ;; `), then one path per line.
+  fromCorpus: (b) => {
+    const [head = '', ...paths] = utf8(b)
+      .split('\n')
+      .filter((l) => l !== '');
+    return head.includes(' ;; ')
+      ? { kind: 'ignore', rules: head.split(' ;; '), paths, isDir: false }
+      : { kind: 'glob', pattern: head, paths };
+  },
+});
