@@ -5,6 +5,7 @@
 import type { KrmfnError } from '../core/errors.ts';
 import type { FunctionRuntime } from '../core/function.ts';
 import type { PackageFs } from '../core/fs.ts';
+import type { KptVersion } from '../core/kpt-version.ts';
 import type { Limits } from '../core/limits.ts';
 import type { FunctionResultList } from '../core/result.ts';
 import type { EventSink } from './events.ts';
@@ -32,6 +33,10 @@ export interface EngineHost {
   output?: OutputMode;
   /** Directory to write `results.yaml` into (created if missing). */
   resultsDir?: string;
+  /** Which kpt release to behave as (src/core/kpt-version.ts; default DEFAULT_KPT_VERSION). */
+  kptVersion?: KptVersion;
+  /** Released versions of an image (no tag), for semantic-version `tag:` constraints (kpt beta.67+). */
+  listTags?: (image: string) => readonly string[];
 }
 
 export interface RenderOptions extends EngineHost {

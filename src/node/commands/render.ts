@@ -11,7 +11,10 @@ import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type P
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO, type Command } from '../io.ts';
-import { formatEvent, formatFailure, type TextOptions } from '../../engine/text-output.ts';
+import type { TextOptions } from '../../engine/text-output.ts';
+import { beta56Text, type TextStrategy } from '../../engine/text-strategy.ts';
+import { kptLevel, type KptLevel } from '../../engine/kpt-level.ts';
+import { DEFAULT_KPT_VERSION, KPT_VERSIONS } from '../../core/kpt-version.ts';
 
 export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'results-dir', kind: 'string' },
@@ -24,6 +27,7 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'remote-config', kind: 'string' },
   { name: 'container-runtime', kind: 'string' },
   { name: 'json', kind: 'bool' },
+  { name: 'kpt-version', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
 
@@ -56,10 +60,22 @@ Flags:
                                (off by default; also KRMFN_CONTAINER_RUNTIME)
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome (results, counts, error) as JSON on stdout
+      --kpt-version V          behave as this kpt release: ${KPT_VERSIONS.join(', ')}
+                               (default ${DEFAULT_KPT_VERSION}; also KRMFN_KPT_VERSION)
   -h, --help                   show this help
 
 Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO_COLOR disables colour.
 `;
+
+/** The kpt release chosen by `--kpt-version`, else `KRMFN_KPT_VERSION`, else the default. Throws UsageError. */
+export function chosenKptLevel(p: ParsedArgs, io: CliIO): KptLevel {
+  const value = str(p, 'kpt-version') ?? io.env.KRMFN_KPT_VERSION;
+  try {
+    return kptLevel(value || DEFAULT_KPT_VERSION);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
 
 export interface Printer {
   text: TextOptions;
@@ -78,11 +94,12 @@ export function eventPrinter(
   io: CliIO,
   text: TextOptions,
   mode: 'render' | 'eval',
+  strategy: TextStrategy = beta56Text,
 ): { sink: (e: EngineEvent) => void; flush: () => Promise<void> } {
   let chain = Promise.resolve();
   return {
     sink: (e) => {
-      const s = formatEvent(e, text, mode);
+      const s = strategy.formatEvent(e, text, mode);
       if (s) chain = chain.then(() => write(io.stderr, s));
     },
     flush: () => chain,
@@ -103,15 +120,14 @@ export async function finish(
   mode: 'render' | 'eval',
   resultsDirArg: string | undefined,
   json: boolean,
+  strategy: TextStrategy = beta56Text,
 ): Promise<number> {
   let err = '';
-  if (outcome.ok && mode === 'render' && outcome.stdout === undefined) {
-    err += `Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`;
-  }
+  if (mode === 'render' && outcome.stdout === undefined) err += strategy.renderSummary(outcome);
   if (outcome.resultsFile && resultsDirArg !== undefined) {
     err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
   }
-  if (outcome.failure) err += formatFailure(outcome.failure);
+  if (outcome.failure) err += strategy.formatFailure(outcome.failure);
   if (err) await write(io.stderr, err);
   if (json) {
     const data = {
@@ -165,6 +181,13 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
+  let level: KptLevel;
+  try {
+    level = chosenKptLevel(p, io);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
   let timeoutMs: number | undefined;
   try {
     const t = str(p, 'timeout');
@@ -175,7 +198,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   const root = await resolvePackageArg(p.positional[0], io);
   const text = textOptions(p, io);
-  const printer = eventPrinter(io, text, 'render');
+  const printer = eventPrinter(io, text, 'render', level.text);
   const resultsDir = str(p, 'results-dir');
   let cli;
   try {
@@ -196,6 +219,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     allowWasm: bool(p, 'allow-alpha-wasm'),
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
     dryRun: bool(p, 'diff'),
+    kptVersion: level.version,
     onEvent: printer.sink,
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
@@ -207,7 +231,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const diff = outcome.changes.map((c) => unifiedDiff(nodePath.relative(base, c.path), c.before, c.after)).join('');
     if (diff) await write(io.stdout, diff);
   }
-  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
+  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text);
 }
 
 export const renderCommand: Command = {

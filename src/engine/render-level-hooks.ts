@@ -1,0 +1,98 @@
+/**
+ * The points where render hands its state to the compatibility level's status strategy
+ * (src/engine/render-status.ts): recording each step as kpt's `captureStepResult` /
+ * `preExecFailureStep` do (kptdev/kpt pkg/lib/kptops/render_executor.go at v1.0.0-beta.67), and
+ * rewriting the root Kptfile after a successful plan or a failed run.
+ */
+import type { PipelineEntry } from './pipeline-config.ts';
+import { kptRenderErrorText, type StepRecord } from './render-status.ts';
+import type { RenderState } from './render.ts';
+import type { EngineFailure } from './types.ts';
+import type { WritePlan } from './write.ts';
+import { join } from './paths.ts';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/**
+ * Runs `work` (resolving or running entry `e`) and records the step: the function's result item
+ * when it added one, otherwise, on failure, `exitCode: 1` and the error as `executionError`.
+ * `name` is the resolved image ('' until resolution succeeded).
+ */
+export async function recordStep<T>(
+  st: RenderState,
+  e: PipelineEntry,
+  name: string | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const before = st.step.results.items.length;
+  const base = (): StepRecord => ({
+    validator: e.validator,
+    ...(e.spec.name ? { name: e.spec.name } : {}),
+    ...(e.spec.image ? { image: name ?? e.spec.image } : {}),
+    ...(e.spec.exec ? { exec: e.spec.exec } : {}),
+    exitCode: 0,
+    results: [],
+  });
+  const resolving = name === undefined;
+  try {
+    const out = await work();
+    if (!resolving) {
+      const item = st.step.results.items[st.step.results.items.length - 1];
+      const rec = base();
+      if (item && st.step.results.items.length > before) {
+        if (item.stderr) rec.stderr = item.stderr;
+        rec.exitCode = item.exitCode;
+        rec.results = item.results ?? [];
+      }
+      st.steps.push(rec);
+    }
+    return out;
+  } catch (err) {
+    const rec = base();
+    const item = st.step.results.items[st.step.results.items.length - 1];
+    if (!resolving && item && st.step.results.items.length > before) {
+      if (item.stderr) rec.stderr = item.stderr;
+      rec.exitCode = item.exitCode;
+      rec.results = item.results ?? [];
+    } else {
+      rec.exitCode = 1;
+      rec.executionError = err instanceof Error ? err.message : String(err);
+    }
+    st.steps.push(rec);
+    throw err;
+  }
+}
+
+export function renderErrorForStatus(st: RenderState, root: string, failure: EngineFailure): string {
+  const cause = failure.style === 'none' ? 'already handled error' : failure.error.message;
+  return kptRenderErrorText(st.opts.cwd ?? '/', root, st.failedPackage ?? root, cause);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Success: the root Kptfile in the plan (or as read) gets the level's status. */
+export function applyRenderStatus(st: RenderState, plan: WritePlan, root: string): void {
+  const path = join(root, 'Kptfile');
+  const current = plan.writes.get(path) ?? st.originals.get(path);
+  if (!current) return;
+  const updated = st.level.status.update(dec.decode(current), { steps: st.steps });
+  if (updated === undefined) return;
+  const bytes = enc.encode(updated);
+  const original = st.originals.get(path);
+  plan.writes.set(path, original && sameBytes(original, bytes) ? original : bytes);
+}
+
+/** Failure: the root Kptfile on disk gets the level's status; errors are ignored, as kpt does. */
+export async function writeFailureStatus(st: RenderState, root: string, error: string): Promise<void> {
+  const path = join(root, 'Kptfile');
+  try {
+    const current = await st.opts.fs.readFile(path);
+    const updated = st.level.status.update(dec.decode(current), { steps: st.steps, error });
+    if (updated !== undefined) await st.opts.fs.writeFile(path, enc.encode(updated));
+  } catch {
+    // kpt logs the failure at verbosity 3 and keeps the render error.
+  }
+}
