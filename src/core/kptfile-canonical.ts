@@ -82,6 +82,7 @@ export function canonicalKptfileNode(doc: YNode, version: KptVersion): YNode {
   return documentNode(marshal(root, kptfileSchema(version), true) ?? mappingNode([], 'flow'));
 }
 
+/** kyaml v0.21 (kpt beta.67) writes with go-yaml v3.0.4: tabs allowed in block scalars. */
 export function emitCanonicalKptfile(doc: YNode): string {
-  return emitYamlDocument(doc, 'wide');
+  return emitYamlDocument(doc, 'wide', { tabsInBlocks: true });
 }

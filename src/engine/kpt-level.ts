@@ -9,6 +9,7 @@
  * - `status`: how the root Kptfile records the render outcome (kpt beta.67 writes
  *   `status.conditions` and `status.renderStatus`; beta.56 writes nothing).
  * - `text`: the stderr printer.
+ * - `localResourcesFirst`, `saveOnFailureAnnotation`: hydration order and partial saves.
  */
 import { parseKptVersion, DEFAULT_KPT_VERSION, type KptVersion } from '../core/kpt-version.ts';
 import { beta56Images, beta67Images, type ImageNamer } from './image-naming.ts';
@@ -21,11 +22,32 @@ export interface KptLevel {
   readonly images: ImageNamer;
   readonly status: RenderStatusWriter;
   readonly text: TextStrategy;
+  /**
+   * Whether a package's own resources come before its subpackages' outputs in its pipeline input
+   * (kpt beta.67 `hydrate`) or after them (beta.56).
+   */
+  readonly localResourcesFirst: boolean;
+  /** The root Kptfile annotation that keeps a failed render's partial results, if the release has one. */
+  readonly saveOnFailureAnnotation: string | undefined;
 }
 
 const LEVELS: Record<KptVersion, KptLevel> = {
-  '1.0.0-beta.56': { version: '1.0.0-beta.56', images: beta56Images, status: noRenderStatus, text: beta56Text },
-  '1.0.0-beta.67': { version: '1.0.0-beta.67', images: beta67Images, status: beta67RenderStatus, text: beta67Text },
+  '1.0.0-beta.56': {
+    version: '1.0.0-beta.56',
+    images: beta56Images,
+    status: noRenderStatus,
+    text: beta56Text,
+    localResourcesFirst: false,
+    saveOnFailureAnnotation: undefined,
+  },
+  '1.0.0-beta.67': {
+    version: '1.0.0-beta.67',
+    images: beta67Images,
+    status: beta67RenderStatus,
+    text: beta67Text,
+    localResourcesFirst: true,
+    saveOnFailureAnnotation: 'kpt.dev/save-on-render-failure',
+  },
 };
 
 /** The level for `version` (a KptVersion or a string such as `v1.0.0-beta.67`); throws on unknown ones. */

@@ -8,7 +8,10 @@ import type { PipelineEntry } from './pipeline-config.ts';
 import { kptRenderErrorText, type StepRecord } from './render-status.ts';
 import type { RenderState } from './render.ts';
 import type { EngineFailure } from './types.ts';
-import type { WritePlan } from './write.ts';
+import { applyPlan, attribute, planWrite, relativize, type WritePlan } from './write.ts';
+import type { Kptfile } from '../core/kptfile.ts';
+import type { KubeObject } from '../core/kube-object.ts';
+import type { KptLevel } from './kpt-level.ts';
 import { join } from './paths.ts';
 
 const enc = new TextEncoder();
@@ -73,12 +76,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** Success: the root Kptfile in the plan (or as read) gets the level's status. */
-export function applyRenderStatus(st: RenderState, plan: WritePlan, root: string): void {
+/** The root Kptfile in the plan (or as read) gets the level's status (`error` undefined: success). */
+export function applyRenderStatus(st: RenderState, plan: WritePlan, root: string, error?: string): void {
   const path = join(root, 'Kptfile');
   const current = plan.writes.get(path) ?? st.originals.get(path);
   if (!current) return;
-  const updated = st.level.status.update(dec.decode(current), { steps: st.steps });
+  const updated = st.level.status.update(dec.decode(current), {
+    steps: st.steps,
+    ...(error !== undefined ? { error } : {}),
+  });
   if (updated === undefined) return;
   const bytes = enc.encode(updated);
   const original = st.originals.get(path);
@@ -94,5 +100,38 @@ export async function writeFailureStatus(st: RenderState, root: string, error: s
     if (updated !== undefined) await st.opts.fs.writeFile(path, enc.encode(updated));
   } catch {
     // kpt logs the failure at verbosity 3 and keeps the render error.
+  }
+}
+
+/** Whether the root Kptfile turns on kpt's save-on-render-failure (kpt's `ToCondition(value) == True`). */
+export function saveOnFailureRequested(level: KptLevel, kptfile: Kptfile): boolean {
+  const key = level.saveOnFailureAnnotation;
+  const value = key === undefined ? undefined : kptfile.metadata.annotations?.[key];
+  return value !== undefined && value.toLowerCase() === 'true';
+}
+
+/**
+ * kpt beta.67 with `kpt.dev/save-on-render-failure: "true"`: the root's partial resources are
+ * written as a successful render writes them, but no file is deleted; then the root Kptfile gets
+ * the failure status. `items` is empty when the root kept nothing (a failure deeper than a direct
+ * subpackage). Write errors are ignored: the render error stays the one reported.
+ */
+export async function saveFailedRender(
+  st: RenderState,
+  root: string,
+  items: KubeObject[],
+  error: string,
+  attribution: boolean,
+): Promise<void> {
+  try {
+    relativize(items, root);
+    if (attribution) attribute(items);
+    const plan = await planWrite(st.opts.fs, items, { root, readFiles: st.readFiles, originals: st.originals });
+    plan.deletes = [];
+    applyRenderStatus(st, plan, root, error);
+    await applyPlan(st.opts.fs, plan, st.originals);
+    if (!plan.writes.has(join(root, 'Kptfile'))) await writeFailureStatus(st, root, error);
+  } catch {
+    await writeFailureStatus(st, root, error);
   }
 }

@@ -14,7 +14,14 @@ import { emitResultsFile, newResultList } from '../core/results-file.ts';
 import type { FunctionResultList } from '../core/result.ts';
 import { checkKrm } from './invariants.ts';
 import { kptLevel, type KptLevel } from './kpt-level.ts';
-import { applyRenderStatus, recordStep, renderErrorForStatus, writeFailureStatus } from './render-level-hooks.ts';
+import {
+  applyRenderStatus,
+  recordStep,
+  renderErrorForStatus,
+  saveFailedRender,
+  saveOnFailureRequested,
+  writeFailureStatus,
+} from './render-level-hooks.ts';
 import type { StepRecord } from './render-status.ts';
 import { toFailure } from './error-style.ts';
 import type { EngineEvent } from './events.ts';
@@ -47,6 +54,17 @@ export interface RenderState {
   steps: StepRecord[];
   /** The package whose pipeline failed, when one did. */
   failedPackage?: string;
+  /** Packages hydration reached. */
+  packagesVisited: number;
+  /** The root Kptfile asks to keep a failed render's partial results (kpt beta.67). */
+  saveOnFailure?: boolean;
+  /** The current pipeline's items after its last successful mutator. */
+  pipelineItems?: KubeObject[];
+  /**
+   * After a failure: what kpt beta.67 keeps as package `dir`'s resources (its pipeline's items
+   * so far, or its input plus a direct subpackage's); only the root's are ever written.
+   */
+  partial?: { dir: string; items: KubeObject[] } | undefined;
 }
 
 export function displayName(spec: { image?: string; exec?: string }): string {
@@ -134,6 +152,7 @@ async function runPipeline(
         current,
       ),
     );
+    st.pipelineItems = items;
     st.functionsRun++;
   }
   for (const e of entries.filter((x) => x.validator)) {
@@ -164,32 +183,46 @@ async function hydrate(
   if (st.visiting.has(dir))
     throw new KrmfnError({ code: 'package-cycle', message: 'cycle detected in pkg dependencies' });
   st.visiting.add(dir);
+  st.packagesVisited++;
   const { fs } = st.opts;
   const scan = await scanPackage(fs, dir, true);
   const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
+  const readLocal = async (): Promise<KubeObject[]> => {
+    const local: KubeObject[] = [];
+    // Files are read concurrently and folded in walk order.
+    const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
+    scan.files.forEach((rel, i) => {
+      const abs = join(dir, rel);
+      st.readFiles.push(abs);
+      local.push(...reads[i]!.items);
+      st.originals.set(abs, reads[i]!.bytes);
+    });
+    return local;
+  };
+  // The level decides whether local resources come before or after the subpackages' outputs.
+  let local = st.level.localResourcesFirst ? await readLocal() : undefined;
   const subKptfiles: Kptfile[] = [];
   for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits, st.level.version));
-  const input: KubeObject[] = [];
+  const input: KubeObject[] = local ? [...local] : [];
   for (let i = 0; i < subs.length; i++) {
     const sub = subs[i]!;
-    const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits);
-    input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
+    try {
+      const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits);
+      input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
+    } catch (e) {
+      st.partial = st.partial?.dir === sub ? { dir, items: [...input, ...st.partial.items] } : undefined;
+      throw e;
+    }
   }
-  const local: KubeObject[] = [];
-  // Files are read concurrently and folded in walk order.
-  const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
-  scan.files.forEach((rel, i) => {
-    const abs = join(dir, rel);
-    st.readFiles.push(abs);
-    local.push(...reads[i]!.items);
-    st.originals.set(abs, reads[i]!.bytes);
-  });
-  input.push(...local);
+  local ??= await readLocal();
+  if (!st.level.localResourcesFirst) input.push(...local);
   let out: KubeObject[];
+  st.pipelineItems = input;
   try {
     out = await runPipeline(st, dir, kptfile, entries, local, input);
   } catch (e) {
     st.failedPackage ??= dir;
+    st.partial = { dir, items: st.pipelineItems };
     throw e;
   }
   st.visiting.delete(dir);
@@ -238,6 +271,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     packagesRun: 0,
     level: kptLevel(opts.kptVersion),
     steps: [],
+    packagesVisited: 0,
   };
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   let hydrating = false;
@@ -250,6 +284,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
       });
     }
     const kptfile = await loadKptfile(opts.fs, root, limits, st.level.version);
+    st.saveOnFailure = saveOnFailureRequested(st.level, kptfile);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits);
     hydrating = true;
     const items = await hydrate(st, root, kptfile, entries);
@@ -279,11 +314,16 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     results.exitCode = 1;
     const inPlace = (opts.output ?? { kind: 'in-place' }).kind === 'in-place';
     if (hydrating && inPlace && !opts.dryRun) {
-      await writeFailureStatus(st, root, renderErrorForStatus(st, root, outcome.failure));
+      const error = renderErrorForStatus(st, root, outcome.failure);
+      if (st.saveOnFailure) {
+        outcome.savedOnFailure = true;
+        await saveFailedRender(st, root, st.partial?.dir === root ? st.partial.items : [], error, opts.attribution ?? true);
+      } else await writeFailureStatus(st, root, error);
     }
   }
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
+  outcome.packagesVisited = st.packagesVisited;
   const file = await writeResults(opts, results, !outcome.ok);
   if (file) outcome.resultsFile = file;
   return outcome;

@@ -7,7 +7,10 @@
  * - stderr as ` Stderr: line1, line2, ` (lines trimmed, joined with `, `, no newline after it);
  *   on a non-zero exit `  Exit code: N` and a blank line follow on the same line;
  * - nothing is truncated (`--truncate-output` has no effect any more);
- * - the summary after an in-place render: `Successfully executed ...` on success.
+ * - the summary after an in-place render: `Successfully executed ...` on success, and when the
+ *   root Kptfile asks to save on failure (`kpt.dev/save-on-render-failure`)
+ *   `Failed to execute any functions in N package(s).` or
+ *   `Partially executed N function(s) in M package(s).` (M: packages reached).
  */
 import { goQuote } from '../core/kptfile.ts';
 import type { Result } from '../core/result.ts';
@@ -60,8 +63,13 @@ function formatEvent67(e: EngineEvent, opts: TextOptions, mode: 'render' | 'eval
 
 export const beta67Text: TextStrategy = {
   formatEvent: formatEvent67,
-  // The `Failed to execute any functions` / `Partially executed` lines belong to
-  // `kpt.dev/save-on-render-failure`, which krmfn does not implement yet: a failure prints none.
-  renderSummary: (o) => (o.ok ? `Successfully executed ${o.functionsRun} function(s) in ${o.packagesRun} package(s).\n` : ''),
+  renderSummary(o) {
+    const packages = o.packagesVisited ?? o.packagesRun;
+    if (o.ok) return `Successfully executed ${o.functionsRun} function(s) in ${packages} package(s).\n`;
+    if (!o.savedOnFailure) return '';
+    return o.functionsRun === 0
+      ? `Failed to execute any functions in ${packages} package(s).\n`
+      : `Partially executed ${o.functionsRun} function(s) in ${packages} package(s).\n`;
+  },
   formatFailure,
 };

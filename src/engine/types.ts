@@ -80,6 +80,10 @@ export interface RunOutcome {
   functionsRun: number;
   /** Packages whose pipeline completed (render). */
   packagesRun: number;
+  /** Packages render reached, completed or not (kpt beta.67's failure summary counts these). */
+  packagesVisited?: number;
+  /** kpt beta.67 `kpt.dev/save-on-render-failure`: the failed render still wrote what it had. */
+  savedOnFailure?: boolean;
   /** Text for stdout in `stdout`/`unwrap` modes and eval from stdin. */
   stdout?: string;
   /** Absolute path of the results file written, if any. */
