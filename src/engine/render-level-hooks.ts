@@ -20,24 +20,28 @@ const dec = new TextDecoder();
 /**
  * Runs `work` (resolving or running entry `e`) and records the step: the function's result item
  * when it added one, otherwise, on failure, `exitCode: 1` and the error as `executionError`.
- * `name` is the resolved image ('' until resolution succeeded).
+ * `resolving`: a successful resolution is not a step. `image()` is the image as kpt holds it at
+ * that point (resolved; '' after a failed tag resolution, which kpt leaves empty).
  */
 export async function recordStep<T>(
   st: RenderState,
   e: PipelineEntry,
-  name: string | undefined,
+  resolving: boolean,
+  image: () => string | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
   const before = st.step.results.items.length;
-  const base = (): StepRecord => ({
-    validator: e.validator,
-    ...(e.spec.name ? { name: e.spec.name } : {}),
-    ...(e.spec.image ? { image: name ?? e.spec.image } : {}),
-    ...(e.spec.exec ? { exec: e.spec.exec } : {}),
-    exitCode: 0,
-    results: [],
-  });
-  const resolving = name === undefined;
+  const base = (): StepRecord => {
+    const shown = e.spec.image ? (image() ?? e.spec.image) : undefined;
+    return {
+      validator: e.validator,
+      ...(e.spec.name ? { name: e.spec.name } : {}),
+      ...(shown ? { image: shown } : {}),
+      ...(e.spec.exec ? { exec: e.spec.exec } : {}),
+      exitCode: 0,
+      results: [],
+    };
+  };
   try {
     const out = await work();
     if (!resolving) {

@@ -120,7 +120,8 @@ async function runPipeline(
   checkConfigPathsPresent(entries, local);
   const names = new Map<PipelineEntry, string>();
   const resolve = (e: PipelineEntry): Promise<FunctionRunner> =>
-    recordStep(st, e, undefined, async () => {
+    recordStep(st, e, true, () => names.get(e), async () => {
+      names.set(e, '');
       const name = levelName(st, e.spec);
       names.set(e, name);
       const spec = e.spec.image ? { ...e.spec, image: name } : e.spec;
@@ -138,7 +139,7 @@ async function runPipeline(
     else if (e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
     const current = items;
-    items = await recordStep(st, e, names.get(e), () =>
+    items = await recordStep(st, e, false, () => names.get(e), () =>
       runStep(
         st.step,
         {
@@ -160,7 +161,7 @@ async function runPipeline(
     let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
     if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    await recordStep(st, e, names.get(e), () =>
+    await recordStep(st, e, false, () => names.get(e), () =>
       runStep(
         st.step,
         { spec: e.spec, name: names.get(e)!, runner, functionConfig: fnConfig, validator: true, packagePath: dir },
