@@ -4,25 +4,42 @@
  * - beta.56 (kptdev/kpt internal/fnruntime/runner.go at v1.0.0-beta.56): a name without `/` gets
  *   `gcr.io/kpt-fn/`; nothing else changes.
  * - beta.67 (kptdev/kpt pkg/fn/runtime/runner.go and tag_resolution.go at v1.0.0-beta.67): a name
- *   without `/` gets `ghcr.io/kptdev/krm-functions-catalog/`; with `tag:` the image's own tag and
+ *   without `/` gets `ghcr.io/kptdev/krm-functions-catalog/` (or the `--image-prefix` /
+ *   `KPT_IMAGE_PREFIX` prefix; an empty one leaves it alone); with `tag:` the image's own tag and
  *   digest are dropped and the tag is resolved (a semantic version is used literally, a
  *   constraint picks the highest listed version it admits, anything else must be a valid tag
  *   literal); without `tag:` an image with neither tag nor digest gets `:latest`.
  */
 import { KrmfnError } from '../core/errors.ts';
-import { parseImageRef, resolveImageName } from '../core/image.ts';
+import { HEAD_IMAGE_PREFIX, parseImageRef, resolveImageName } from '../core/image.ts';
+
+export { HEAD_IMAGE_PREFIX };
 import { highestSatisfying, parseConstraint, parseSemver } from '../core/semver.ts';
 
 /** The released versions (tags) of an image without tag, e.g. from the built-in catalog. */
 export type TagLister = (image: string) => readonly string[];
 
 export interface ImageNamer {
-  resolve(image: string, tag: string | undefined, listTags: TagLister): string;
+  /**
+   * The full name the function runs as (registry prefix, tag resolution, `:latest`). `prefix`:
+   * `--image-prefix` / `KPT_IMAGE_PREFIX` where the release has them ('' leaves short names alone).
+   */
+  resolve(image: string, tag: string | undefined, listTags: TagLister, prefix?: string): string;
+  /** Only the registry prefix for a short name (what `fn eval -i` does before anything else). */
+  prefixOnly(image: string, prefix?: string): string;
 }
 
 export const beta56Images: ImageNamer = {
   resolve: (image) => resolveImageName(image, { kpt: 'beta56' }),
+  prefixOnly: (image) => resolveImageName(image, { kpt: 'beta56' }),
 };
+
+/** kpt beta.67 `RunnerOptions.ResolveToImage` (kptdev/kpt pkg/lib/runneroptions/runneroptions.go). */
+function withPrefix(image: string, prefix: string = HEAD_IMAGE_PREFIX): string {
+  const p = prefix.replace(/\/+$/, '');
+  if (p === '' || image.includes('/')) return image;
+  return `${p}/${image}`;
+}
 
 /** distribution/reference TagRegexp, as kpt matches it (first match must be the whole tag). */
 const TAG_RE = /[\w][\w.-]{0,127}/;
@@ -45,9 +62,14 @@ function literalTag(base: string, tag: string): string {
 }
 
 export const beta67Images: ImageNamer = {
-  resolve(image, tag, listTags) {
-    if (!tag) return resolveImageName(image, { kpt: 'head' });
-    const base = withoutTagOrDigest(image.includes('/') ? image : resolveImageName(image, { kpt: 'head' }));
+  prefixOnly: withPrefix,
+  resolve(image, tag, listTags, prefix) {
+    const named = withPrefix(image, prefix);
+    if (!tag) {
+      const ref = parseImageRef(named);
+      return ref.tag || ref.digest ? named : `${named}:latest`;
+    }
+    const base = withoutTagOrDigest(named);
     if (parseSemver(tag)) return literalTag(base, tag);
     const constraint = parseConstraint(tag);
     if (!constraint) return literalTag(base, tag);

@@ -29,6 +29,8 @@ export interface KptLevel {
   readonly localResourcesFirst: boolean;
   /** The root Kptfile annotation that keeps a failed render's partial results, if the release has one. */
   readonly saveOnFailureAnnotation: string | undefined;
+  /** Whether the release has `--image-prefix` / `KPT_IMAGE_PREFIX` and `fn eval --tag`. */
+  readonly imagePrefixFlag: boolean;
 }
 
 const LEVELS: Record<KptVersion, KptLevel> = {
@@ -39,6 +41,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     text: beta56Text,
     localResourcesFirst: false,
     saveOnFailureAnnotation: undefined,
+    imagePrefixFlag: false,
   },
   '1.0.0-beta.67': {
     version: '1.0.0-beta.67',
@@ -47,6 +50,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     text: beta67Text,
     localResourcesFirst: true,
     saveOnFailureAnnotation: 'kpt.dev/save-on-render-failure',
+    imagePrefixFlag: true,
   },
 };
 

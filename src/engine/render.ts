@@ -73,7 +73,8 @@ export function displayName(spec: { image?: string; exec?: string }): string {
 
 /** The name the level gives a pipeline entry (image naming and tag resolution), or its exec. */
 function levelName(st: RenderState, spec: FunctionSpec): string {
-  return spec.image ? st.level.images.resolve(spec.image, spec.tag, st.opts.listTags ?? (() => [])) : (spec.exec ?? '');
+  if (!spec.image) return spec.exec ?? '';
+  return st.level.images.resolve(spec.image, spec.tag, st.opts.listTags ?? (() => []), st.opts.imagePrefix);
 }
 
 export function resolveContext(

@@ -35,6 +35,8 @@ export interface EngineHost {
   resultsDir?: string;
   /** Which kpt release to behave as (src/core/kpt-version.ts; default DEFAULT_KPT_VERSION). */
   kptVersion?: KptVersion;
+  /** kpt beta.67+ `--image-prefix`: registry for short image names ('' leaves them alone). */
+  imagePrefix?: string;
   /** Released versions of an image (no tag), for semantic-version `tag:` constraints (kpt beta.67+). */
   listTags?: (image: string) => readonly string[];
 }

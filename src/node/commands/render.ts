@@ -28,6 +28,7 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'container-runtime', kind: 'string' },
   { name: 'json', kind: 'bool' },
   { name: 'kpt-version', kind: 'string' },
+  { name: 'image-prefix', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
 
@@ -62,6 +63,8 @@ Flags:
       --json                   print the outcome (results, counts, error) as JSON on stdout
       --kpt-version V          behave as this kpt release: ${KPT_VERSIONS.join(', ')}
                                (default ${DEFAULT_KPT_VERSION}; also KRMFN_KPT_VERSION)
+      --image-prefix P         registry for short image names (1.0.0-beta.67; default
+                               $KPT_IMAGE_PREFIX, else ghcr.io/kptdev/krm-functions-catalog)
   -h, --help                   show this help
 
 Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO_COLOR disables colour.
@@ -70,11 +73,37 @@ Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO
 /** The kpt release chosen by `--kpt-version`, else `KRMFN_KPT_VERSION`, else the default. Throws UsageError. */
 export function chosenKptLevel(p: ParsedArgs, io: CliIO): KptLevel {
   const value = str(p, 'kpt-version') ?? io.env.KRMFN_KPT_VERSION;
+  let level: KptLevel;
   try {
-    return kptLevel(value || DEFAULT_KPT_VERSION);
+    level = kptLevel(value || DEFAULT_KPT_VERSION);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  if (!level.imagePrefixFlag && str(p, 'image-prefix') !== undefined) throw new UsageError('unknown flag: --image-prefix');
+  return level;
+}
+
+/**
+ * kpt beta.67's `--image-prefix` (default `$KPT_IMAGE_PREFIX`, else the built-in registry) and its
+ * `ValidatePrefix` messages (kptdev/kpt pkg/lib/runneroptions/runneroptions.go at v1.0.0-beta.67);
+ * undefined for levels without it. Throws UsageError.
+ */
+export function chosenImagePrefix(p: ParsedArgs, io: CliIO, level: KptLevel): string | undefined {
+  if (!level.imagePrefixFlag) return undefined;
+  const prefix = str(p, 'image-prefix') ?? (io.env.KPT_IMAGE_PREFIX || undefined);
+  if (prefix === undefined || prefix === '') return prefix;
+  const trimmed = prefix.replace(/\/+$/, '');
+  const q = JSON.stringify(prefix);
+  if (trimmed.includes('://')) throw new UsageError(`invalid image prefix ${q}: must not include a scheme (e.g. https://)`);
+  if (/[?#]/.test(trimmed)) throw new UsageError(`invalid image prefix ${q}: must not contain '?' or '#'`);
+  let host = '';
+  try {
+    host = new URL(`https://${trimmed}`).host;
+  } catch {
+    host = '';
+  }
+  if (!host) throw new UsageError(`invalid image prefix ${q}: must be a valid registry path`);
+  return prefix;
 }
 
 export interface Printer {
@@ -182,8 +211,10 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   let level: KptLevel;
+  let imagePrefix: string | undefined;
   try {
     level = chosenKptLevel(p, io);
+    imagePrefix = chosenImagePrefix(p, io, level);
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
@@ -220,6 +251,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
     dryRun: bool(p, 'diff'),
     kptVersion: level.version,
+    ...(imagePrefix !== undefined ? { imagePrefix } : {}),
     onEvent: printer.sink,
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
