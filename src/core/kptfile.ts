@@ -16,6 +16,7 @@
  */
 import type { FunctionSpec, Selector } from './function.ts';
 import { DEFAULT_KPT_VERSION, type KptVersion } from './kpt-version.ts';
+import type { KptMessages } from './kpt-messages.ts';
 import type { YNode } from './yaml/node.ts';
 
 export interface Kptfile {
@@ -382,6 +383,11 @@ export function isValidImageReference(image: string): boolean {
   return image.length <= 255 + 140 && REFERENCE.test(image);
 }
 
+/** kpt beta.56's reason for an invalid `image` (undefined when valid). */
+export function beta56InvalidImage(image: string): string | undefined {
+  return isValidImageReference(image) ? undefined : `function name ${JSON.stringify(image)} is invalid`;
+}
+
 /** beta.56 image resolution: a name without `/` gets the `gcr.io/kpt-fn/` prefix; nothing else changes. */
 export function resolveImageName(image: string): string {
   return image.includes('/') ? image : `gcr.io/kpt-fn/${image}`;
@@ -391,15 +397,18 @@ export function resolveImageName(image: string): string {
  * The static checks of one pipeline function (kpt's `Function.validate` before it touches files).
  * `field` is e.g. `pipeline.mutators[0]`.
  */
-export function validateFunctionStatic(fn: FunctionSpec, field: string): string | undefined {
+export function validateFunctionStatic(
+  fn: FunctionSpec,
+  field: string,
+  messages: Pick<KptMessages, 'invalidImage'> = { invalidImage: beta56InvalidImage },
+): string | undefined {
   const hasImage = fn.image !== undefined && fn.image !== '';
   const hasExec = fn.exec !== undefined && fn.exec !== '';
   if (!hasImage && !hasExec) return formatValidateError(field, 'must specify a functon (`image` or `exec`) to execute');
   if (hasImage && hasExec)
     return formatValidateError(field, 'must not specify both `image` and `exec` at the same time');
-  if (hasImage && !isValidImageReference(fn.image!)) {
-    return formatValidateError(`${field}.image`, `function name ${JSON.stringify(fn.image)} is invalid`, fn.image);
-  }
+  const badImage = hasImage ? messages.invalidImage(fn.image!) : undefined;
+  if (badImage !== undefined) return formatValidateError(`${field}.image`, badImage, fn.image);
   const hasMap = fn.configMap !== undefined && Object.keys(fn.configMap).length > 0;
   if (hasMap && fn.configPath !== undefined && fn.configPath !== '') {
     return formatValidateError(

@@ -8,10 +8,11 @@
  *   names, `:latest` for untagged images, semantic-version `tag:` constraints).
  * - `status`: how the root Kptfile records the render outcome (kpt beta.67 writes
  *   `status.conditions` and `status.renderStatus`; beta.56 writes nothing).
- * - `text`: the stderr printer.
+ * - `text`: the stderr printer; `messages`: wording that changed between releases.
  * - `localResourcesFirst`, `saveOnFailureAnnotation`: hydration order and partial saves.
  */
 import { parseKptVersion, DEFAULT_KPT_VERSION, type KptVersion } from '../core/kpt-version.ts';
+import { BETA56_MESSAGES, BETA67_MESSAGES, type KptMessages } from '../core/kpt-messages.ts';
 import { beta56Images, beta67Images, type ImageNamer } from './image-naming.ts';
 import { noRenderStatus, beta67RenderStatus, type RenderStatusWriter } from './render-status.ts';
 import { beta56Text, type TextStrategy } from './text-strategy.ts';
@@ -31,6 +32,8 @@ export interface KptLevel {
   readonly saveOnFailureAnnotation: string | undefined;
   /** Whether the release has `--image-prefix` / `KPT_IMAGE_PREFIX` and `fn eval --tag`. */
   readonly imagePrefixFlag: boolean;
+  /** Messages whose wording differs between releases (src/core/kpt-messages.ts). */
+  readonly messages: KptMessages;
 }
 
 const LEVELS: Record<KptVersion, KptLevel> = {
@@ -42,6 +45,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     localResourcesFirst: false,
     saveOnFailureAnnotation: undefined,
     imagePrefixFlag: false,
+    messages: BETA56_MESSAGES,
   },
   '1.0.0-beta.67': {
     version: '1.0.0-beta.67',
@@ -51,6 +55,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     localResourcesFirst: true,
     saveOnFailureAnnotation: 'kpt.dev/save-on-render-failure',
     imagePrefixFlag: true,
+    messages: BETA67_MESSAGES,
   },
 };
 

@@ -209,7 +209,7 @@ async function hydrate(
   for (let i = 0; i < subs.length; i++) {
     const sub = subs[i]!;
     try {
-      const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits);
+      const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits, st.level.messages);
       input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
     } catch (e) {
       st.partial = st.partial?.dir === sub ? { dir, items: [...input, ...st.partial.items] } : undefined;
@@ -287,7 +287,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     }
     const kptfile = await loadKptfile(opts.fs, root, limits, st.level.version);
     st.saveOnFailure = saveOnFailureRequested(st.level, kptfile);
-    const entries = await validatePipeline(opts.fs, root, kptfile, limits);
+    const entries = await validatePipeline(opts.fs, root, kptfile, limits, st.level.messages);
     hydrating = true;
     const items = await hydrate(st, root, kptfile, entries);
     relativize(items, root);
