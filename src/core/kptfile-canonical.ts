@@ -25,9 +25,14 @@ export function intNode(n: number): YNode {
   return newNode('scalar', { tag: '!!int', value: String(n) });
 }
 
-/** A string value as go-yaml marshals it: literal block when multi-line, plain/quoted otherwise. */
+/** YAML 1.1 booleans and base-60 floats, which go-yaml's Marshal double-quotes in a Go string (encode.go `stringv`). */
+const OLD_BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF)$/;
+const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
+/** A Go string as go-yaml's Marshal writes it: literal block when multi-line, plain or quoted otherwise. */
 export function goStringNode(value: string): YNode {
-  return strNode(value, value.includes('\n') ? 'literal' : '');
+  if (value.includes('\n')) return strNode(value, 'literal');
+  return strNode(value, OLD_BOOL.test(value) || BASE60_FLOAT.test(value) ? 'double' : '');
 }
 
 /** The marshalled node of `node` typed `type`, or undefined when `omitempty` drops it. */

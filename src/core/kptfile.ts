@@ -80,47 +80,48 @@ const CONDITION = struct(
   { type: STR, status: named('v1.ConditionStatus'), reason: STR, message: STR },
   { keep: ['type', 'status'] },
 );
-const KPTFILE_COMMON = {
-  apiVersion: STR,
-  kind: STR,
-  metadata: struct(
-    'yaml.ObjectMeta',
-    { name: STR, namespace: STR, labels: MAP, annotations: MAP },
-    { value: true },
-  ),
-  upstream: struct('v1.Upstream', {
-    type: STR,
-    git: struct('v1.Git', { repo: STR, directory: STR, ref: STR }),
-    updateStrategy: STR,
-  }),
-  info: struct('v1.PackageInfo', {
-    site: STR,
-    emails: list(STR),
-    license: STR,
-    licenseFile: STR,
-    description: STR,
-    keywords: list(STR),
-    man: STR,
-    readinessGates: list(struct('v1.ReadinessGate', { conditionType: STR }, { keep: ['conditionType'] })),
-  }),
-  inventory: struct('v1.Inventory', {
-    namespace: STR,
-    name: STR,
-    inventoryID: STR,
-    labels: MAP,
-    annotations: MAP,
-  }),
-};
+const OBJECT_META = struct(
+  'yaml.ObjectMeta',
+  { name: STR, namespace: STR, labels: MAP, annotations: MAP },
+  { value: true },
+);
+const UPSTREAM = struct('v1.Upstream', {
+  type: STR,
+  git: struct('v1.Git', { repo: STR, directory: STR, ref: STR }),
+  updateStrategy: STR,
+});
+const PACKAGE_INFO = struct('v1.PackageInfo', {
+  site: STR,
+  emails: list(STR),
+  license: STR,
+  licenseFile: STR,
+  description: STR,
+  keywords: list(STR),
+  man: STR,
+  readinessGates: list(struct('v1.ReadinessGate', { conditionType: STR }, { keep: ['conditionType'] })),
+});
+const INVENTORY = struct('v1.Inventory', {
+  namespace: STR,
+  name: STR,
+  inventoryID: STR,
+  labels: MAP,
+  annotations: MAP,
+});
 const GIT_LOCK = struct('v1.GitLock', { repo: STR, directory: STR, ref: STR, commit: STR });
 
 /** kptdev/kpt v1.0.0-beta.56 pkg/api/kptfile/v1/types.go. */
 const KPTFILE_SCHEMA_BETA56 = struct('v1.KptFile', {
-  ...KPTFILE_COMMON,
+  apiVersion: STR,
+  kind: STR,
+  metadata: OBJECT_META,
+  upstream: UPSTREAM,
   upstreamLock: struct('v1.UpstreamLock', { type: STR, git: GIT_LOCK }),
+  info: PACKAGE_INFO,
   pipeline: struct('v1.Pipeline', {
     mutators: list(struct('v1.Function', FUNCTION_FIELDS)),
     validators: list(struct('v1.Function', FUNCTION_FIELDS)),
   }),
+  inventory: INVENTORY,
   status: struct('v1.Status', { conditions: list(CONDITION) }),
 });
 
@@ -151,13 +152,18 @@ const FUNCTION_BETA67 = struct('v1.Function', { ...FUNCTION_FIELDS, tag: STR });
 
 /** kptdev/kpt v1.0.0-beta.67 api/kptfile/v1/types.go: `tag`, `upstreamLock.generic`, `status.renderStatus`. */
 const KPTFILE_SCHEMA_BETA67 = struct('v1.KptFile', {
-  ...KPTFILE_COMMON,
+  apiVersion: STR,
+  kind: STR,
+  metadata: OBJECT_META,
+  upstream: UPSTREAM,
   upstreamLock: struct('v1.Locator', {
     type: STR,
     git: GIT_LOCK,
     generic: struct('v1.GenericLock', { storeID: STR, resourceID: STR, resourceVersion: STR }),
   }),
+  info: PACKAGE_INFO,
   pipeline: struct('v1.Pipeline', { mutators: list(FUNCTION_BETA67), validators: list(FUNCTION_BETA67) }),
+  inventory: INVENTORY,
   status: struct('v1.Status', {
     conditions: list(CONDITION),
     renderStatus: struct('v1.RenderStatus', {
