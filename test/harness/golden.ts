@@ -3,7 +3,8 @@
  *   pkg/                      the input package (copied to a temp dir named `pkg` before the run)
  *   .expected/config.yaml     command (render|eval, default render), args, exitCode (default 0),
  *                             stdErr (substring), stdin (file in the case dir), noPkgArg, env, skip,
- *                             kptVersion (the kpt release to imitate: KRMFN_KPT_VERSION for the run)
+ *                             kptVersion (the kpt release to imitate, as KRMFN_KPT_VERSION; default
+ *                             1.0.0-beta.56, the release the cases without it were checked against)
  *   .expected/out/            the complete expected package tree after the run (absent: unchanged;
  *                             `.expected/out.empty` instead: every file was deleted)
  *   .expected/stderr.txt      exact stderr (optional)
@@ -32,7 +33,7 @@ export interface CaseConfig {
   noPkgArg?: boolean;
   env?: Record<string, string>;
   skip?: string;
-  /** The kpt release the case expects (src/core/kpt-version.ts); default: krmfn's default level. */
+  /** The kpt release the case expects (src/core/kpt-version.ts); default 1.0.0-beta.56. */
   kptVersion?: string;
   /** Successful in-place runs are repeated on their own output, which must not change (default true). */
   idempotent?: boolean;
@@ -144,7 +145,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
-    const env = { ...(config.env ?? {}), ...(config.kptVersion ? { KRMFN_KPT_VERSION: config.kptVersion } : {}) };
+    const env = { KRMFN_KPT_VERSION: config.kptVersion ?? '1.0.0-beta.56', ...(config.env ?? {}) };
     const r = await runCli(argv, {
       cwd: E2E_DIR,
       ...(stdin !== undefined ? { stdin } : {}),
