@@ -232,7 +232,10 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
     case 'any':
       return undefined;
     case 'int':
-      if (n.kind !== 'scalar' || !/^[-+]?(?:0|[1-9][0-9_]*|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+)$/.test(n.value)) {
+      if (
+        n.kind !== 'scalar' ||
+        !/^[-+]?(?:0|[1-9][0-9_]*|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+)$/.test(n.value)
+      ) {
         errors.push(`line ${n.line}: cannot unmarshal ${describe(n)} into int`);
         return undefined;
       }
@@ -313,7 +316,9 @@ export type KptfileDecode = { ok: true; kptfile: Kptfile } | { ok: false; errors
 export function decodeKptfile(doc: YNode, version: KptVersion = DEFAULT_KPT_VERSION): KptfileDecode {
   const root = doc.kind === 'document' ? doc.content[0] : doc;
   const errors: string[] = [];
-  const raw = root ? ((decodeNode(root, KPTFILE_SCHEMAS[version], errors) as Record<string, unknown> | undefined) ?? {}) : {};
+  const raw = root
+    ? ((decodeNode(root, KPTFILE_SCHEMAS[version], errors) as Record<string, unknown> | undefined) ?? {})
+    : {};
   if (errors.length) return { ok: false, errors };
   const pipeline = (raw.pipeline ?? {}) as {
     mutators?: Record<string, unknown>[];

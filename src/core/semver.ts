@@ -81,7 +81,8 @@ interface Partial {
 function parsePartial(text: string): Partial | undefined {
   const m = PARTIAL_RE.exec(text);
   if (!m) return undefined;
-  const num = (s: string | undefined): number | undefined => (s === undefined || /^[xX*]$/.test(s) ? undefined : Number(s));
+  const num = (s: string | undefined): number | undefined =>
+    s === undefined || /^[xX*]$/.test(s) ? undefined : Number(s);
   let major = num(m[1]);
   let minor = major === undefined ? undefined : num(m[2]);
   const patch = minor === undefined ? undefined : num(m[3]);
@@ -143,7 +144,8 @@ function termTest(op: string, p: Partial): Test | undefined {
     case '^': {
       if (p.major === undefined) return () => true;
       let top: Semver;
-      if (p.major > 0 || p.minor === undefined) top = { ...floor(p), major: p.major + 1, minor: 0, patch: 0, prerelease: '' };
+      if (p.major > 0 || p.minor === undefined)
+        top = { ...floor(p), major: p.major + 1, minor: 0, patch: 0, prerelease: '' };
       else if (p.minor > 0 || p.patch === undefined)
         top = { ...floor(p), minor: p.minor + 1, patch: 0, prerelease: '' };
       else top = { ...floor(p), patch: p.patch + 1, prerelease: '' };

@@ -121,13 +121,19 @@ async function runPipeline(
   checkConfigPathsPresent(entries, local);
   const names = new Map<PipelineEntry, string>();
   const resolve = (e: PipelineEntry): Promise<FunctionRunner> =>
-    recordStep(st, e, true, () => names.get(e), async () => {
-      names.set(e, '');
-      const name = levelName(st, e.spec);
-      names.set(e, name);
-      const spec = e.spec.image ? { ...e.spec, image: name } : e.spec;
-      return opts.runtime.resolve(spec, resolveContext(opts, name, dir, st.limits, opts.allowExec ?? false));
-    });
+    recordStep(
+      st,
+      e,
+      true,
+      () => names.get(e),
+      async () => {
+        names.set(e, '');
+        const name = levelName(st, e.spec);
+        names.set(e, name);
+        const spec = e.spec.image ? { ...e.spec, image: name } : e.spec;
+        return opts.runtime.resolve(spec, resolveContext(opts, name, dir, st.limits, opts.allowExec ?? false));
+      },
+    );
   const mutators = entries.filter((e) => !e.validator);
   const runners: FunctionRunner[] = [];
   for (const m of mutators) runners.push(await resolve(m));
@@ -140,19 +146,24 @@ async function runPipeline(
     else if (e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
     const current = items;
-    items = await recordStep(st, e, false, () => names.get(e), () =>
-      runStep(
-        st.step,
-        {
-          spec: e.spec,
-          name: names.get(e)!,
-          runner: runners[i]!,
-          functionConfig: fnConfig,
-          validator: false,
-          packagePath: dir,
-        },
-        current,
-      ),
+    items = await recordStep(
+      st,
+      e,
+      false,
+      () => names.get(e),
+      () =>
+        runStep(
+          st.step,
+          {
+            spec: e.spec,
+            name: names.get(e)!,
+            runner: runners[i]!,
+            functionConfig: fnConfig,
+            validator: false,
+            packagePath: dir,
+          },
+          current,
+        ),
     );
     st.pipelineItems = items;
     st.functionsRun++;
@@ -162,12 +173,17 @@ async function runPipeline(
     let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
     if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    await recordStep(st, e, false, () => names.get(e), () =>
-      runStep(
-        st.step,
-        { spec: e.spec, name: names.get(e)!, runner, functionConfig: fnConfig, validator: true, packagePath: dir },
-        items,
-      ),
+    await recordStep(
+      st,
+      e,
+      false,
+      () => names.get(e),
+      () =>
+        runStep(
+          st.step,
+          { spec: e.spec, name: names.get(e)!, runner, functionConfig: fnConfig, validator: true, packagePath: dir },
+          items,
+        ),
     );
     st.functionsRun++;
   }
@@ -319,7 +335,13 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
       const error = renderErrorForStatus(st, root, outcome.failure);
       if (st.saveOnFailure) {
         outcome.savedOnFailure = true;
-        await saveFailedRender(st, root, st.partial?.dir === root ? st.partial.items : [], error, opts.attribution ?? true);
+        await saveFailedRender(
+          st,
+          root,
+          st.partial?.dir === root ? st.partial.items : [],
+          error,
+          opts.attribution ?? true,
+        );
       } else await writeFailureStatus(st, root, error);
     }
   }

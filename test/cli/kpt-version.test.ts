@@ -24,7 +24,16 @@ describe('kpt levels on the CLI', () => {
     expect([prefix.exitCode, prefix.stderr]).toEqual([1, 'error: unknown flag: --image-prefix\n']);
     const tag = await run(['eval', '-', '-i', 'set-namespace', '--tag', '~0.4']);
     expect([tag.exitCode, tag.stderr]).toEqual([1, 'error: unknown flag: --tag\n']);
-    const bad = await run(['render', 'cases/config-map/pkg', '--kpt-version=1.0.0-beta.67', '--image-prefix', 'x.io/a?b']);
-    expect([bad.exitCode, bad.stderr]).toEqual([1, `error: invalid image prefix "x.io/a?b": must not contain '?' or '#'\n`]);
+    const bad = await run([
+      'render',
+      'cases/config-map/pkg',
+      '--kpt-version=1.0.0-beta.67',
+      '--image-prefix',
+      'x.io/a?b',
+    ]);
+    expect([bad.exitCode, bad.stderr]).toEqual([
+      1,
+      `error: invalid image prefix "x.io/a?b": must not contain '?' or '#'\n`,
+    ]);
   });
 });

@@ -67,10 +67,30 @@ describe('image naming per level', () => {
   const beta67 = kptLevel('1.0.0-beta.67').images;
   const list = (): readonly string[] => SET_NAMESPACE;
   const cases: [string, string | undefined, string, string][] = [
-    ['set-namespace', undefined, 'gcr.io/kpt-fn/set-namespace', 'ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest'],
-    ['set-namespace:v0.4', undefined, 'gcr.io/kpt-fn/set-namespace:v0.4', 'ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4'],
-    ['example.com/fn@sha256:' + 'a'.repeat(64), undefined, 'example.com/fn@sha256:' + 'a'.repeat(64), 'example.com/fn@sha256:' + 'a'.repeat(64)],
-    ['set-namespace:v0.1.0', '~0.4', 'gcr.io/kpt-fn/set-namespace:v0.1.0', 'ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.5'],
+    [
+      'set-namespace',
+      undefined,
+      'gcr.io/kpt-fn/set-namespace',
+      'ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest',
+    ],
+    [
+      'set-namespace:v0.4',
+      undefined,
+      'gcr.io/kpt-fn/set-namespace:v0.4',
+      'ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4',
+    ],
+    [
+      'example.com/fn@sha256:' + 'a'.repeat(64),
+      undefined,
+      'example.com/fn@sha256:' + 'a'.repeat(64),
+      'example.com/fn@sha256:' + 'a'.repeat(64),
+    ],
+    [
+      'set-namespace:v0.1.0',
+      '~0.4',
+      'gcr.io/kpt-fn/set-namespace:v0.1.0',
+      'ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.5',
+    ],
     ['localhost:5000/fn:v1', 'v2.0', 'localhost:5000/fn:v1', 'localhost:5000/fn:v2.0'],
     ['fn', 'stable_1', 'gcr.io/kpt-fn/fn', 'ghcr.io/kptdev/krm-functions-catalog/fn:stable_1'],
   ];
@@ -152,7 +172,10 @@ status:
     const r = decodeKptfile(doc, '1.0.0-beta.56');
     expect(r).toEqual({
       ok: false,
-      errors: ['line 8: field tag not found in type v1.Function', 'line 12: field renderStatus not found in type v1.Status'],
+      errors: [
+        'line 8: field tag not found in type v1.Function',
+        'line 12: field renderStatus not found in type v1.Status',
+      ],
     });
   });
   test('a multi-line message with a tab stays a literal block (go-yaml v3.0.4)', () => {

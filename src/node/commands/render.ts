@@ -79,7 +79,8 @@ export function chosenKptLevel(p: ParsedArgs, io: CliIO): KptLevel {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  if (!level.imagePrefixFlag && str(p, 'image-prefix') !== undefined) throw new UsageError('unknown flag: --image-prefix');
+  if (!level.imagePrefixFlag && str(p, 'image-prefix') !== undefined)
+    throw new UsageError('unknown flag: --image-prefix');
   return level;
 }
 
@@ -94,7 +95,8 @@ export function chosenImagePrefix(p: ParsedArgs, io: CliIO, level: KptLevel): st
   if (prefix === undefined || prefix === '') return prefix;
   const trimmed = prefix.replace(/\/+$/, '');
   const q = JSON.stringify(prefix);
-  if (trimmed.includes('://')) throw new UsageError(`invalid image prefix ${q}: must not include a scheme (e.g. https://)`);
+  if (trimmed.includes('://'))
+    throw new UsageError(`invalid image prefix ${q}: must not include a scheme (e.g. https://)`);
   if (/[?#]/.test(trimmed)) throw new UsageError(`invalid image prefix ${q}: must not contain '?' or '#'`);
   let host = '';
   try {

@@ -20,7 +20,10 @@ function krmfnVersion(): string {
 
 async function runVersion(args: string[], io: CliIO): Promise<number> {
   if (args.includes('-h') || args.includes('--help')) {
-    await write(io.stdout, 'Print krmfn\'s version and the kpt releases it imitates.\n\nUsage:\n  krmfn version [--json]\n');
+    await write(
+      io.stdout,
+      "Print krmfn's version and the kpt releases it imitates.\n\nUsage:\n  krmfn version [--json]\n",
+    );
     return 0;
   }
   const unknown = args.find((a) => a !== '--json');
@@ -30,7 +33,10 @@ async function runVersion(args: string[], io: CliIO): Promise<number> {
   }
   const version = krmfnVersion();
   if (args.includes('--json')) {
-    await write(io.stdout, JSON.stringify({ version, kptVersions: KPT_VERSIONS, defaultKptVersion: DEFAULT_KPT_VERSION }, null, 2) + '\n');
+    await write(
+      io.stdout,
+      JSON.stringify({ version, kptVersions: KPT_VERSIONS, defaultKptVersion: DEFAULT_KPT_VERSION }, null, 2) + '\n',
+    );
     return 0;
   }
   const levels = KPT_VERSIONS.map((v) => (v === DEFAULT_KPT_VERSION ? `${v} (default)` : v)).join(', ');
