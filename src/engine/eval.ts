@@ -162,7 +162,13 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
       outcome.deleted = plan.deletes;
     }
-    if (opts.save && 'dir' in opts.source) await saveToKptfile(opts, root, spec, name, emit);
+    if (opts.save && 'dir' in opts.source) {
+      // kpt saves the image as given on the command line (registry prefix only) and, at beta.67, its --tag.
+      const saved = opts.function.image
+        ? kptLevel(opts.kptVersion).images.prefixOnly(opts.function.image, opts.imagePrefix)
+        : name;
+      await saveToKptfile(opts, root, spec, saved, emit);
+    }
     outcome.ok = true;
   } catch (e) {
     outcome.failure = toFailure(e);
@@ -221,6 +227,7 @@ async function saveToKptfile(
       mappingNode(opts.args.data.flatMap(([a, b]) => [strNode(a), { ...strNode(b), tag: '!!str' }])),
     );
   }
+  if (spec.image && opts.function.tag) entry.push(strNode('tag'), strNode(opts.function.tag));
   if (spec.selectors?.length) entry.push(strNode('selectors'), sequenceNode(spec.selectors.map(selectorNode)));
   if (spec.exclude?.length) entry.push(strNode('exclude'), sequenceNode(spec.exclude.map(selectorNode)));
   const listKey = type === 'mutator' ? 'mutators' : 'validators';
