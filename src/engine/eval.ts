@@ -19,6 +19,7 @@ import { argsFunctionConfig } from './pipeline-config.ts';
 import { isWithin, join, relative } from './paths.ts';
 import { KPTFILE, readResourceFile, scanPackage } from './read.ts';
 import { displayName, resolveContext, writeResults } from './render.ts';
+import { kptLevel } from './kpt-level.ts';
 import { runStep } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
 import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
@@ -26,8 +27,8 @@ import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './writ
 export interface EvalOptions extends EngineHost {
   /** An absolute directory, or the text of a ResourceList / multi-document stream (`-`). */
   source: { dir: string } | { text: string };
-  /** The function: `image` (already short-name resolved) or `exec`. */
-  function: Pick<FunctionSpec, 'image' | 'exec'>;
+  /** The function: `image` (already short-name resolved) or `exec`; `tag` (kpt beta.67+, `--tag`). */
+  function: Pick<FunctionSpec, 'image' | 'exec' | 'tag'>;
   /** Absolute path of a `--fn-config` file. */
   fnConfigPath?: string;
   /** `-- [Kind] k=v ...` arguments. */
@@ -92,7 +93,16 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     const spec: FunctionSpec = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
     if (nonEmpty(opts.exclude)) spec.exclude = [opts.exclude];
-    const name = displayName(spec);
+    // The level names the image (default registry, `:latest`, `--tag` resolution).
+    const name = spec.image
+      ? kptLevel(opts.kptVersion).images.resolve(
+          spec.image,
+          opts.function.tag,
+          opts.listTags ?? (() => []),
+          opts.imagePrefix,
+        )
+      : displayName(spec);
+    if (spec.image) spec.image = name;
 
     let items: KubeObject[] = [];
     const readFiles: string[] = [];
@@ -152,7 +162,13 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
       outcome.deleted = plan.deletes;
     }
-    if (opts.save && 'dir' in opts.source) await saveToKptfile(opts, root, spec, name, emit);
+    if (opts.save && 'dir' in opts.source) {
+      // kpt saves the image as given on the command line (registry prefix only) and, at beta.67, its --tag.
+      const saved = opts.function.image
+        ? kptLevel(opts.kptVersion).images.prefixOnly(opts.function.image, opts.imagePrefix)
+        : name;
+      await saveToKptfile(opts, root, spec, saved, emit);
+    }
     outcome.ok = true;
   } catch (e) {
     outcome.failure = toFailure(e);
@@ -211,6 +227,7 @@ async function saveToKptfile(
       mappingNode(opts.args.data.flatMap(([a, b]) => [strNode(a), { ...strNode(b), tag: '!!str' }])),
     );
   }
+  if (spec.image && opts.function.tag) entry.push(strNode('tag'), strNode(opts.function.tag));
   if (spec.selectors?.length) entry.push(strNode('selectors'), sequenceNode(spec.selectors.map(selectorNode)));
   if (spec.exclude?.length) entry.push(strNode('exclude'), sequenceNode(spec.exclude.map(selectorNode)));
   const listKey = type === 'mutator' ? 'mutators' : 'validators';

@@ -12,6 +12,7 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { starlarkCommand } from './starlark.ts';
 import { testCommand } from './test.ts';
+import { versionCommand } from './version.ts';
 
 export const COMMANDS: readonly Command[] = Object.freeze([
   buildCommand,
@@ -23,4 +24,5 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   serveCommand,
   starlarkCommand,
   testCommand,
+  versionCommand,
 ]);

@@ -1,0 +1,39 @@
+// Choosing the kpt level on the command line: `krmfn version`, --kpt-version, KRMFN_KPT_VERSION,
+// and the flags that exist only at 1.0.0-beta.67.
+import { describe, expect, test } from 'vitest';
+import { E2E_DIR, runCli } from '../harness/golden.ts';
+
+const run = (argv: string[], env: Record<string, string> = {}) => runCli(argv, { cwd: E2E_DIR, env });
+
+describe('kpt levels on the CLI', () => {
+  test('version lists the levels and the default', async () => {
+    const r = await run(['version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56 \(default\), 1\.0\.0-beta\.67\n$/);
+  });
+  test('an unknown level is a usage error naming the levels (flag and environment)', async () => {
+    const want =
+      'error: unknown kpt version "1.0.0-beta.1": krmfn implements 1.0.0-beta.56, 1.0.0-beta.67 (default 1.0.0-beta.56)\n';
+    const flag = await run(['render', 'cases/config-map/pkg', '--kpt-version', '1.0.0-beta.1']);
+    expect([flag.exitCode, flag.stderr]).toEqual([1, want]);
+    const env = await run(['eval', '-', '-i', 'set-namespace:v0.4.1'], { KRMFN_KPT_VERSION: '1.0.0-beta.1' });
+    expect([env.exitCode, env.stderr]).toEqual([1, want]);
+  });
+  test('--image-prefix and --tag exist only at 1.0.0-beta.67', async () => {
+    const prefix = await run(['render', 'cases/config-map/pkg', '--image-prefix', 'x.io/fns']);
+    expect([prefix.exitCode, prefix.stderr]).toEqual([1, 'error: unknown flag: --image-prefix\n']);
+    const tag = await run(['eval', '-', '-i', 'set-namespace', '--tag', '~0.4']);
+    expect([tag.exitCode, tag.stderr]).toEqual([1, 'error: unknown flag: --tag\n']);
+    const bad = await run([
+      'render',
+      'cases/config-map/pkg',
+      '--kpt-version=1.0.0-beta.67',
+      '--image-prefix',
+      'x.io/a?b',
+    ]);
+    expect([bad.exitCode, bad.stderr]).toEqual([
+      1,
+      `error: invalid image prefix "x.io/a?b": must not contain '?' or '#'\n`,
+    ]);
+  });
+});
