@@ -16,6 +16,7 @@ import { goQuote } from '../core/kptfile.ts';
 import type { Result } from '../core/result.ts';
 import type { EngineEvent } from './events.ts';
 import type { EngineFailure } from './types.ts';
+import { droppedLinesOf } from '../core/capture-note.ts';
 
 export interface TextOptions {
   truncate: boolean;
@@ -133,7 +134,12 @@ function bounded(text: string): string {
 
 /** kpt's `Stderr:` block for a function's stderr ('' when it wrote none). */
 export function formatStderrBlock(stderr: string, opts: TextOptions): string {
-  return stderr ? block('Stderr', lineCount(stderr), splitLines(stderr), true, opts) : '';
+  if (!stderr) return '';
+  // A host that kept only the head of the stderr appended a note: count the lines kpt would see in
+  // the whole text (the kept ones, the dropped ones, and Go's final piece), not the note.
+  const dropped = droppedLinesOf(stderr);
+  const total = dropped === undefined ? lineCount(stderr) : lineCount(stderr) - 1 + dropped;
+  return block('Stderr', total, splitLines(stderr), true, opts);
 }
 
 /** kpt's `Results:` block for a function's results ('' when there are none). */

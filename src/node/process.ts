@@ -20,6 +20,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MAX_TIMER_MS } from '../core/duration.ts';
 import { isKrmfnError, KrmfnError, LimitExceededError } from '../core/errors.ts';
+import { captureNote } from '../core/capture-note.ts';
 
 /** Stderr kept per call by default (kpt shows 4 lines of it by default; results.yaml gets it all). */
 export const DEFAULT_MAX_STDERR_BYTES = 1024 * 1024;
@@ -142,7 +143,7 @@ class CappedText {
     const kept = Buffer.concat(this.chunks);
     if (this.droppedBytes === 0) return new Uint8Array(kept);
     const sep = kept.length > 0 && kept[kept.length - 1] !== 0x0a ? '\n' : '';
-    const note = `${sep}...(output truncated by krmfn: ${this.droppedBytes} more byte(s), ${this.droppedLines} more line(s) not kept)\n`;
+    const note = `${sep}${captureNote(this.droppedBytes, this.droppedLines)}`;
     return new Uint8Array(Buffer.concat([kept, Buffer.from(note)]));
   }
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_KPT_VERSION, KPT_VERSIONS } from '../../core/kpt-version.ts';
 import { write, type CliIO, type Command } from '../io.ts';
-import { krmfnRoot } from './build.ts';
+import { krmfnRoot } from '../package-root.ts';
 
 function krmfnVersion(): string {
   try {
