@@ -61,6 +61,13 @@ export interface ConfiguredService {
   close(): Promise<void>;
 }
 
+/**
+ * Output budget of one function call on the server (stdout, stderr, Starlark print): a server
+ * answers many clients, so one call may not hold the 256 MiB the CLI allows; past it the call fails
+ * with the output limit's error.
+ */
+export const SERVE_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
 export function createConfiguredService(config: ServeConfig, functions: FunctionInfo[]): ConfiguredService {
   const extra = nodeRuntimes({
     env: config.env,
@@ -71,7 +78,10 @@ export function createConfiguredService(config: ServeConfig, functions: Function
   });
   const exec = config.allowExec ? [createExecRuntime({ env: config.env })] : [];
   const base = [...extra.first, ...defaultRuntimes()];
-  const engine = createEngine({ runtimes: [...base, ...exec, ...extra.last], limits: { timeoutMs: config.timeoutMs } });
+  const engine = createEngine({
+    runtimes: [...base, ...exec, ...extra.last],
+    limits: { timeoutMs: config.timeoutMs, maxOutputBytes: SERVE_MAX_OUTPUT_BYTES },
+  });
   const executor = config.allowWasm
     ? createNodeWasmExecutor(config.wasmWorkerScript ? { workerScript: new URL(config.wasmWorkerScript) } : {})
     : undefined;
@@ -88,7 +98,7 @@ export function createConfiguredService(config: ServeConfig, functions: Function
   const service = createEngineService({
     engine,
     functions,
-    limits: { timeoutMs: config.timeoutMs },
+    limits: { timeoutMs: config.timeoutMs, maxOutputBytes: SERVE_MAX_OUTPUT_BYTES },
     allowWasm: config.allowWasm,
     allowExec: config.allowExec,
     allowNetwork: config.allowNetwork,
