@@ -13,10 +13,17 @@
  * with cwd = test/e2e (so `exec: node fns/krm.mjs ...` resolves as kpt resolves it). Before
  * comparing, the temp root is replaced by `<tmp>` and `[PASS]/[FAIL] ... in <d>` durations by 0s.
  * KRMFN_UPDATE_GOLDEN=1 writes the actual outputs into `.expected/` (review them before committing).
+ *
+ * Oracle mode: with KRMFN_ORACLE=kpt (and `kpt` on PATH) the same case runs through the real
+ * `kpt fn render|eval` instead, as a subprocess with the same cwd and arguments; kpt's "containers"
+ * are a `docker` stand-in on PATH that runs `krmfn run IMAGE` (bin/krmfn.mjs, so `dist/` must be
+ * built), as scripts/kpt-oracle.sh does. A case kpt cannot run (krmfn-only flags) says why in
+ * `kptSkip`. The expectations are the same files: a case passes only if both agree with them.
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'yaml';
 import { main } from '../../src/node/cli.ts';
@@ -33,6 +40,15 @@ export interface CaseConfig {
   skip?: string;
   /** Successful in-place runs are repeated on their own output, which must not change (default true). */
   idempotent?: boolean;
+  /** Why real kpt cannot run this case (krmfn-only flags or behaviour); oracle mode skips it. */
+  kptSkip?: string;
+}
+
+/** Which program runs the cases: krmfn in-process (default) or the real kpt (KRMFN_ORACLE=kpt). */
+export type Oracle = 'krmfn' | 'kpt';
+
+export function selectedOracle(): Oracle {
+  return process.env.KRMFN_ORACLE === 'kpt' ? 'kpt' : 'krmfn';
 }
 
 export interface CaseRun {
@@ -122,10 +138,67 @@ export async function runCli(
   return { exitCode, stdout: out.text(), stderr: err.text() };
 }
 
-export async function runCase(caseDir: string): Promise<CaseRun> {
+const REPO_DIR = path.resolve(import.meta.dirname, '../..');
+let standInDir: Promise<string> | undefined;
+
+/** A directory holding a `docker` stand-in that runs the image's built-in through `krmfn run`. */
+function dockerStandIn(): Promise<string> {
+  standInDir ??= (async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-oracle-bin-'));
+    const bin = path.join(REPO_DIR, 'bin', 'krmfn.mjs');
+    const script = [
+      '#!/usr/bin/env bash',
+      'if [ "$1" = "version" ]; then echo "24.0.7"; exit 0; fi',
+      'if [ "$1" = "image" ]; then exit 0; fi',
+      `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run "\${!#}"`,
+      '',
+    ].join('\n');
+    await fsp.writeFile(path.join(dir, 'docker'), script, { mode: 0o755 });
+    return dir;
+  })();
+  return standInDir;
+}
+
+/** Runs real kpt with argv (krmfn's spelling: `render`/`eval` become `fn render`/`fn eval`). */
+export async function runKpt(
+  argv: string[],
+  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const kptArgv = argv[0] === 'fn' ? argv : ['fn', ...argv];
+  const bin = await dockerStandIn();
+  return new Promise((resolve, reject) => {
+    const child = spawn('kpt', kptArgv, {
+      cwd: opts.cwd,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, ...(opts.env ?? {}) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        exitCode: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.stdin ?? '');
+  });
+}
+
+/** The case's `.expected/config.yaml` (empty when absent). */
+export async function readCaseConfig(caseDir: string): Promise<CaseConfig> {
+  const configText = await readOptional(path.join(caseDir, '.expected', 'config.yaml'));
+  return ((configText ? parse(configText) : {}) ?? {}) as CaseConfig;
+}
+
+export async function runCase(caseDir: string, oracle: Oracle = 'krmfn'): Promise<CaseRun> {
+  const invoke = oracle === 'kpt' ? runKpt : runCli;
   const expectedDir = path.join(caseDir, '.expected');
-  const configText = await readOptional(path.join(expectedDir, 'config.yaml'));
-  const config = ((configText ? parse(configText) : {}) ?? {}) as CaseConfig;
+  const config = await readCaseConfig(caseDir);
   const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-golden-'));
   const pkg = path.join(tmp, 'pkg');
   try {
@@ -136,12 +209,12 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
     const at = argv.length + (config.noPkgArg ? 0 : 1);
     if (!config.noPkgArg) argv.push(pkg);
     argv.push(...(config.args ?? []).map((a) => a.replace('<tmp>', tmp)));
-    const update = process.env.KRMFN_UPDATE_GOLDEN === '1';
+    const update = process.env.KRMFN_UPDATE_GOLDEN === '1' && oracle === 'krmfn';
     if (expectedResults !== undefined || (update && config.args?.includes('--results-dir') !== true)) {
       argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
-    const r = await runCli(argv, {
+    const r = await invoke(argv, {
       cwd: E2E_DIR,
       ...(stdin !== undefined ? { stdin } : {}),
       ...(config.env ? { env: config.env } : {}),
@@ -152,7 +225,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
     let secondTree: Record<string, string> | undefined;
     if (r.exitCode === 0 && inPlace && config.idempotent !== false) {
-      const again = await runCli(argv, { cwd: E2E_DIR, ...(config.env ? { env: config.env } : {}) });
+      const again = await invoke(argv, { cwd: E2E_DIR, ...(config.env ? { env: config.env } : {}) });
       if (again.exitCode !== 0) throw new Error(`second run failed:\n${again.stderr}`);
       secondTree = await readTree(pkg);
     }
