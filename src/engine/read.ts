@@ -8,7 +8,7 @@ import type { PackageFs } from '../core/fs.ts';
 import { checkKptfileVersion, decodeKptfile, formatUnmarshalErrors, type Kptfile } from '../core/kptfile.ts';
 import { KubeObject } from '../core/kube-object.ts';
 import type { Limits } from '../core/limits.ts';
-import { mapGet, mappingNode, strNode, documentNode } from '../core/yaml/node.ts';
+import { mapGet, mappingNode, strNode, documentNode, type NodeStyle } from '../core/yaml/node.ts';
 import { parseYamlFile } from '../core/yaml/index.ts';
 import { stampReaderAnnotations } from './annotations.ts';
 import { NO_IGNORES, parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
@@ -106,7 +106,13 @@ export async function scanPackage(fs: PackageFs, dir: string, stopAtSubpackages:
  * Parses one resource file into items with reader annotations. `packagePath` is stamped when
  * given (render). Top-level sequences are wrapped under kyaml's `bareSeqNodeWrappingKey`.
  */
-export function parseResourceFile(text: string, relPath: string, limits: Limits, packagePath?: string): KubeObject[] {
+export function parseResourceFile(
+  text: string,
+  relPath: string,
+  limits: Limits,
+  packagePath?: string,
+  valueStyle?: NodeStyle,
+): KubeObject[] {
   const parsed = parseYamlFile(text, { file: relPath, limits });
   return parsed.docs.map((doc, index) => {
     const root = doc.content[0];
@@ -117,7 +123,12 @@ export function parseResourceFile(text: string, relPath: string, limits: Limits,
       doc.content[0] = wrapper;
     }
     const o = new KubeObject(doc);
-    const stamp = { path: relPath, index, seqIndent: parsed.seqIndent[index] ?? 'compact' };
+    const stamp = {
+      path: relPath,
+      index,
+      seqIndent: parsed.seqIndent[index] ?? 'compact',
+      ...(valueStyle !== undefined ? { valueStyle } : {}),
+    };
     stampReaderAnnotations(o, packagePath !== undefined ? { ...stamp, packagePath } : stamp);
     return o;
   });
@@ -130,6 +141,7 @@ export async function readResourceFile(
   relPath: string,
   limits: Limits,
   packagePath?: string,
+  valueStyle?: NodeStyle,
 ): Promise<{ items: KubeObject[]; bytes: Uint8Array }> {
   const abs = join(dir, relPath);
   const bytes = await fs.readFile(abs);
@@ -141,7 +153,7 @@ export async function readResourceFile(
     });
   }
   try {
-    return { items: parseResourceFile(dec.decode(bytes), relPath, limits, packagePath), bytes };
+    return { items: parseResourceFile(dec.decode(bytes), relPath, limits, packagePath, valueStyle), bytes };
   } catch (e) {
     if (isKrmfnError(e)) {
       const msg = e.message.startsWith(relPath) ? e.message : `${relPath}: ${e.message}`;

@@ -8,11 +8,16 @@
  *   .expected/stderr.txt      exact stderr (optional)
  *   .expected/stdout.txt      exact stdout (optional)
  *   .expected/results.yaml    when present, --results-dir is passed and the file must match
+ *   .expected/exec.sh         instead of one command: a bash script run in the copied package with
+ *                             `kpt` (the oracle: real kpt, or krmfn) and `krmfn` on PATH, for
+ *                             pipelines (`kpt fn source | krmfn fn eval - ... | kpt fn sink out`);
+ *                             its stdout, stderr, exit code and the package tree are compared
  * Like kpt's harness, successful in-place runs are repeated and must leave their output unchanged.
  * The run goes through the real CLI entry (`main` of src/node/cli.ts) on real temp directories,
  * with cwd = test/e2e (so `exec: node fns/krm.mjs ...` resolves as kpt resolves it). Before
  * comparing, the temp root is replaced by `<tmp>` and `[PASS]/[FAIL] ... in <d>` durations by 0s.
- * KRMFN_UPDATE_GOLDEN=1 writes the actual outputs into `.expected/` (review them before committing).
+ * KRMFN_UPDATE_GOLDEN=1 writes the actual outputs into `.expected/` (review them before committing;
+ * with KRMFN_ORACLE=kpt they are what real kpt printed and wrote).
  *
  * Oracle mode: with KRMFN_ORACLE=kpt (and `kpt` on PATH) the same case runs through the real
  * `kpt fn render|eval` instead, as a subprocess with the same cwd and arguments; kpt's "containers"
@@ -139,35 +144,50 @@ export async function runCli(
 }
 
 const REPO_DIR = path.resolve(import.meta.dirname, '../..');
-let standInDir: Promise<string> | undefined;
+const KRMFN_BIN = path.join(REPO_DIR, 'bin', 'krmfn.mjs');
+const binDirs = new Map<Oracle, Promise<string>>();
 
-/** A directory holding a `docker` stand-in that runs the image's built-in through `krmfn run`. */
-function dockerStandIn(): Promise<string> {
-  standInDir ??= (async () => {
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-oracle-bin-'));
-    const bin = path.join(REPO_DIR, 'bin', 'krmfn.mjs');
-    const script = [
-      '#!/usr/bin/env bash',
-      'if [ "$1" = "version" ]; then echo "24.0.7"; exit 0; fi',
-      'if [ "$1" = "image" ]; then exit 0; fi',
-      `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} run "\${!#}"`,
-      '',
-    ].join('\n');
-    await fsp.writeFile(path.join(dir, 'docker'), script, { mode: 0o755 });
-    return dir;
-  })();
-  return standInDir;
+/**
+ * A directory for the front of PATH: `docker` runs the image's built-in through `krmfn run` (the
+ * oracle's stand-in for containers), `krmfn` is always krmfn, and `kpt` is the selected oracle
+ * (real kpt, or krmfn under kpt's spelling), so one exec script tests both programs.
+ */
+function oracleBin(oracle: Oracle): Promise<string> {
+  let dir = binDirs.get(oracle);
+  if (!dir) {
+    dir = (async () => {
+      const d = await fsp.mkdtemp(path.join(os.tmpdir(), `krmfn-${oracle}-bin-`));
+      const node = JSON.stringify(process.execPath);
+      const bin = JSON.stringify(KRMFN_BIN);
+      const scripts: Record<string, string> = {
+        docker: [
+          'if [ "$1" = "version" ]; then echo "24.0.7"; exit 0; fi',
+          'if [ "$1" = "image" ]; then exit 0; fi',
+          `exec ${node} ${bin} run "\${!#}"`,
+        ].join('\n'),
+        krmfn: `exec ${node} ${bin} "$@"`,
+      };
+      if (oracle === 'krmfn') scripts.kpt = `exec ${node} ${bin} "$@"`;
+      for (const [name, body] of Object.entries(scripts)) {
+        await fsp.writeFile(path.join(d, name), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+      }
+      return d;
+    })();
+    binDirs.set(oracle, dir);
+  }
+  return dir;
 }
 
-/** Runs real kpt with argv (krmfn's spelling: `render`/`eval` become `fn render`/`fn eval`). */
-export async function runKpt(
+/** Runs a program with the oracle's PATH; resolves with exit code and the decoded output. */
+async function runProgram(
+  program: string,
   argv: string[],
+  oracle: Oracle,
   opts: { cwd: string; stdin?: string; env?: Record<string, string> },
 ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const kptArgv = argv[0] === 'fn' ? argv : ['fn', ...argv];
-  const bin = await dockerStandIn();
+  const bin = await oracleBin(oracle);
   return new Promise((resolve, reject) => {
-    const child = spawn('kpt', kptArgv, {
+    const child = spawn(program, argv, {
       cwd: opts.cwd,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, ...(opts.env ?? {}) },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -189,6 +209,23 @@ export async function runKpt(
   });
 }
 
+/**
+ * An exec-script case: `bash .expected/exec.sh` in the copied package directory (argv ignored),
+ * with E2E_DIR set so scripts can reach test/e2e/fns.
+ */
+function runScript(script: string, pkg: string, oracle: Oracle): typeof runCli {
+  return (_argv, opts) =>
+    runProgram('bash', [script], oracle, { ...opts, cwd: pkg, env: { ...(opts.env ?? {}), E2E_DIR } });
+}
+
+/** Runs real kpt with argv (krmfn's spelling: `render`/`eval` become `fn render`/`fn eval`). */
+export function runKpt(
+  argv: string[],
+  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  return runProgram('kpt', argv[0] === 'fn' ? argv : ['fn', ...argv], 'kpt', opts);
+}
+
 /** The case's `.expected/config.yaml` (empty when absent). */
 export async function readCaseConfig(caseDir: string): Promise<CaseConfig> {
   const configText = await readOptional(path.join(caseDir, '.expected', 'config.yaml'));
@@ -205,16 +242,21 @@ export async function runCase(caseDir: string, oracle: Oracle = 'krmfn'): Promis
     await fsp.cp(path.join(caseDir, 'pkg'), pkg, { recursive: true, verbatimSymlinks: true });
     const inputTree = await readTree(pkg);
     const expectedResults = await readOptional(path.join(expectedDir, 'results.yaml'));
+    const script = path.join(expectedDir, 'exec.sh');
+    const isScript = await fsp.stat(script).then(
+      () => true,
+      () => false,
+    );
     const argv: string[] = (config.command ?? 'render').split(' ');
     const at = argv.length + (config.noPkgArg ? 0 : 1);
     if (!config.noPkgArg) argv.push(pkg);
     argv.push(...(config.args ?? []).map((a) => a.replace('<tmp>', tmp)));
-    const update = process.env.KRMFN_UPDATE_GOLDEN === '1' && oracle === 'krmfn';
+    const update = process.env.KRMFN_UPDATE_GOLDEN === '1';
     if (expectedResults !== undefined || (update && config.args?.includes('--results-dir') !== true)) {
       argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
-    const r = await invoke(argv, {
+    const r = await (isScript ? runScript(script, pkg, oracle) : invoke)(argv, {
       cwd: E2E_DIR,
       ...(stdin !== undefined ? { stdin } : {}),
       ...(config.env ? { env: config.env } : {}),
@@ -222,7 +264,9 @@ export async function runCase(caseDir: string, oracle: Oracle = 'krmfn'): Promis
     const tree = await readTree(pkg);
     const results = await readOptional(path.join(tmp, 'results', 'results.yaml'));
     const inPlace =
-      !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
+      !isScript &&
+      !config.noPkgArg &&
+      !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
     let secondTree: Record<string, string> | undefined;
     if (r.exitCode === 0 && inPlace && config.idempotent !== false) {
       const again = await invoke(argv, { cwd: E2E_DIR, ...(config.env ? { env: config.env } : {}) });
