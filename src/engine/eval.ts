@@ -147,7 +147,16 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         readFiles: output.kind === 'dir' ? [] : readFiles,
         originals,
       });
-      if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
+      if (output.kind === 'dir') {
+        // kpt: cmdutil.WriteToOutput (internal/util/cmdutil/cmdutil.go at v1.0.0-beta.56).
+        await opts.fs.mkdirp(output.dir).catch((e: unknown) => {
+          const why = e instanceof Error ? e.message : String(e);
+          throw new KrmfnError({
+            code: 'write-failed',
+            message: `failed to create output directory ${JSON.stringify(output.dir)}: ${JSON.stringify(why)}`,
+          });
+        });
+      }
       await applyPlan(opts.fs, plan, originals);
       outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
       outcome.deleted = plan.deletes;

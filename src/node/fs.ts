@@ -21,7 +21,7 @@ export function toOsPath(p: string): string {
   return p.replace(/^\//, '').split('/').join(nodePath.sep);
 }
 
-function ioError(e: unknown, path: string): KrmfnError {
+function ioError(e: unknown, path: string, op = 'open'): KrmfnError {
   const err = e as NodeJS.ErrnoException;
   const what =
     err.code === 'ENOENT'
@@ -29,7 +29,7 @@ function ioError(e: unknown, path: string): KrmfnError {
       : err.code === 'EISDIR'
         ? 'is a directory'
         : (err.message ?? String(e));
-  return new KrmfnError({ code: 'package-io', message: `open ${path}: ${what}`, file: path, cause: e });
+  return new KrmfnError({ code: 'package-io', message: `${op} ${path}: ${what}`, file: path, cause: e });
 }
 
 export class NodeFs implements PackageFs {
@@ -78,8 +78,24 @@ export class NodeFs implements PackageFs {
     }
   }
 
+  /**
+   * Creates `path` and its missing parents, one level at a time (Node's recursive mkdir never
+   * returns on paths such as /proc/x, where mkdir fails with ENOENT under an existing parent).
+   */
   async mkdirp(path: string): Promise<void> {
-    await fsp.mkdir(toOsPath(path), { recursive: true });
+    const os = toOsPath(path);
+    const code = await fsp.mkdir(os).then(
+      () => undefined,
+      (e: NodeJS.ErrnoException) => e,
+    );
+    if (code === undefined) return;
+    if (code.code === 'EEXIST' && (await this.stat(path)) === 'dir') return;
+    const parent = nodePath.dirname(os);
+    if (code.code !== 'ENOENT' || parent === os) throw ioError(code, path, 'mkdir');
+    await this.mkdirp(toEnginePath(parent));
+    await fsp.mkdir(os).catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EEXIST' || (await this.stat(path)) !== 'dir') throw ioError(e, path, 'mkdir');
+    });
   }
 
   async remove(path: string): Promise<void> {

@@ -190,7 +190,8 @@ async function runProgram(
     const child = spawn(program, argv, {
       cwd: opts.cwd,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, ...(opts.env ?? {}) },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // No stdin: /dev/null, not a socket (bash sources ~/.bashrc when its stdin is a socket).
+      stdio: [opts.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -204,8 +205,10 @@ async function runProgram(
         stderr: Buffer.concat(err).toString('utf8'),
       }),
     );
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.stdin ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => {});
+      child.stdin.end(opts.stdin);
+    }
   });
 }
 

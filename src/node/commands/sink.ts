@@ -42,6 +42,8 @@ export async function runSink(args: string[], io: CliIO): Promise<number> {
     );
     if (exists)
       throw new UsageError(`directory ${JSON.stringify(dir)} already exists, please delete the directory and retry`);
+    // kpt creates the directory before it reads (cmdutil.WriteToOutput), so a failed read leaves it.
+    await fsp.mkdir(abs, { recursive: true });
     const text = new TextDecoder().decode(await readAll(io.stdin));
     await sinkResources({ fs: new NodeFs(), text, dir: toEnginePath(abs) });
     return 0;
