@@ -111,6 +111,7 @@ export async function finish(
   if (outcome.resultsFile && resultsDirArg !== undefined) {
     err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
   }
+  if (outcome.notice !== undefined) err += `${outcome.notice}\n`;
   if (outcome.failure) err += formatFailure(outcome.failure);
   if (err) await write(io.stderr, err);
   if (json) {
