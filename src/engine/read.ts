@@ -27,15 +27,17 @@ export function isResourceFileName(name: string): boolean {
 /** Reads and strictly decodes `<dir>/Kptfile`. Errors carry kpt's resolver texts. */
 export async function loadKptfile(fs: PackageFs, dir: string, limits: Limits): Promise<Kptfile> {
   const file = join(dir, KPTFILE);
-  if ((await fs.stat(file)) !== 'file') {
-    throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
-  }
   const unreadable = (details: string): KrmfnError =>
     new KrmfnError({
       code: 'kptfile-unreadable',
       message: `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\n${details}`,
       file,
     });
+  // A file given as the package: kpt's open of `<file>/Kptfile` fails with ENOTDIR.
+  if ((await fs.stat(dir)) === 'file') throw unreadable(`open ${file}: not a directory`);
+  if ((await fs.stat(file)) !== 'file') {
+    throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
+  }
   let text: string;
   try {
     text = dec.decode(await fs.readFile(file));

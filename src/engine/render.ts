@@ -209,6 +209,9 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     packagesRun: 0,
   };
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
+  // kpt saves no results when the root package cannot be loaded (internal/util/render/executor.go
+  // `Execute` at v1.0.0-beta.56 returns before hydrating).
+  let rootLoaded = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
     if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
@@ -219,6 +222,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     }
     const kptfile = await loadKptfile(opts.fs, root, limits);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits);
+    rootLoaded = true;
     const items = await hydrate(st, root, kptfile, entries);
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
@@ -246,7 +250,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   }
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
-  const file = await writeResults(opts, results, !outcome.ok);
+  const file = rootLoaded ? await writeResults(opts, results, !outcome.ok) : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }

@@ -79,23 +79,21 @@ export class NodeFs implements PackageFs {
   }
 
   /**
-   * Creates `path` and its missing parents, one level at a time (Node's recursive mkdir never
-   * returns on paths such as /proc/x, where mkdir fails with ENOENT under an existing parent).
+   * Creates `path` and its missing parents as Go's os.MkdirAll does (errors name the component
+   * that failed). Node's recursive mkdir is not used: it never returns on paths such as /proc/x.
    */
   async mkdirp(path: string): Promise<void> {
     const os = toOsPath(path);
-    const code = await fsp.mkdir(os).then(
-      () => undefined,
-      (e: NodeJS.ErrnoException) => e,
-    );
-    if (code === undefined) return;
-    if (code.code === 'EEXIST' && (await this.stat(path)) === 'dir') return;
+    const st = await fsp.stat(os).catch(() => undefined);
+    if (st?.isDirectory()) return;
+    if (st) throw ioError(Object.assign(new Error('not a directory'), { code: 'ENOTDIR' }), path, 'mkdir');
     const parent = nodePath.dirname(os);
-    if (code.code !== 'ENOENT' || parent === os) throw ioError(code, path, 'mkdir');
-    await this.mkdirp(toEnginePath(parent));
-    await fsp.mkdir(os).catch(async (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EEXIST' || (await this.stat(path)) !== 'dir') throw ioError(e, path, 'mkdir');
-    });
+    if (parent !== os) await this.mkdirp(toEnginePath(parent));
+    try {
+      await fsp.mkdir(os);
+    } catch (e) {
+      if ((await this.stat(path)) !== 'dir') throw ioError(e, path, 'mkdir');
+    }
   }
 
   async remove(path: string): Promise<void> {

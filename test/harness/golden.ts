@@ -299,6 +299,7 @@ export async function runCase(caseDir: string, oracle: Oracle = 'krmfn'): Promis
       await fsp.writeFile(path.join(expectedDir, 'stderr.txt'), run.stderr);
       if (run.stdout) await fsp.writeFile(path.join(expectedDir, 'stdout.txt'), run.stdout);
       if (run.results !== undefined) await fsp.writeFile(path.join(expectedDir, 'results.yaml'), run.results);
+      else await fsp.rm(path.join(expectedDir, 'results.yaml'), { force: true });
     }
     const outDir = path.join(expectedDir, 'out');
     const hasOut = await fsp.stat(outDir).then(

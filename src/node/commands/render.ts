@@ -2,7 +2,6 @@
  * `krmfn render [PKG_PATH]` (also `krmfn fn render`): kpt fn render with kpt's flags, output and
  * exit codes; `--json` adds a machine-readable outcome on stdout, `--timeout` bounds every call.
  */
-import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { unifiedDiff } from '../../core/diff.ts';
 import type { EngineEvent } from '../../engine/events.ts';
@@ -11,6 +10,7 @@ import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type P
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO, type Command } from '../io.ts';
+import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
 import { formatEvent, formatFailure, type TextOptions } from '../../engine/text-output.ts';
 
 export const COMMON_FLAGS: readonly FlagSpec[] = [
@@ -133,26 +133,6 @@ export async function finish(
   return outcome.ok ? 0 : 1;
 }
 
-/** Resolves a symlinked package argument as kpt does, warning on stderr. */
-export async function resolvePackageArg(arg: string | undefined, io: CliIO): Promise<string> {
-  const given = arg ?? '.';
-  const abs = nodePath.resolve(io.cwd, given);
-  let real = abs;
-  try {
-    const st = await fsp.lstat(abs);
-    if (st.isSymbolicLink()) {
-      real = await fsp.realpath(abs);
-      await write(
-        io.stderr,
-        `[WARN] resolved symlink ${JSON.stringify(given)} to ${JSON.stringify(real)}, please note that the symlinks within the package are ignored\n`,
-      );
-    }
-  } catch {
-    // Missing paths are reported by the engine (No Kptfile found).
-  }
-  return toEnginePath(real);
-}
-
 export async function runRender(args: string[], io: CliIO): Promise<number> {
   let p: ParsedArgs;
   try {
@@ -174,10 +154,19 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
-  const root = await resolvePackageArg(p.positional[0], io);
+  const resultsDir = str(p, 'results-dir');
+  let root: string;
+  try {
+    // In kpt's order (cmdrender.go preRunE): package path, output dir, results dir.
+    root = await resolvePackageArg(p.positional[0], io);
+    await checkOutputDirAbsent(str(p, 'output'), io);
+    await prepareResultsDir(resultsDir, io);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
   const text = textOptions(p, io);
   const printer = eventPrinter(io, text, 'render');
-  const resultsDir = str(p, 'results-dir');
   let cli;
   try {
     cli = createCliEngine(p, io);
