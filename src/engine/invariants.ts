@@ -24,11 +24,19 @@ function metadataName(o: KubeObject): string {
   return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : '';
 }
 
-/** Why an item is not KRM (kyaml's message), or undefined. */
+/** kustomize's konfig.RecognizedKustomizationFileNames (kubernetes-sigs/kustomize api/konfig). */
+const KUSTOMIZATION_FILE_NAMES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+
+/**
+ * Why an item is not KRM (kyaml's message), or undefined. Kustomizations pass, recognised by file
+ * name or by apiVersion/kind (kptdev/kpt pkg/api/kptfile/v1/validation.go `IsKRM` at v1.0.0-beta.56).
+ */
 export function krmProblem(o: KubeObject): string | undefined {
   const apiVersion = scalar(o, 'apiVersion');
   const kind = scalar(o, 'kind');
-  if (apiVersion.startsWith('kustomize.config.k8s.io/') || (kind === 'Kustomization' && !apiVersion)) return undefined;
+  const file = itemPath(o);
+  if (file !== undefined && KUSTOMIZATION_FILE_NAMES.has(basename(file))) return undefined;
+  if (apiVersion.startsWith('kustomize.config.k8s.io') || (kind === 'Kustomization' && !apiVersion)) return undefined;
   const name = metadataName(o);
   if (!apiVersion && !kind && !name) return 'resource must have `apiVersion`, `kind`, and `name`';
   if (!apiVersion) return 'resource must have `apiVersion`';
