@@ -5,7 +5,7 @@
 import { KrmfnError, type ErrorData } from '../core/errors.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { mapGet } from '../core/yaml/node.ts';
-import { bookkeeping, itemPath, type Bookkeeping } from './annotations.ts';
+import { bookkeeping, itemPath, setAnnotations, type Bookkeeping } from './annotations.ts';
 import { basename, clean, dirname } from './paths.ts';
 
 function scalar(o: KubeObject, key: string): string {
@@ -132,7 +132,13 @@ export function defaultPaths(items: readonly KubeObject[], dir: string): void {
   for (const o of items) {
     if (o.root.kind !== 'mapping' || itemPath(o) !== undefined) continue;
     const p = defaultPath(o, dir);
-    o.setAnnotation(ANNOTATIONS.path, p);
-    o.setAnnotation(ANNOTATIONS.internalPath, p);
+    setAnnotations(
+      o,
+      [
+        [ANNOTATIONS.internalPath, p],
+        [ANNOTATIONS.path, p],
+      ],
+      'single',
+    );
   }
 }
