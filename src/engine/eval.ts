@@ -74,6 +74,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
   const emit = (e: EngineEvent): void => opts.onEvent?.(e);
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   const output = opts.output ?? ('dir' in opts.source ? { kind: 'in-place' as const } : { kind: 'stdout' as const });
+  let plainFailure = false;
   try {
     if (!opts.function.image && !opts.function.exec)
       throw new KrmfnError({ code: 'usage', message: 'must specify --image or --exec' });
@@ -103,7 +104,11 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       // kpt fn eval reads with kyaml's LocalPackageReader: the annotations it adds are single-quoted.
       const reads = await Promise.all(
         scan.files.map((rel) => readResourceFile(opts.fs, root, rel, limits, undefined, 'single')),
-      );
+      ).catch((e: unknown) => {
+        // kpt's eval reports a package it cannot read through cobra: `error: ...`.
+        plainFailure = true;
+        throw e;
+      });
       scan.files.forEach((rel, i) => {
         const abs = join(root, rel);
         readFiles.push(abs);
@@ -183,6 +188,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     outcome.ok = true;
   } catch (e) {
     outcome.failure = toFailure(e);
+    if (plainFailure && outcome.failure.style === 'typed') outcome.failure.style = 'plain';
     results.exitCode = 1;
   }
   const file = await writeResults(opts, results, !outcome.ok);

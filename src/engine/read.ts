@@ -157,6 +157,16 @@ export async function readResourceFile(
   try {
     return { items: parseResourceFile(dec.decode(bytes), relPath, limits, packagePath, valueStyle), bytes };
   } catch (e) {
+    if (isKrmfnError(e) && (e.code === 'yaml-syntax' || e.code === 'yaml-duplicate-key')) {
+      // kyaml's reader: the file's absolute path, then ByteReader's MalformedYAMLError prefix
+      // (kustomize kyaml/kio/pkgio_reader.go and byteio_reader.go at kyaml/v0.15.0).
+      throw new KrmfnError({
+        ...e.toData(),
+        message: `${abs}: MalformedYAMLError: ${e.message}`,
+        file: relPath,
+        cause: e,
+      });
+    }
     if (isKrmfnError(e)) {
       const msg = e.message.startsWith(relPath) ? e.message : `${relPath}: ${e.message}`;
       throw new KrmfnError({ ...e.toData(), message: `failed to read resources: ${msg}`, file: relPath, cause: e });
