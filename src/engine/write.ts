@@ -254,6 +254,10 @@ export function emitStdout(items: readonly KubeObject[]): string {
 /** `-o unwrap`: the items as one multi-document stream, bookkeeping annotations removed. */
 export function emitUnwrap(items: readonly KubeObject[]): string {
   if (!items.length) return '';
+  // kyaml's ByteWriter JSON-encodes one unwrapped item read from a .json file
+  // (kustomize kyaml/kio/byteio_writer.go `shouldJSONEncodeSingleBareNode` at kyaml/v0.15.0).
+  const only = items.length === 1 ? itemPath(items[0]!) : undefined;
+  if (only !== undefined && only.endsWith('.json')) return emitFile(only, items);
   const seq = items.map(seqIndentOf);
   for (const o of items) stripForWrite(o);
   return emitYamlFile(items.map(emitDoc), seq);
