@@ -549,6 +549,11 @@ export function isKubeObject(v: unknown): v is KubeObject {
 const YAML11_NON_STRING =
   /^(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?|[-+]?[0-9][0-9]*(_[0-9]+)+)$/;
 
+/** Whether YAML 1.1 reads this plain text as a non-string (go-yaml v3 double-quotes such strings). */
+export function isYaml11NonString(value: string): boolean {
+  return YAML11_NON_STRING.test(value);
+}
+
 /** Double-quotes plain `!!str` scalars YAML 1.1 reads as non-strings, in a freshly built tree. */
 export function quoteYaml11Strings(n: YNode): void {
   if (n.kind === 'scalar') {

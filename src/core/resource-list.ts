@@ -120,12 +120,26 @@ export function parseResourceListInput(
   return parsed.docs.map((d, i) => {
     const o = new KubeObject(d);
     if (o.root.kind === 'mapping') {
-      o.setAnnotation(ANNOTATIONS.index, String(i));
-      o.setAnnotation(ANNOTATIONS.internalIndex, String(i));
-      o.setAnnotation(ANNOTATIONS.seqIndent, parsed.seqIndent[i] ?? 'compact');
+      // kyaml's ByteReader sets these with SetAnnotation, which single-quotes them
+      // (kustomize kyaml/yaml/kfns.go at kyaml/v0.15.0).
+      for (const [k, v] of [
+        [ANNOTATIONS.index, String(i)],
+        [ANNOTATIONS.internalIndex, String(i)],
+        [ANNOTATIONS.seqIndent, parsed.seqIndent[i] ?? 'compact'],
+      ] as const) {
+        o.setAnnotation(k, v);
+        const n = annotationNode(o, k);
+        if (n) n.style = 'single';
+      }
     }
     return o;
   });
+}
+
+function annotationNode(o: KubeObject, key: string): YNode | undefined {
+  const meta = o.root.kind === 'mapping' ? mapGet(o.root, 'metadata') : undefined;
+  const ann = meta && meta.kind === 'mapping' ? mapGet(meta, 'annotations') : undefined;
+  return ann && ann.kind === 'mapping' ? mapGet(ann, key) : undefined;
 }
 
 const SEVERITIES = new Set(['error', 'warning', 'info']);

@@ -3,7 +3,7 @@
  * reading path/index (internal key first, then legacy), per-call ids, and stripping before write.
  */
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
-import { mapGet, mapIndexOf, strNode, type YNode } from '../core/yaml/node.ts';
+import { mapGet, mapIndexOf, strNode, type NodeStyle, type YNode } from '../core/yaml/node.ts';
 
 export interface ReaderStamp {
   path: string;
@@ -11,10 +11,39 @@ export interface ReaderStamp {
   seqIndent: string;
   /** Absolute package path (render only). */
   packagePath?: string;
+  /**
+   * Style of the annotation values the stamp adds (existing values keep theirs). kyaml's
+   * `SetAnnotation` single-quotes them (kustomize kyaml/yaml/kfns.go at kyaml/v0.15.0), which
+   * `kpt fn source` shows; the engine's own reads leave them plain.
+   */
+  valueStyle?: NodeStyle;
 }
 
+/** kyaml's legacy/current annotation pairs, copied both ways on read (kioutil.CopyLegacyAnnotations). */
+const LEGACY_PAIRS: readonly (readonly [string, string])[] = [
+  [ANNOTATIONS.path, ANNOTATIONS.internalPath],
+  [ANNOTATIONS.index, ANNOTATIONS.internalIndex],
+  [ANNOTATIONS.legacyId, ANNOTATIONS.id],
+];
+
+/**
+ * Stamps the reader annotations as kyaml's ByteReader does (kustomize kyaml/kio/byteio_reader.go
+ * at kyaml/v0.15.0): first the legacy/current pairs are completed from each other (so a missing
+ * half is appended right after the existing annotations), then index, path and seqindent are set
+ * in key order.
+ */
 export function stampReaderAnnotations(o: KubeObject, s: ReaderStamp): void {
   if (o.root.kind !== 'mapping') return;
+  const style = s.valueStyle ?? '';
+  const ann = annotationsNode(o);
+  if (ann) {
+    for (const [legacy, current] of LEGACY_PAIRS) {
+      const l = annotation(o, legacy) ?? '';
+      const c = annotation(o, current) ?? '';
+      if (c !== '' && l === '') setAnnotations(o, [[legacy, c]], style);
+      else if (c === '' && l !== '') setAnnotations(o, [[current, l]], style);
+    }
+  }
   const index = String(s.index);
   const pairs: [string, string][] = [
     [ANNOTATIONS.index, index],
@@ -23,7 +52,7 @@ export function stampReaderAnnotations(o: KubeObject, s: ReaderStamp): void {
   ];
   if (s.packagePath !== undefined) pairs.push([ANNOTATIONS.packagePath, s.packagePath]);
   pairs.push([ANNOTATIONS.internalPath, s.path], [ANNOTATIONS.seqIndent, s.seqIndent]);
-  setAnnotations(o, pairs);
+  setAnnotations(o, pairs, style);
   lastKnown.set(o, { path: s.path, ipath: s.path, index, iindex: index, packagePath: s.packagePath });
 }
 
@@ -32,12 +61,18 @@ export function stampReaderAnnotations(o: KubeObject, s: ReaderStamp): void {
  * in order), creating `metadata.annotations` once if needed. Same result as repeated
  * `setAnnotation`, one lookup of the annotations map.
  */
-export function setAnnotations(o: KubeObject, pairs: readonly (readonly [string, string])[]): void {
+export function setAnnotations(
+  o: KubeObject,
+  pairs: readonly (readonly [string, string])[],
+  style: NodeStyle = '',
+): void {
   let ann = annotationsNode(o);
   if (!ann) {
     o.setAnnotation(pairs[0]![0], pairs[0]![1]);
     ann = annotationsNode(o);
     if (!ann) return;
+    const first = mapGet(ann, pairs[0]![0]);
+    if (first) first.style = style;
   }
   for (const [k, v] of pairs) {
     const i = mapIndexOf(ann, k);
@@ -49,8 +84,8 @@ export function setAnnotations(o: KubeObject, pairs: readonly (readonly [string,
         n.tagged = false;
         continue;
       }
-      ann.content[i + 1] = strNode(v);
-    } else ann.content.push(strNode(k), strNode(v));
+      ann.content[i + 1] = strNode(v, style);
+    } else ann.content.push(strNode(k), strNode(v, style));
   }
 }
 

@@ -23,6 +23,7 @@ import {
   knownBookkeeping,
   rememberBookkeeping,
   removeAnnotations,
+  setAnnotations,
   type Bookkeeping,
 } from './annotations.ts';
 import { FunctionCallError } from './call-error.ts';
@@ -219,8 +220,15 @@ function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, P
     if (o.root.kind !== 'mapping') continue;
     if (bk.ipath === undefined && bk.path === undefined) {
       const p = defaultPath(o, dir);
-      o.setAnnotation(ANNOTATIONS.path, p);
-      o.setAnnotation(ANNOTATIONS.internalPath, p);
+      // kyaml's DefaultPathAnnotation order and SetAnnotation's single quotes (see write.ts relativize).
+      setAnnotations(
+        o,
+        [
+          [ANNOTATIONS.internalPath, p],
+          [ANNOTATIONS.path, p],
+        ],
+        'single',
+      );
       bk.path = bk.ipath = p;
     }
     if (req.packagePath !== undefined && bk.packagePath === undefined) {

@@ -11,13 +11,13 @@ import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import { withLimits } from '../core/limits.ts';
 import { newResultList } from '../core/results-file.ts';
 import { parseResourceListInput } from '../core/resource-list.ts';
-import { mapGet, mappingNode, sequenceNode, strNode, type YNode } from '../core/yaml/node.ts';
-import { emitYamlFile, parseYamlFile } from '../core/yaml/index.ts';
+import { parseYamlFile } from '../core/yaml/index.ts';
 import { toFailure } from './error-style.ts';
 import type { EngineEvent } from './events.ts';
 import { argsFunctionConfig } from './pipeline-config.ts';
-import { isWithin, join, relative } from './paths.ts';
-import { KPTFILE, readResourceFile, scanPackage } from './read.ts';
+import { checkSavedConfigPath, saveFunctionToKptfile } from './kptfile-save.ts';
+import { join } from './paths.ts';
+import { readResourceFile, scanPackage } from './read.ts';
 import { displayName, resolveContext, writeResults } from './render.ts';
 import { kptLevel } from './kpt-level.ts';
 import { runStep } from './step.ts';
@@ -75,6 +75,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
   const emit = (e: EngineEvent): void => opts.onEvent?.(e);
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   const output = opts.output ?? ('dir' in opts.source ? { kind: 'in-place' as const } : { kind: 'stdout' as const });
+  let plainFailure = false;
   try {
     if (!opts.function.image && !opts.function.exec)
       throw new KrmfnError({ code: 'usage', message: 'must specify --image or --exec' });
@@ -110,7 +111,14 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     const root = 'dir' in opts.source ? opts.source.dir : '/';
     if ('dir' in opts.source) {
       const scan = await scanPackage(opts.fs, root, false);
-      const reads = await Promise.all(scan.files.map((rel) => readResourceFile(opts.fs, root, rel, limits)));
+      // kpt fn eval reads with kyaml's LocalPackageReader: the annotations it adds are single-quoted.
+      const reads = await Promise.all(
+        scan.files.map((rel) => readResourceFile(opts.fs, root, rel, limits, undefined, 'single')),
+      ).catch((e: unknown) => {
+        // kpt's eval reports a package it cannot read through cobra: `error: ...`.
+        plainFailure = true;
+        throw e;
+      });
       scan.files.forEach((rel, i) => {
         const abs = join(root, rel);
         readFiles.push(abs);
@@ -129,6 +137,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     const fnConfig = opts.fnConfigPath
       ? await loadFnConfig(opts)
       : argsFunctionConfig(opts.args?.kind, opts.args?.data ?? []);
+    if (opts.save && 'dir' in opts.source) checkSavedConfigPath(opts.source.dir, opts.fnConfigPath);
     const runner = await opts.runtime.resolve(
       spec,
       resolveContext(opts, name, 'dir' in opts.source ? root : '', limits, true),
@@ -157,100 +166,44 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         readFiles: output.kind === 'dir' ? [] : readFiles,
         originals,
       });
-      if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
+      if (output.kind === 'dir') {
+        // kpt: cmdutil.WriteToOutput (internal/util/cmdutil/cmdutil.go at v1.0.0-beta.56).
+        await opts.fs.mkdirp(output.dir).catch((e: unknown) => {
+          const why = e instanceof Error ? e.message : String(e);
+          throw new KrmfnError({
+            code: 'write-failed',
+            message: `failed to create output directory ${JSON.stringify(output.dir)}: ${JSON.stringify(why)}`,
+          });
+        });
+      }
       await applyPlan(opts.fs, plan, originals);
       outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
       outcome.deleted = plan.deletes;
     }
-    if (opts.save && 'dir' in opts.source) {
-      // kpt saves the image as given on the command line (registry prefix only) and, at beta.67, its --tag.
-      const saved = opts.function.image
-        ? kptLevel(opts.kptVersion).images.prefixOnly(opts.function.image, opts.imagePrefix)
-        : name;
-      await saveToKptfile(opts, root, spec, saved, emit);
+    if (opts.save) {
+      outcome.notice =
+        'dir' in opts.source
+          ? await saveFunctionToKptfile({
+              fs: opts.fs,
+              dir: root,
+              type: opts.save.type,
+              spec,
+              name: opts.function.image
+                ? kptLevel(opts.kptVersion).images.prefixOnly(opts.function.image, opts.imagePrefix)
+                : name,
+              ...(opts.fnConfigPath !== undefined ? { fnConfigPath: opts.fnConfigPath } : {}),
+              data: opts.args?.data ?? [],
+              ...(opts.limits ? { limits: opts.limits } : {}),
+            })
+          : 'function not added: Kptfile not exists';
     }
     outcome.ok = true;
   } catch (e) {
     outcome.failure = toFailure(e);
+    if (plainFailure && outcome.failure.style === 'typed') outcome.failure.style = 'plain';
     results.exitCode = 1;
   }
   const file = await writeResults(opts, results, !outcome.ok);
   if (file) outcome.resultsFile = file;
   return outcome;
-}
-
-function selectorNode(s: Selector): YNode {
-  const c: YNode[] = [];
-  for (const k of ['apiVersion', 'kind', 'name', 'namespace'] as const) if (s[k]) c.push(strNode(k), strNode(s[k]!));
-  for (const k of ['labels', 'annotations'] as const) {
-    const m = s[k];
-    if (m && Object.keys(m).length)
-      c.push(strNode(k), mappingNode(Object.entries(m).flatMap(([a, b]) => [strNode(a), strNode(b)])));
-  }
-  return mappingNode(c);
-}
-
-/** `--save`: append or replace (same image/exec string) the function in DIR/Kptfile, keeping comments. */
-async function saveToKptfile(
-  opts: EvalOptions,
-  dir: string,
-  spec: FunctionSpec,
-  name: string,
-  emit: (e: EngineEvent) => void,
-): Promise<void> {
-  const type = opts.save!.type;
-  const file = join(dir, KPTFILE);
-  if ((await opts.fs.stat(file)) !== 'file') {
-    emit({ type: 'message', message: 'function not added: Kptfile not exists' });
-    return;
-  }
-  const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(file)), {
-    file: KPTFILE,
-    limits: withLimits(opts.limits),
-  });
-  const doc = parsed.docs[0]!;
-  const k = new KubeObject(doc);
-  const entry: YNode[] = [];
-  if (spec.image) entry.push(strNode('image'), strNode(name));
-  else entry.push(strNode('exec'), strNode(name));
-  if (opts.fnConfigPath) {
-    if (!isWithin(dir, opts.fnConfigPath)) {
-      throw new KrmfnError({
-        code: 'usage',
-        message: `--fn-config must be under ${dir} if saving functions to Kptfile (--save=true)`,
-      });
-    }
-    entry.push(strNode('configPath'), strNode(relative(dir, opts.fnConfigPath)));
-  } else if (opts.args && opts.args.data.length) {
-    entry.push(
-      strNode('configMap'),
-      mappingNode(opts.args.data.flatMap(([a, b]) => [strNode(a), { ...strNode(b), tag: '!!str' }])),
-    );
-  }
-  if (spec.image && opts.function.tag) entry.push(strNode('tag'), strNode(opts.function.tag));
-  if (spec.selectors?.length) entry.push(strNode('selectors'), sequenceNode(spec.selectors.map(selectorNode)));
-  if (spec.exclude?.length) entry.push(strNode('exclude'), sequenceNode(spec.exclude.map(selectorNode)));
-  const listKey = type === 'mutator' ? 'mutators' : 'validators';
-  let pipeline = k.getNode('pipeline');
-  if (!pipeline || pipeline.kind !== 'mapping') {
-    k.set('pipeline', mappingNode());
-    pipeline = k.getNode('pipeline')!;
-  }
-  let list = mapGet(pipeline, listKey);
-  if (!list || list.kind !== 'sequence') {
-    k.set(['pipeline', listKey], sequenceNode());
-    list = k.getNode(['pipeline', listKey])!;
-  }
-  const key = spec.image ? 'image' : 'exec';
-  const at = list.content.findIndex((n) => n.kind === 'mapping' && mapGet(n, key)?.value === name);
-  const node = mappingNode(entry);
-  if (at >= 0) {
-    node.headComment = list.content[at]!.headComment;
-    list.content[at] = node;
-  } else list.content.push(node);
-  await opts.fs.writeFile(file, new TextEncoder().encode(emitYamlFile(parsed.docs, parsed.seqIndent)));
-  emit({
-    type: 'message',
-    message: `${at >= 0 ? 'Updated' : 'Added'} ${JSON.stringify(name)} as ${type} in the Kptfile.`,
-  });
 }

@@ -5,7 +5,7 @@
 import { KrmfnError, type ErrorData } from '../core/errors.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { mapGet } from '../core/yaml/node.ts';
-import { bookkeeping, itemPath, type Bookkeeping } from './annotations.ts';
+import { bookkeeping, itemPath, setAnnotations, type Bookkeeping } from './annotations.ts';
 import { basename, clean, dirname } from './paths.ts';
 
 function scalar(o: KubeObject, key: string): string {
@@ -24,11 +24,19 @@ function metadataName(o: KubeObject): string {
   return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : '';
 }
 
-/** Why an item is not KRM (kyaml's message), or undefined. */
+/** kustomize's konfig.RecognizedKustomizationFileNames (kubernetes-sigs/kustomize api/konfig). */
+const KUSTOMIZATION_FILE_NAMES = new Set(['kustomization.yaml', 'kustomization.yml', 'Kustomization']);
+
+/**
+ * Why an item is not KRM (kyaml's message), or undefined. Kustomizations pass, recognised by file
+ * name or by apiVersion/kind (kptdev/kpt pkg/api/kptfile/v1/validation.go `IsKRM` at v1.0.0-beta.56).
+ */
 export function krmProblem(o: KubeObject): string | undefined {
   const apiVersion = scalar(o, 'apiVersion');
   const kind = scalar(o, 'kind');
-  if (apiVersion.startsWith('kustomize.config.k8s.io/') || (kind === 'Kustomization' && !apiVersion)) return undefined;
+  const file = itemPath(o);
+  if (file !== undefined && KUSTOMIZATION_FILE_NAMES.has(basename(file))) return undefined;
+  if (apiVersion.startsWith('kustomize.config.k8s.io') || (kind === 'Kustomization' && !apiVersion)) return undefined;
   const name = metadataName(o);
   if (!apiVersion && !kind && !name) return 'resource must have `apiVersion`, `kind`, and `name`';
   if (!apiVersion) return 'resource must have `apiVersion`';
@@ -124,7 +132,13 @@ export function defaultPaths(items: readonly KubeObject[], dir: string): void {
   for (const o of items) {
     if (o.root.kind !== 'mapping' || itemPath(o) !== undefined) continue;
     const p = defaultPath(o, dir);
-    o.setAnnotation(ANNOTATIONS.path, p);
-    o.setAnnotation(ANNOTATIONS.internalPath, p);
+    setAnnotations(
+      o,
+      [
+        [ANNOTATIONS.internalPath, p],
+        [ANNOTATIONS.path, p],
+      ],
+      'single',
+    );
   }
 }

@@ -85,7 +85,9 @@ export function checkConfigPathsPresent(entries: readonly PipelineEntry[], local
     if (e.spec.configPath === undefined) continue;
     const p = e.spec.configPath;
     if (!local.some((o) => annotation(o, ANNOTATIONS.path) === p || annotation(o, ANNOTATIONS.internalPath) === p)) {
-      throw invalid(formatValidateError(`${e.field}.configPath`, 'functionConfig must exist in the current package'));
+      throw invalid(
+        formatValidateError(`${e.field}.configPath`, 'functionConfig must exist in the current package', p),
+      );
     }
   }
 }

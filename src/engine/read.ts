@@ -10,7 +10,7 @@ import { checkKptfileVersion, decodeKptfile, formatUnmarshalErrors, type Kptfile
 import { DEFAULT_KPT_VERSION, type KptVersion } from '../core/kpt-version.ts';
 import { KubeObject } from '../core/kube-object.ts';
 import type { Limits } from '../core/limits.ts';
-import { mapGet, mappingNode, strNode, documentNode } from '../core/yaml/node.ts';
+import { mapGet, mappingNode, strNode, documentNode, type NodeStyle } from '../core/yaml/node.ts';
 import { parseYamlFile } from '../core/yaml/index.ts';
 import { stampReaderAnnotations } from './annotations.ts';
 import { NO_IGNORES, parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
@@ -35,15 +35,17 @@ export async function loadKptfile(
   version: KptVersion = DEFAULT_KPT_VERSION,
 ): Promise<Kptfile> {
   const file = join(dir, KPTFILE);
-  if ((await fs.stat(file)) !== 'file') {
-    throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
-  }
   const unreadable = (details: string): KrmfnError =>
     new KrmfnError({
       code: 'kptfile-unreadable',
       message: `Kptfile at ${JSON.stringify(dir)} can't be read.\n\nDetails:\n${details}`,
       file,
     });
+  // A file given as the package: kpt's open of `<file>/Kptfile` fails with ENOTDIR.
+  if ((await fs.stat(dir)) === 'file') throw unreadable(`open ${file}: not a directory`);
+  if ((await fs.stat(file)) !== 'file') {
+    throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
+  }
   let text: string;
   try {
     text = dec.decode(await fs.readFile(file));
@@ -114,7 +116,13 @@ export async function scanPackage(fs: PackageFs, dir: string, stopAtSubpackages:
  * Parses one resource file into items with reader annotations. `packagePath` is stamped when
  * given (render). Top-level sequences are wrapped under kyaml's `bareSeqNodeWrappingKey`.
  */
-export function parseResourceFile(text: string, relPath: string, limits: Limits, packagePath?: string): KubeObject[] {
+export function parseResourceFile(
+  text: string,
+  relPath: string,
+  limits: Limits,
+  packagePath?: string,
+  valueStyle?: NodeStyle,
+): KubeObject[] {
   const parsed = parseYamlFile(text, { file: relPath, limits });
   return parsed.docs.map((doc, index) => {
     const root = doc.content[0];
@@ -125,7 +133,12 @@ export function parseResourceFile(text: string, relPath: string, limits: Limits,
       doc.content[0] = wrapper;
     }
     const o = new KubeObject(doc);
-    const stamp = { path: relPath, index, seqIndent: parsed.seqIndent[index] ?? 'compact' };
+    const stamp = {
+      path: relPath,
+      index,
+      seqIndent: parsed.seqIndent[index] ?? 'compact',
+      ...(valueStyle !== undefined ? { valueStyle } : {}),
+    };
     stampReaderAnnotations(o, packagePath !== undefined ? { ...stamp, packagePath } : stamp);
     return o;
   });
@@ -142,6 +155,7 @@ export async function readResourceFile(
   relPath: string,
   limits: Limits,
   packagePath?: string,
+  valueStyle?: NodeStyle,
 ): Promise<{ items: KubeObject[]; bytes: Uint8Array }> {
   const abs = join(dir, relPath);
   const failed = (message: string, e?: unknown): KrmfnError =>
@@ -173,8 +187,18 @@ export async function readResourceFile(
     });
   }
   try {
-    return { items: parseResourceFile(decoded.text, relPath, limits, packagePath), bytes };
+    return { items: parseResourceFile(decoded.text, relPath, limits, packagePath, valueStyle), bytes };
   } catch (e) {
+    if (isKrmfnError(e) && (e.code === 'yaml-syntax' || e.code === 'yaml-duplicate-key')) {
+      // kyaml's reader: the file's absolute path, then ByteReader's MalformedYAMLError prefix
+      // (kustomize kyaml/kio/pkgio_reader.go and byteio_reader.go at kyaml/v0.15.0).
+      throw new KrmfnError({
+        ...e.toData(),
+        message: `${abs}: MalformedYAMLError: ${e.message}`,
+        file: relPath,
+        cause: e,
+      });
+    }
     if (isKrmfnError(e)) {
       const msg = e.message.startsWith(`${relPath}: `) ? e.message.slice(relPath.length + 2) : e.message;
       throw failed(msg.startsWith('yaml: ') ? `MalformedYAMLError: ${msg}` : msg, e);

@@ -292,7 +292,9 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     packagesVisited: 0,
   };
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
-  let hydrating = false;
+  // kpt saves no results when the root package cannot be loaded (internal/util/render/executor.go
+  // `Execute` at v1.0.0-beta.56 returns before hydrating); beta.67 writes no status then either.
+  let rootLoaded = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
     if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
@@ -304,7 +306,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     const kptfile = await loadKptfile(opts.fs, root, limits, st.level.version);
     st.saveOnFailure = saveOnFailureRequested(st.level, kptfile);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits, st.level.messages);
-    hydrating = true;
+    rootLoaded = true;
     const items = await hydrate(st, root, kptfile, entries);
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
@@ -331,7 +333,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     outcome.failure = toFailure(e);
     results.exitCode = 1;
     const inPlace = (opts.output ?? { kind: 'in-place' }).kind === 'in-place';
-    if (hydrating && inPlace && !opts.dryRun) {
+    if (rootLoaded && inPlace && !opts.dryRun) {
       const error = renderErrorForStatus(st, root, outcome.failure);
       if (st.saveOnFailure) {
         outcome.savedOnFailure = true;
@@ -348,7 +350,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
   outcome.packagesVisited = st.packagesVisited;
-  const file = await writeResults(opts, results, !outcome.ok);
+  const file = rootLoaded ? await writeResults(opts, results, !outcome.ok) : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }

@@ -95,4 +95,6 @@ export interface RunOutcome {
   deleted: string[];
   /** In-place runs: every file whose bytes changed, before and after. */
   changes?: FileChange[];
+  /** A line kpt prints after the results line (the `eval --save` outcome). */
+  notice?: string;
 }

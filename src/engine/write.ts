@@ -58,7 +58,18 @@ export function relativize(items: readonly KubeObject[], root: string): void {
     let p = clean(bk.ipath ?? bk.path ?? defaultPath(o, ''));
     while (p.startsWith('/')) p = p.slice(1);
     const full = base ? join(base, p) : p;
-    if (bk.path !== full || bk.ipath !== full) {
+    if (bk.path === undefined && bk.ipath === undefined) {
+      // kyaml's DefaultPathAnnotation (kustomize kyaml/kio/kioutil/kioutil.go at kyaml/v0.15.0):
+      // the internal key first, then the legacy one, single-quoted by SetAnnotation.
+      setAnnotations(
+        o,
+        [
+          [ANNOTATIONS.internalPath, full],
+          [ANNOTATIONS.path, full],
+        ],
+        'single',
+      );
+    } else if (bk.path !== full || bk.ipath !== full) {
       setAnnotations(o, [
         [ANNOTATIONS.path, full],
         [ANNOTATIONS.internalPath, full],
@@ -247,7 +258,10 @@ export function describeChanges(plan: WritePlan, originals: ReadonlyMap<string, 
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent. */
+/**
+ * `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent; items a
+ * function created get no index (kpt adds none).
+ */
 export function emitStdout(items: readonly KubeObject[]): string {
   for (const o of items) {
     removeAnnotations(o, [
@@ -257,10 +271,6 @@ export function emitStdout(items: readonly KubeObject[]): string {
       ANNOTATIONS.migrationId,
       ANNOTATIONS.kptResourceId,
     ]);
-    if (o.root.kind === 'mapping' && itemIndex(o) === undefined) {
-      o.setAnnotation(ANNOTATIONS.index, '0');
-      o.setAnnotation(ANNOTATIONS.internalIndex, '0');
-    }
   }
   return emitYamlDocument(resourceListNode(items), 'compact');
 }
@@ -268,6 +278,10 @@ export function emitStdout(items: readonly KubeObject[]): string {
 /** `-o unwrap`: the items as one multi-document stream, bookkeeping annotations removed. */
 export function emitUnwrap(items: readonly KubeObject[]): string {
   if (!items.length) return '';
+  // kyaml's ByteWriter JSON-encodes one unwrapped item read from a .json file
+  // (kustomize kyaml/kio/byteio_writer.go `shouldJSONEncodeSingleBareNode` at kyaml/v0.15.0).
+  const only = items.length === 1 ? itemPath(items[0]!) : undefined;
+  if (only !== undefined && only.endsWith('.json')) return emitFile(only, items);
   const seq = items.map(seqIndentOf);
   for (const o of items) stripForWrite(o);
   return emitYamlFile(items.map(emitDoc), seq);

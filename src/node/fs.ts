@@ -25,8 +25,8 @@ export function toOsPath(p: string): string {
   return p.replace(/^\//, '').split('/').join(nodePath.sep);
 }
 
-function ioError(e: unknown, path: string): KrmfnError {
-  return new KrmfnError({ code: 'package-io', message: `open ${path}: ${errnoText(e)}`, file: path, cause: e });
+function ioError(e: unknown, path: string, op = 'open'): KrmfnError {
+  return new KrmfnError({ code: 'package-io', message: `${op} ${path}: ${errnoText(e)}`, file: path, cause: e });
 }
 
 export class NodeFs implements PackageFs {

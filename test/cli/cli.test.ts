@@ -98,7 +98,7 @@ describe('krmfn CLI', () => {
     const first = await runCli(argv, { cwd: tmp, stdin: input });
     expect(first.exitCode).toBe(0);
     expect(first.stdout).toContain('name: a # keep');
-    expect(first.stdout).toContain('config.kubernetes.io/path: dev/configmap_a.yaml');
+    expect(first.stdout).toContain("config.kubernetes.io/path: 'dev/configmap_a.yaml'"); // as kpt prints it
     const second = await runCli(argv, { cwd: tmp, stdin: first.stdout });
     expect(second.stdout).toBe(first.stdout);
   });

@@ -1,16 +1,19 @@
 // Runs every golden case under test/e2e/cases through the real CLI (see test/harness/golden.ts).
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { E2E_DIR, listCases, runCase } from '../harness/golden.ts';
+import { E2E_DIR, listCases, readCaseConfig, runCase, selectedOracle } from '../harness/golden.ts';
 
 const cases = await listCases(path.join(E2E_DIR, 'cases'));
+const configs = await Promise.all(cases.map(readCaseConfig));
+const oracle = selectedOracle();
 
-describe.concurrent('golden packages', () => {
+describe.concurrent(`golden packages (${oracle})`, () => {
   test('there are cases', () => expect(cases.length).toBeGreaterThan(10));
-  for (const dir of cases) {
-    test(path.basename(dir), async () => {
-      const run = await runCase(dir);
-      if (run.config.skip) return;
+  cases.forEach((dir, i) => {
+    const config = configs[i]!;
+    const skip = config.skip ?? (oracle === 'kpt' ? config.kptSkip : undefined);
+    test.skipIf(skip !== undefined)(path.basename(dir), async () => {
+      const run = await runCase(dir, oracle);
       expect(run.stderr, 'stderr').toContain(run.config.stdErr ?? '');
       if (run.expected.stderr !== undefined) expect(run.stderr, 'stderr').toBe(run.expected.stderr);
       if (run.expected.stdout !== undefined) expect(run.stdout, 'stdout').toBe(run.expected.stdout);
@@ -19,5 +22,5 @@ describe.concurrent('golden packages', () => {
       if (run.expected.results !== undefined) expect(run.results, 'results.yaml').toBe(run.expected.results);
       if (run.secondTree) expect(run.secondTree, 'second run (idempotency)').toEqual(run.tree);
     });
-  }
+  });
 });

@@ -10,15 +10,27 @@
  *   .expected/stderr.txt      exact stderr (optional)
  *   .expected/stdout.txt      exact stdout (optional)
  *   .expected/results.yaml    when present, --results-dir is passed and the file must match
+ *   .expected/exec.sh         instead of one command: a bash script run in the copied package with
+ *                             `kpt` (the oracle: real kpt, or krmfn) and `krmfn` on PATH, for
+ *                             pipelines (`kpt fn source | krmfn fn eval - ... | kpt fn sink out`);
+ *                             its stdout, stderr, exit code and the package tree are compared
  * Like kpt's harness, successful in-place runs are repeated and must leave their output unchanged.
  * The run goes through the real CLI entry (`main` of src/node/cli.ts) on real temp directories,
  * with cwd = test/e2e (so `exec: node fns/krm.mjs ...` resolves as kpt resolves it). Before
  * comparing, the temp root is replaced by `<tmp>` and `[PASS]/[FAIL] ... in <d>` durations by 0s.
- * KRMFN_UPDATE_GOLDEN=1 writes the actual outputs into `.expected/` (review them before committing).
+ * KRMFN_UPDATE_GOLDEN=1 writes the actual outputs into `.expected/` (review them before committing;
+ * with KRMFN_ORACLE=kpt they are what real kpt printed and wrote).
+ *
+ * Oracle mode: with KRMFN_ORACLE=kpt (and `kpt` on PATH) the same case runs through the real
+ * `kpt fn render|eval` instead, as a subprocess with the same cwd and arguments; kpt's "containers"
+ * are a `docker` stand-in on PATH that runs `krmfn run IMAGE` (bin/krmfn.mjs, so `dist/` must be
+ * built), as scripts/kpt-oracle.sh does. A case kpt cannot run (krmfn-only flags) says why in
+ * `kptSkip`. The expectations are the same files: a case passes only if both agree with them.
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'yaml';
 import { main } from '../../src/node/cli.ts';
@@ -37,6 +49,15 @@ export interface CaseConfig {
   kptVersion?: string;
   /** Successful in-place runs are repeated on their own output, which must not change (default true). */
   idempotent?: boolean;
+  /** Why real kpt cannot run this case (krmfn-only flags or behaviour); oracle mode skips it. */
+  kptSkip?: string;
+}
+
+/** Which program runs the cases: krmfn in-process (default) or the real kpt (KRMFN_ORACLE=kpt). */
+export type Oracle = 'krmfn' | 'kpt';
+
+export function selectedOracle(): Oracle {
+  return process.env.KRMFN_ORACLE === 'kpt' ? 'kpt' : 'krmfn';
 }
 
 export interface CaseRun {
@@ -126,16 +147,113 @@ export async function runCli(
   return { exitCode, stdout: out.text(), stderr: err.text() };
 }
 
-export async function runCase(caseDir: string): Promise<CaseRun> {
+const REPO_DIR = path.resolve(import.meta.dirname, '../..');
+const KRMFN_BIN = path.join(REPO_DIR, 'bin', 'krmfn.mjs');
+const binDirs = new Map<Oracle, Promise<string>>();
+
+/**
+ * A directory for the front of PATH: `docker` runs the image's built-in through `krmfn run` (the
+ * oracle's stand-in for containers), `krmfn` is always krmfn, and `kpt` is the selected oracle
+ * (real kpt, or krmfn under kpt's spelling), so one exec script tests both programs.
+ */
+function oracleBin(oracle: Oracle): Promise<string> {
+  let dir = binDirs.get(oracle);
+  if (!dir) {
+    dir = (async () => {
+      const d = await fsp.mkdtemp(path.join(os.tmpdir(), `krmfn-${oracle}-bin-`));
+      const node = JSON.stringify(process.execPath);
+      const bin = JSON.stringify(KRMFN_BIN);
+      const scripts: Record<string, string> = {
+        docker: [
+          'if [ "$1" = "version" ]; then echo "24.0.7"; exit 0; fi',
+          'if [ "$1" = "image" ]; then exit 0; fi',
+          `exec ${node} ${bin} run "\${!#}"`,
+        ].join('\n'),
+        krmfn: `exec ${node} ${bin} "$@"`,
+      };
+      if (oracle === 'krmfn') scripts.kpt = `exec ${node} ${bin} "$@"`;
+      for (const [name, body] of Object.entries(scripts)) {
+        await fsp.writeFile(path.join(d, name), `#!/usr/bin/env bash\n${body}\n`, { mode: 0o755 });
+      }
+      return d;
+    })();
+    binDirs.set(oracle, dir);
+  }
+  return dir;
+}
+
+/** Runs a program with the oracle's PATH; resolves with exit code and the decoded output. */
+async function runProgram(
+  program: string,
+  argv: string[],
+  oracle: Oracle,
+  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const bin = await oracleBin(oracle);
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, argv, {
+      cwd: opts.cwd,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: process.env.HOME, ...(opts.env ?? {}) },
+      // No stdin: /dev/null, not a socket (bash sources ~/.bashrc when its stdin is a socket).
+      stdio: [opts.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stderr!.on('data', (c: Buffer) => err.push(c));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({
+        exitCode: code ?? 1,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
+    if (child.stdin) {
+      child.stdin.on('error', () => {});
+      child.stdin.end(opts.stdin);
+    }
+  });
+}
+
+/**
+ * An exec-script case: `bash .expected/exec.sh` in the copied package directory (argv ignored),
+ * with E2E_DIR set so scripts can reach test/e2e/fns.
+ */
+function runScript(script: string, pkg: string, oracle: Oracle): typeof runCli {
+  return (_argv, opts) =>
+    runProgram('bash', [script], oracle, { ...opts, cwd: pkg, env: { ...(opts.env ?? {}), E2E_DIR } });
+}
+
+/** Runs real kpt with argv (krmfn's spelling: `render`/`eval` become `fn render`/`fn eval`). */
+export function runKpt(
+  argv: string[],
+  opts: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  return runProgram('kpt', argv[0] === 'fn' ? argv : ['fn', ...argv], 'kpt', opts);
+}
+
+/** The case's `.expected/config.yaml` (empty when absent). */
+export async function readCaseConfig(caseDir: string): Promise<CaseConfig> {
+  const configText = await readOptional(path.join(caseDir, '.expected', 'config.yaml'));
+  return ((configText ? parse(configText) : {}) ?? {}) as CaseConfig;
+}
+
+export async function runCase(caseDir: string, oracle: Oracle = 'krmfn'): Promise<CaseRun> {
+  const invoke = oracle === 'kpt' ? runKpt : runCli;
   const expectedDir = path.join(caseDir, '.expected');
-  const configText = await readOptional(path.join(expectedDir, 'config.yaml'));
-  const config = ((configText ? parse(configText) : {}) ?? {}) as CaseConfig;
+  const config = await readCaseConfig(caseDir);
   const tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-golden-'));
   const pkg = path.join(tmp, 'pkg');
   try {
     await fsp.cp(path.join(caseDir, 'pkg'), pkg, { recursive: true, verbatimSymlinks: true });
     const inputTree = await readTree(pkg);
     const expectedResults = await readOptional(path.join(expectedDir, 'results.yaml'));
+    const script = path.join(expectedDir, 'exec.sh');
+    const isScript = await fsp.stat(script).then(
+      () => true,
+      () => false,
+    );
     const argv: string[] = (config.command ?? 'render').split(' ');
     const at = argv.length + (config.noPkgArg ? 0 : 1);
     if (!config.noPkgArg) argv.push(pkg);
@@ -146,7 +264,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
     const env = { KRMFN_KPT_VERSION: config.kptVersion ?? '1.0.0-beta.56', ...(config.env ?? {}) };
-    const r = await runCli(argv, {
+    const r = await (isScript ? runScript(script, pkg, oracle) : invoke)(argv, {
       cwd: E2E_DIR,
       ...(stdin !== undefined ? { stdin } : {}),
       ...(Object.keys(env).length ? { env } : {}),
@@ -154,10 +272,12 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
     const tree = await readTree(pkg);
     const results = await readOptional(path.join(tmp, 'results', 'results.yaml'));
     const inPlace =
-      !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
+      !isScript &&
+      !config.noPkgArg &&
+      !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
     let secondTree: Record<string, string> | undefined;
     if (r.exitCode === 0 && inPlace && config.idempotent !== false) {
-      const again = await runCli(argv, { cwd: E2E_DIR, ...(Object.keys(env).length ? { env } : {}) });
+      const again = await invoke(argv, { cwd: E2E_DIR, ...(Object.keys(env).length ? { env } : {}) });
       if (again.exitCode !== 0) throw new Error(`second run failed:\n${again.stderr}`);
       secondTree = await readTree(pkg);
     }
@@ -184,6 +304,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       await fsp.writeFile(path.join(expectedDir, 'stderr.txt'), run.stderr);
       if (run.stdout) await fsp.writeFile(path.join(expectedDir, 'stdout.txt'), run.stdout);
       if (run.results !== undefined) await fsp.writeFile(path.join(expectedDir, 'results.yaml'), run.results);
+      else await fsp.rm(path.join(expectedDir, 'results.yaml'), { force: true });
     }
     const outDir = path.join(expectedDir, 'out');
     const hasOut = await fsp.stat(outDir).then(

@@ -219,7 +219,8 @@ class PieceBuilder {
   }
 
   private token(t: SourceToken): void {
-    switch (t.type) {
+    // Lists of source tokens can hold stray scalars at run time (see the scalar cases below).
+    switch (t.type as SourceToken['type'] | 'scalar' | 'single-quoted-scalar' | 'double-quoted-scalar') {
       case 'space':
         if (this.flowDepth === 0 && t.source.includes('\t')) this.checkTab(t);
         break;
@@ -262,6 +263,12 @@ class PieceBuilder {
         break;
       case 'directive-line':
         this.fail(t.offset, 'did not find expected <document start>');
+        break;
+      case 'scalar':
+      case 'single-quoted-scalar':
+      case 'double-quoted-scalar':
+        // Text after a complete node on its line (`name: "a "b" c"`): go-yaml stops there.
+        this.fail(t.offset, 'did not find expected key');
         break;
       default:
         this.content(this.lineOf(t.offset));

@@ -3,6 +3,7 @@
  * function over a directory or stdin, as kpt fn eval does, with --image/--exec, --fn-config,
  * --match-* and --exclude-* flags, -o, --save/--type, --results-dir and --timeout.
  */
+import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Selector } from '../../core/function.ts';
 import { isValidImageReference } from '../../core/kptfile.ts';
@@ -18,8 +19,8 @@ import {
 } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
-import { prepareResultsDir } from '../results-dir.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
+import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
 import {
   chosenImagePrefix,
   chosenKptLevel,
@@ -27,7 +28,6 @@ import {
   eventPrinter,
   finish,
   resolveOutput,
-  resolvePackageArg,
   textOptions,
 } from './render.ts';
 import type { KptLevel } from '../../engine/kpt-level.ts';
@@ -180,18 +180,28 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const fromStdin = p.positional[0] === '-';
-  const source = fromStdin
-    ? { text: new TextDecoder().decode(await readAll(io.stdin)) }
-    : { dir: await resolvePackageArg(p.positional[0], io) };
-  const text = textOptions(p, io);
-  const printer = eventPrinter(io, text, 'eval', level.text);
   const resultsDir = str(p, 'results-dir');
-  const resultsProblem = resultsDir !== undefined ? await prepareResultsDir(resultsDir, io.cwd) : undefined;
-  if (resultsProblem) {
-    await write(io.stderr, `error: ${resultsProblem}\n`);
+  const fnConfig = str(p, 'fn-config');
+  let dir: string | undefined;
+  try {
+    // In kpt's order (cmdeval.go preRunE): results dir, output dir, function config, package path.
+    await prepareResultsDir(resultsDir, io);
+    await checkOutputDirAbsent(str(p, 'output'), io);
+    if (fnConfig !== undefined) {
+      const exists = await fsp.stat(nodePath.resolve(io.cwd, fnConfig)).then(
+        (st) => st.isFile(),
+        () => false,
+      );
+      if (!exists) throw new UsageError(`missing function config file: ${fnConfig}`);
+    }
+    if (!fromStdin) dir = await resolvePackageArg(p.positional[0], io);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
-  const fnConfig = str(p, 'fn-config');
+  const source = dir === undefined ? { text: new TextDecoder().decode(await readAll(io.stdin)) } : { dir };
+  const text = textOptions(p, io);
+  const printer = eventPrinter(io, text, 'eval', level.text);
   let cli;
   try {
     cli = createCliEngine(p, io);

@@ -2,7 +2,6 @@
  * `krmfn render [PKG_PATH]` (also `krmfn fn render`): kpt fn render with kpt's flags, output and
  * exit codes; `--json` adds a machine-readable outcome on stdout, `--timeout` bounds every call.
  */
-import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { unifiedDiff } from '../../core/diff.ts';
 import type { EngineEvent } from '../../engine/events.ts';
@@ -10,8 +9,8 @@ import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
-import { prepareResultsDir } from '../results-dir.ts';
 import { write, type CliIO, type Command } from '../io.ts';
+import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
 import type { TextOptions } from '../../engine/text-output.ts';
 import { beta56Text, type TextStrategy } from '../../engine/text-strategy.ts';
 import { kptLevel, type KptLevel } from '../../engine/kpt-level.ts';
@@ -162,6 +161,7 @@ export async function finish(
   if (outcome.resultsFile && resultsDirArg !== undefined) {
     err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
   }
+  if (outcome.notice !== undefined) err += `${outcome.notice}\n`;
   if (outcome.failure) err += strategy.formatFailure(outcome.failure);
   if (err) await write(io.stderr, err);
   if (json) {
@@ -181,26 +181,6 @@ export async function finish(
     await write(io.stdout, outcome.stdout);
   }
   return outcome.ok ? 0 : 1;
-}
-
-/** Resolves a symlinked package argument as kpt does, warning on stderr. */
-export async function resolvePackageArg(arg: string | undefined, io: CliIO): Promise<string> {
-  const given = arg ?? '.';
-  const abs = nodePath.resolve(io.cwd, given);
-  let real = abs;
-  try {
-    const st = await fsp.lstat(abs);
-    if (st.isSymbolicLink()) {
-      real = await fsp.realpath(abs);
-      await write(
-        io.stderr,
-        `[WARN] resolved symlink ${JSON.stringify(given)} to ${JSON.stringify(real)}, please note that the symlinks within the package are ignored\n`,
-      );
-    }
-  } catch {
-    // Missing paths are reported by the engine (No Kptfile found).
-  }
-  return toEnginePath(real);
 }
 
 export async function runRender(args: string[], io: CliIO): Promise<number> {
@@ -233,15 +213,19 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
-  const root = await resolvePackageArg(p.positional[0], io);
-  const text = textOptions(p, io);
-  const printer = eventPrinter(io, text, 'render', level.text);
   const resultsDir = str(p, 'results-dir');
-  const resultsProblem = resultsDir !== undefined ? await prepareResultsDir(resultsDir, io.cwd) : undefined;
-  if (resultsProblem) {
-    await write(io.stderr, `error: ${resultsProblem}\n`);
+  let root: string;
+  try {
+    // In kpt's order (cmdrender.go preRunE): package path, output dir, results dir.
+    root = await resolvePackageArg(p.positional[0], io);
+    await checkOutputDirAbsent(str(p, 'output'), io);
+    await prepareResultsDir(resultsDir, io);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
+  const text = textOptions(p, io);
+  const printer = eventPrinter(io, text, 'render', level.text);
   let cli;
   try {
     cli = createCliEngine(p, io);
