@@ -127,12 +127,23 @@ export function hunks(ops: readonly DiffOp[], context = 3): Hunk[] {
 }
 
 /**
+ * Lines for diffing: a last line without its newline differs from the same text with one (as in
+ * `diff -u`), so it carries a trailing `\n` as a mark (no split line can contain one).
+ */
+function diffableLines(text: string): string[] {
+  const lines = splitLines(text);
+  if (text !== '' && !text.endsWith('\n')) lines[lines.length - 1] += '\n';
+  return lines;
+}
+
+/**
  * A unified diff of one file, git style: `--- a/<path>` / `+++ b/<path>`; `/dev/null` for a file
- * that is created or deleted (`before`/`after` undefined). Empty string when nothing changed.
+ * that is created or deleted (`before`/`after` undefined). Empty string when nothing changed. A
+ * missing final newline shows as `diff -u` shows it: `\ No newline at end of file`.
  */
 export function unifiedDiff(path: string, before: string | undefined, after: string | undefined, context = 3): string {
   if (before === after) return '';
-  const hs = hunks(diffLines(splitLines(before ?? ''), splitLines(after ?? '')), context);
+  const hs = hunks(diffLines(diffableLines(before ?? ''), diffableLines(after ?? '')), context);
   if (hs.length === 0) return '';
   const range = (start: number, len: number): string =>
     len === 1 ? `${start}` : `${len === 0 ? start - 1 : start},${len}`;
@@ -142,7 +153,11 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
   ];
   for (const h of hs) {
     lines.push(`@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@`);
-    for (const o of h.ops) lines.push((o.op === 'equal' ? ' ' : o.op === 'delete' ? '-' : '+') + o.line);
+    for (const o of h.ops) {
+      const mark = o.op === 'equal' ? ' ' : o.op === 'delete' ? '-' : '+';
+      if (o.line.endsWith('\n')) lines.push(mark + o.line.slice(0, -1), '\\ No newline at end of file');
+      else lines.push(mark + o.line);
+    }
   }
   return lines.join('\n') + '\n';
 }

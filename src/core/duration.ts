@@ -17,3 +17,25 @@ export function parseGoDuration(text: string): number | undefined {
   }
   return pos === text.length && text.length > 0 ? total : undefined;
 }
+
+/**
+ * The longest delay a JavaScript timer honours: 2^31 - 1 ms (about 24.8 days). Node and browsers
+ * fire a longer `setTimeout` after 1 ms, so every deadline is clamped to this and the CLI rejects
+ * longer `--timeout` values (`tooLongForTimers`).
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Go's spelling of a duration in milliseconds (`596h31m23.647s`, `1m30s`, `500ms`). */
+export function formatGoDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = (ms % 60_000) / 1000;
+  if (h === 0 && m === 0 && ms < 1000) return `${ms}ms`;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
+}
+
+/** The error text for a duration no timer can wait for, or undefined when it fits. */
+export function tooLongForTimers(ms: number): string | undefined {
+  return ms > MAX_TIMER_MS ? `longer than the longest supported timeout, ${formatGoDuration(MAX_TIMER_MS)}` : undefined;
+}

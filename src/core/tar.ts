@@ -1,8 +1,12 @@
 /**
- * A small ustar (POSIX tar) reader and writer over Uint8Array, for moving whole packages through
- * `krmfn serve` and the browser. Regular files and directories only; links, devices and pax
- * extended headers other than `path` are rejected or skipped. Paths are returned as relative slash
- * paths; absolute paths and `..` segments are refused (a package must not escape its root).
+ * The one tar reader of krmfn (packages through `krmfn serve` and the browser; OCI image layouts
+ * and layers for WASM, injected into wasm/oci/layout.ts) and a ustar writer, over Uint8Array.
+ *
+ * Reading checks every header's checksum, requires the end-of-archive marker (so an archive cut at
+ * any point is an error, never a silently shorter list), reads ustar prefixes, pax `path` records
+ * and GNU long names, refuses absolute paths and `..` segments (nothing may escape the root), and
+ * caps the number of files. Directories are implied by paths; links, devices and fifos are
+ * refused (`nonRegular: 'reject'`, packages) or skipped (`'skip'`, image layers).
  */
 import { KrmfnError } from './errors.ts';
 
@@ -11,9 +15,22 @@ export interface TarEntry {
   data: Uint8Array;
 }
 
+export interface ReadTarOptions {
+  /** Files accepted (default 100,000). */
+  maxEntries?: number;
+  /** Links, devices and fifos: an error (default) or skipped. */
+  nonRegular?: 'reject' | 'skip';
+}
+
 const BLOCK = 512;
 const dec = new TextDecoder();
 const enc = new TextEncoder();
+const REGULAR = new Set(['0', '\0', '7']);
+const NON_REGULAR = new Set(['1', '2', '3', '4', '6']);
+
+function tarError(message: string): KrmfnError {
+  return new KrmfnError({ code: 'package-io', message: `tar archive: ${message}` });
+}
 
 function field(buf: Uint8Array, off: number, len: number): string {
   let end = off;
@@ -21,9 +38,23 @@ function field(buf: Uint8Array, off: number, len: number): string {
   return dec.decode(buf.subarray(off, end));
 }
 
-function octal(buf: Uint8Array, off: number, len: number): number {
+function octal(buf: Uint8Array, off: number, len: number, what: string, at: number): number {
   const s = field(buf, off, len).trim();
+  if (!/^[0-7]*$/.test(s)) throw tarError(`header at byte ${at} has a malformed ${what} field`);
   return s === '' ? 0 : parseInt(s, 8);
+}
+
+/** tar's checksum: the header's bytes summed with the checksum field read as spaces (either sign). */
+function checksumMatches(h: Uint8Array, at: number): boolean {
+  const stored = octal(h, 148, 8, 'checksum', at);
+  let unsigned = 0;
+  let signed = 0;
+  for (let i = 0; i < BLOCK; i++) {
+    const b = i >= 148 && i < 156 ? 32 : h[i]!;
+    unsigned += b;
+    signed += b > 127 ? b - 256 : b;
+  }
+  return stored === unsigned || stored === signed;
 }
 
 function safePath(raw: string): string {
@@ -35,25 +66,35 @@ function safePath(raw: string): string {
   return segs.filter((s) => s !== '' && s !== '.').join('/');
 }
 
-/** Reads the regular files of a tar archive (directories are implied by paths). */
-export function readTar(buf: Uint8Array, maxEntries = 100_000): TarEntry[] {
+/** Reads the regular files of a tar archive, in archive order. Throws KrmfnError('package-io'). */
+export function readTar(buf: Uint8Array, opts: ReadTarOptions = {}): TarEntry[] {
+  const maxEntries = opts.maxEntries ?? 100_000;
   const out: TarEntry[] = [];
   let off = 0;
   let longName: string | undefined;
-  while (off + BLOCK <= buf.length) {
+  for (;;) {
+    if (off + BLOCK > buf.length) {
+      throw tarError(`truncated at byte ${buf.length}: no end-of-archive marker after ${out.length} file(s)`);
+    }
     const header = buf.subarray(off, off + BLOCK);
     if (header.every((b) => b === 0)) break;
-    const size = octal(header, 124, 12);
-    const type = String.fromCharCode(header[156] || 48);
-    const magic = field(header, 257, 6);
+    if (!checksumMatches(header, off))
+      throw tarError(`header at byte ${off} has a bad checksum (corrupt or not a tar)`);
+    const size = octal(header, 124, 12, 'size', off);
+    const type = String.fromCharCode(header[156]!);
     let name = field(header, 0, 100);
-    if (magic.startsWith('ustar')) {
+    // POSIX ustar (magic "ustar\0"): a path prefix; old GNU headers use those bytes for times.
+    if (field(header, 257, 6) === 'ustar' && header[262] === 0) {
       const prefix = field(header, 345, 155);
       if (prefix) name = `${prefix}/${name}`;
     }
     const dataStart = off + BLOCK;
     const data = buf.subarray(dataStart, dataStart + size);
-    if (data.length < size) throw new KrmfnError({ code: 'package-io', message: 'truncated tar archive' });
+    if (data.length < size) {
+      throw tarError(
+        `truncated in entry ${JSON.stringify(longName ?? name)} (${size} bytes announced, ${data.length} present)`,
+      );
+    }
     off = dataStart + Math.ceil(size / BLOCK) * BLOCK;
     if (type === 'x') {
       const m = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(dec.decode(data));
@@ -64,15 +105,13 @@ export function readTar(buf: Uint8Array, maxEntries = 100_000): TarEntry[] {
       longName = dec.decode(data).replace(/\0+$/, '');
       continue;
     }
-    if (type === 'g') continue;
+    if (type === 'g' || type === 'K') continue;
     const path = safePath(longName ?? name);
     longName = undefined;
     if (type === '5') continue;
-    if (type !== '0' && type !== '\0' && type !== '7') {
-      throw new KrmfnError({
-        code: 'package-io',
-        message: `tar entry ${JSON.stringify(path)}: only regular files are supported`,
-      });
+    if (!REGULAR.has(type)) {
+      if (opts.nonRegular === 'skip' && NON_REGULAR.has(type)) continue;
+      throw tarError(`entry ${JSON.stringify(path)}: only regular files are supported (type ${JSON.stringify(type)})`);
     }
     if (path === '') continue;
     out.push({ path, data: data.slice() });

@@ -2,8 +2,10 @@
  * Every function call runs under a deadline (`--timeout`, default 60 s). `runWithDeadline` gives
  * the runner an AbortSignal that fires at the deadline (or when the caller's signal fires) and
  * rejects with a LimitExceededError('deadline') if the runner has not settled by then — a runner
- * that ignores the signal is abandoned, not awaited.
+ * that ignores the signal is abandoned, not awaited. Timeouts beyond what timers can wait for
+ * (MAX_TIMER_MS, about 24.8 days) are clamped to it rather than firing at once.
  */
+import { MAX_TIMER_MS } from '../core/duration.ts';
 import { KrmfnError, LimitExceededError } from '../core/errors.ts';
 
 export function formatTimeout(ms: number): string {
@@ -24,15 +26,18 @@ export async function runWithDeadline<T>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onOuter: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new LimitExceededError(
-        'deadline',
-        `function ${JSON.stringify(name)} did not finish within ${formatTimeout(timeoutMs)} (raise the limit with --timeout)`,
-        name,
-      );
-      controller.abort(err);
-      reject(err);
-    }, timeoutMs);
+    timer = setTimeout(
+      () => {
+        const err = new LimitExceededError(
+          'deadline',
+          `function ${JSON.stringify(name)} did not finish within ${formatTimeout(timeoutMs)} (raise the limit with --timeout)`,
+          name,
+        );
+        controller.abort(err);
+        reject(err);
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
     if (outer) {
       onOuter = () => {
         const err = new KrmfnError({

@@ -13,6 +13,7 @@ import { parseYamlFile } from '../core/yaml/index.ts';
 import { stampReaderAnnotations } from './annotations.ts';
 import { NO_IGNORES, parseKrmignore, type IgnoreMatcher } from './krmignore.ts';
 import { join } from './paths.ts';
+import { decodeUtf8Strict } from '../core/utf8.ts';
 
 export const KPTFILE = 'Kptfile';
 /** kyaml's key for wrapping a top-level sequence document into a mapping. */
@@ -123,7 +124,11 @@ export function parseResourceFile(text: string, relPath: string, limits: Limits,
   });
 }
 
-/** Reads and parses one resource file; returns the items and the file's bytes. */
+/**
+ * Reads and parses one resource file; returns the items and the file's bytes. Errors are worded as
+ * kpt's (kyaml's LocalPackageReader): `/abs/pkg/x.yaml: open /abs/pkg/x.yaml: too many levels of
+ * symbolic links`, `/abs/pkg/x.yaml: MalformedYAMLError: yaml: invalid leading UTF-8 octet`.
+ */
 export async function readResourceFile(
   fs: PackageFs,
   dir: string,
@@ -132,20 +137,40 @@ export async function readResourceFile(
   packagePath?: string,
 ): Promise<{ items: KubeObject[]; bytes: Uint8Array }> {
   const abs = join(dir, relPath);
-  const bytes = await fs.readFile(abs);
+  const failed = (message: string, e?: unknown): KrmfnError =>
+    new KrmfnError({
+      ...(isKrmfnError(e) ? e.toData() : { code: 'package-io' as const }),
+      message: `${abs}: ${message}`,
+      file: relPath,
+      cause: e,
+    });
+  let bytes: Uint8Array;
+  try {
+    bytes = await fs.readFile(abs);
+  } catch (e) {
+    throw failed(isKrmfnError(e) ? e.message : String(e), e);
+  }
   if (bytes.length > limits.maxInputBytes) {
     throw new KrmfnError({
       code: 'yaml-size-limit',
-      message: `${relPath}: file is ${bytes.length} bytes, more than the limit of ${limits.maxInputBytes} bytes`,
+      message: `${abs}: file is ${bytes.length} bytes, more than the limit of ${limits.maxInputBytes} bytes`,
+      file: relPath,
+    });
+  }
+  const decoded = decodeUtf8Strict(bytes);
+  if ('problem' in decoded) {
+    throw new KrmfnError({
+      code: 'yaml-syntax',
+      message: `${abs}: MalformedYAMLError: yaml: ${decoded.problem}`,
       file: relPath,
     });
   }
   try {
-    return { items: parseResourceFile(dec.decode(bytes), relPath, limits, packagePath), bytes };
+    return { items: parseResourceFile(decoded.text, relPath, limits, packagePath), bytes };
   } catch (e) {
     if (isKrmfnError(e)) {
-      const msg = e.message.startsWith(relPath) ? e.message : `${relPath}: ${e.message}`;
-      throw new KrmfnError({ ...e.toData(), message: `failed to read resources: ${msg}`, file: relPath, cause: e });
+      const msg = e.message.startsWith(`${relPath}: `) ? e.message.slice(relPath.length + 2) : e.message;
+      throw failed(msg.startsWith('yaml: ') ? `MalformedYAMLError: ${msg}` : msg, e);
     }
     throw e;
   }

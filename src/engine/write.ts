@@ -1,5 +1,6 @@
 /**
- * The writer (kpt-compat.md §7, §10): everything that turns the final item list into bytes is
+ * The writer (as kpt's render writes through kyaml's LocalPackageReadWriter, kptdev/kpt
+ * internal/util/render/executor.go at v1.0.0-beta.56): everything that turns the final item list into bytes is
  * computed first (`planWrite`), so a failure before `applyPlan` changes nothing on disk.
  *
  * - `relativize` rewrites each item's path to be relative to the root (`join(rel(root,
@@ -10,7 +11,7 @@
  *   lists read files that received nothing (deleted). Files whose bytes do not change are skipped.
  * - `emitStdout` / `emitUnwrap` produce the `-o stdout` ResourceList and the `-o unwrap` stream.
  */
-import { KrmfnError } from '../core/errors.ts';
+import { isKrmfnError, KrmfnError } from '../core/errors.ts';
 import type { FileChange } from './types.ts';
 import type { PackageFs } from '../core/fs.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
@@ -195,18 +196,41 @@ export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opt
   return { writes, deletes };
 }
 
-/** Applies a plan: creates parent directories, writes changed files, deletes emptied files. */
+/**
+ * Applies a plan: writes changed files (creating parent directories), then deletes emptied files.
+ * A filesystem with `commit` (NodeFs) gets the whole plan at once and makes it crash-safe
+ * (docs/writes.md); otherwise files are written one at a time and deletions come only after every
+ * write succeeded.
+ */
 export async function applyPlan(
   fs: PackageFs,
   plan: WritePlan,
   originals?: ReadonlyMap<string, Uint8Array>,
 ): Promise<void> {
-  const changed = [...plan.writes].filter(([abs, data]) => !originals || originals.get(abs) !== data);
+  const changed = new Map([...plan.writes].filter(([abs, data]) => !originals || originals.get(abs) !== data));
+  try {
+    if (fs.commit) await fs.commit({ writes: changed, deletes: plan.deletes });
+    else await writeOneByOne(fs, changed, plan.deletes, originals);
+  } catch (e) {
+    // kpt: `failed to save resources: open /abs/path: file name too long`.
+    if (isKrmfnError(e) && (e.code === 'write-failed' || e.code === 'package-io')) {
+      throw new KrmfnError({ ...e.toData(), code: 'write-failed', message: `failed to save resources: ${e.message}` });
+    }
+    throw e;
+  }
+}
+
+async function writeOneByOne(
+  fs: PackageFs,
+  changed: ReadonlyMap<string, Uint8Array>,
+  deletes: readonly string[],
+  originals?: ReadonlyMap<string, Uint8Array>,
+): Promise<void> {
   const known = new Set([...(originals?.keys() ?? [])].map(dirname));
-  const dirs = new Set(changed.map(([abs]) => dirname(abs)).filter((d) => !known.has(d)));
+  const dirs = new Set([...changed.keys()].map(dirname).filter((d) => !known.has(d)));
   for (const d of dirs) await fs.mkdirp(d);
-  await Promise.all(changed.map(([abs, data]) => fs.writeFile(abs, data)));
-  await Promise.all(plan.deletes.map((abs) => fs.remove(abs)));
+  for (const [abs, data] of changed) await fs.writeFile(abs, data);
+  for (const abs of deletes) await fs.remove(abs);
 }
 
 /** The files a plan changes, with their texts before and after, sorted by path. */

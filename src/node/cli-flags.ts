@@ -3,7 +3,7 @@
  * flags (`--allow-exec`, `--allow-exec=false`), repeatable flags, and everything after `--` kept
  * apart. Unknown flags are usage errors, reported as kpt/cobra does (`unknown flag: --x`).
  */
-import { parseGoDuration } from '../core/duration.ts';
+import { parseGoDuration, tooLongForTimers } from '../core/duration.ts';
 
 export interface FlagSpec {
   name: string;
@@ -97,5 +97,7 @@ export function parseDuration(s: string): number {
     throw new UsageError(
       `invalid argument ${JSON.stringify(s)} for "--timeout" flag: time: invalid duration ${JSON.stringify(s)}`,
     );
+  const tooLong = tooLongForTimers(ms);
+  if (tooLong) throw new UsageError(`invalid argument ${JSON.stringify(s)} for "--timeout" flag: ${tooLong}`);
   return Math.max(1, Math.round(ms));
 }

@@ -1,13 +1,17 @@
 /**
  * `NodeFs`: the `PackageFs` over the real filesystem. Engine paths are absolute slash paths; on
- * POSIX they are the OS paths, on Windows `/C:/x` style paths map to `C:\x`. Symlinked files are
- * reported as `symlink-file` (read through), symlinked directories as `symlink-dir` (not followed
- * by the walker, as kpt).
+ * POSIX they are the OS paths, on Windows `/C:/x` style paths map to `C:\x`. Symlinked files and
+ * dangling or looping links are reported as `symlink-file` (read through: a broken link named like
+ * a resource file fails the read, as in kpt), symlinked directories as `symlink-dir` (not followed
+ * by the walker, as kpt). `commit` writes a whole package crash-safely (src/node/commit.ts).
  */
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { KrmfnError } from '../core/errors.ts';
-import type { DirEntry, PackageFs } from '../core/fs.ts';
+import type { DirEntry, FileCommit, PackageFs } from '../core/fs.ts';
+import { commitFiles } from './commit.ts';
+import { errnoText } from './errno.ts';
+import { mkdirAll } from './mkdir-all.ts';
 
 /** An OS path as an absolute engine (slash) path. */
 export function toEnginePath(osPath: string, cwd = process.cwd()): string {
@@ -22,14 +26,7 @@ export function toOsPath(p: string): string {
 }
 
 function ioError(e: unknown, path: string): KrmfnError {
-  const err = e as NodeJS.ErrnoException;
-  const what =
-    err.code === 'ENOENT'
-      ? 'no such file or directory'
-      : err.code === 'EISDIR'
-        ? 'is a directory'
-        : (err.message ?? String(e));
-  return new KrmfnError({ code: 'package-io', message: `open ${path}: ${what}`, file: path, cause: e });
+  return new KrmfnError({ code: 'package-io', message: `open ${path}: ${errnoText(e)}`, file: path, cause: e });
 }
 
 export class NodeFs implements PackageFs {
@@ -54,7 +51,8 @@ export class NodeFs implements PackageFs {
       let kind: DirEntry['kind'] = e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other';
       if (e.isSymbolicLink()) {
         const st = await fsp.stat(nodePath.join(toOsPath(path), e.name)).catch(() => undefined);
-        kind = st?.isDirectory() ? 'symlink-dir' : st?.isFile() ? 'symlink-file' : 'other';
+        // A dangling or looping link is a file to kyaml's walk: reading it fails as in kpt.
+        kind = st?.isDirectory() ? 'symlink-dir' : !st || st.isFile() ? 'symlink-file' : 'other';
       }
       out.push({ name: e.name, kind });
     }
@@ -78,8 +76,17 @@ export class NodeFs implements PackageFs {
     }
   }
 
+  /** Crash-safe: temporary siblings, then renames, then deletes (src/node/commit.ts, docs/writes.md). */
+  async commit(changes: FileCommit): Promise<void> {
+    await commitFiles(changes, toOsPath);
+  }
+
   async mkdirp(path: string): Promise<void> {
-    await fsp.mkdir(toOsPath(path), { recursive: true });
+    try {
+      await mkdirAll(toOsPath(path), '/', 0o777);
+    } catch (e) {
+      throw new KrmfnError({ code: 'package-io', message: (e as Error).message, file: path, cause: e });
+    }
   }
 
   async remove(path: string): Promise<void> {

@@ -1,14 +1,27 @@
 /**
- * Runs a subprocess with bytes on stdin and captures stdout/stderr, with a deadline and an output
- * cap. The one place krmfn spawns processes for functions (exec and container runtimes).
+ * Runs a subprocess with bytes on stdin and captures stdout/stderr, with a deadline and output
+ * caps. The one place krmfn spawns processes for functions (exec and container runtimes).
  *
  * Contract: resolves with the exit code whatever it is; rejects only when the program cannot be
- * started (`spawnError` set) — never for a non-zero exit. At the deadline or on abort the child
- * gets SIGKILL and the promise rejects with a LimitExceededError('deadline') / cancelled error.
- * Output beyond `maxOutputBytes` kills the child and rejects with LimitExceededError('output').
+ * started (`spawnError` set) — never for a non-zero exit. At the deadline or on abort the child's
+ * whole process group gets SIGKILL and the promise rejects with a LimitExceededError('deadline')
+ * / cancelled error. Stdout beyond `maxOutputBytes` kills the group and rejects with
+ * LimitExceededError('output'). Stderr is kept up to `maxStderrBytes` (cut at a line end) and
+ * counted beyond it: memory does not grow with the output, and the kept text ends with a note
+ * saying how much was dropped.
+ *
+ * Process groups (POSIX): the child leads its own group (`detached`), so a deadline kills what it
+ * started too, and once the child exits, members of its group still running (a backgrounded
+ * `sleep` holding the pipes) are killed so the run ends. While any group lives, SIGINT, SIGTERM
+ * and SIGHUP to krmfn kill the groups first (they no longer share the terminal's group), then
+ * take their default action unless someone else listens.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { MAX_TIMER_MS } from '../core/duration.ts';
 import { isKrmfnError, KrmfnError, LimitExceededError } from '../core/errors.ts';
+
+/** Stderr kept per call by default (kpt shows 4 lines of it by default; results.yaml gets it all). */
+export const DEFAULT_MAX_STDERR_BYTES = 1024 * 1024;
 
 export interface ProcessRequest {
   program: string;
@@ -20,7 +33,10 @@ export interface ProcessRequest {
   deadline?: number;
   now?: () => number;
   signal?: AbortSignal;
+  /** Bytes of stdout beyond which the call fails. */
   maxOutputBytes?: number;
+  /** Bytes of stderr kept (default DEFAULT_MAX_STDERR_BYTES); the rest is counted, not stored. */
+  maxStderrBytes?: number;
   /** Shown in error messages (defaults to the program). */
   displayName?: string;
   /** Program name as the user wrote it, for start-up errors (defaults to the program). */
@@ -37,6 +53,84 @@ export interface ProcessResult {
   signal: string | null;
 }
 
+const GROUPS = process.platform !== 'win32';
+const liveGroups = new Set<number>();
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function onTerminatingSignal(sig: NodeJS.Signals): void {
+  for (const pid of liveGroups) killGroup(pid);
+  liveGroups.clear();
+  for (const s of FORWARDED) process.off(s, onTerminatingSignal);
+  if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
+}
+
+function trackGroup(pid: number): void {
+  if (liveGroups.size === 0) for (const s of FORWARDED) process.on(s, onTerminatingSignal);
+  liveGroups.add(pid);
+}
+
+function untrackGroup(pid: number): void {
+  if (!liveGroups.delete(pid)) return;
+  if (liveGroups.size === 0) for (const s of FORWARDED) process.off(s, onTerminatingSignal);
+}
+
+/** Kills the child and everything in its group, and lets go of the pipes. */
+function stopChild(child: ChildProcess): void {
+  if (GROUPS && child.pid !== undefined) {
+    killGroup(child.pid);
+    untrackGroup(child.pid);
+  } else child.kill('SIGKILL');
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.stdin?.destroy();
+}
+
+/** Keeps the first `max` bytes (ending at a line end when one is there), counts the rest. */
+class CappedText {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private droppedBytes = 0;
+  private droppedLines = 0;
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  push(c: Buffer): void {
+    if (this.droppedBytes === 0 && this.kept + c.length <= this.max) {
+      this.chunks.push(c);
+      this.kept += c.length;
+      return;
+    }
+    if (this.droppedBytes === 0) {
+      const room = c.subarray(0, this.max - this.kept);
+      const lineEnd = room.lastIndexOf(0x0a);
+      const head = lineEnd >= 0 ? room.subarray(0, lineEnd + 1) : this.kept === 0 ? room : room.subarray(0, 0);
+      this.chunks.push(head);
+      this.kept += head.length;
+      c = c.subarray(head.length);
+    }
+    this.droppedBytes += c.length;
+    for (let i = c.indexOf(0x0a); i >= 0; i = c.indexOf(0x0a, i + 1)) this.droppedLines++;
+  }
+
+  bytes(): Uint8Array {
+    const kept = Buffer.concat(this.chunks);
+    if (this.droppedBytes === 0) return new Uint8Array(kept);
+    const sep = kept.length > 0 && kept[kept.length - 1] !== 0x0a ? '\n' : '';
+    const note = `${sep}...(output truncated by krmfn: ${this.droppedBytes} more byte(s), ${this.droppedLines} more line(s) not kept)\n`;
+    return new Uint8Array(Buffer.concat([kept, Buffer.from(note)]));
+  }
+}
+
 export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
   const name = req.displayName ?? req.program;
   const now = req.now ?? Date.now;
@@ -48,21 +142,25 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       settled = true;
       if (timer) clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
-      if (err) reject(err);
-      else resolve(value!);
+      if (child.pid !== undefined) untrackGroup(child.pid);
+      if (err) {
+        stopChild(child);
+        reject(err);
+      } else resolve(value!);
     };
     const child = spawn(req.program, [...req.args], {
       cwd: req.cwd,
       env: req.env as NodeJS.ProcessEnv | undefined,
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: GROUPS,
     });
+    if (GROUPS && child.pid !== undefined) trackGroup(child.pid);
     const out: Buffer[] = [];
-    const errs: Buffer[] = [];
+    const errs = new CappedText(req.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES);
     let size = 0;
-    const take = (into: Buffer[]) => (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       size += c.length;
       if (size > max) {
-        child.kill('SIGKILL');
         finish(
           new LimitExceededError(
             'output',
@@ -72,19 +170,25 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
         );
         return;
       }
-      into.push(c);
-    };
-    child.stdout.on('data', take(out));
-    child.stderr.on('data', take(errs));
+      out.push(c);
+    });
+    child.stderr.on('data', (c: Buffer) => errs.push(c));
     child.on('error', (e: NodeJS.ErrnoException) => {
       const message = `${req.spawnErrorPrefix ?? ''}fork/exec ${req.writtenAs ?? req.program}: ${describeSpawnError(e)}`;
       finish(new KrmfnError({ code: 'function-failed', message, function: name, cause: e }));
+    });
+    // The child is done: whatever it left running in its group would only hold the pipes open.
+    child.on('exit', () => {
+      if (GROUPS && child.pid !== undefined) {
+        killGroup(child.pid);
+        untrackGroup(child.pid);
+      }
     });
     child.on('close', (code, sig) => {
       finish(undefined, {
         exitCode: code ?? (sig ? 128 + signalNumber(sig) : 1),
         stdout: new Uint8Array(Buffer.concat(out)),
-        stderr: new Uint8Array(Buffer.concat(errs)),
+        stderr: errs.bytes(),
         signal: sig,
       });
     });
@@ -93,7 +197,6 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     child.stdin.end(req.stdin);
 
     const onAbort = (): void => {
-      child.kill('SIGKILL');
       // The aborting party's reason (e.g. the engine's deadline error) wins when it is ours.
       const reason: unknown = req.signal?.reason;
       finish(
@@ -111,12 +214,17 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (req.deadline !== undefined) {
       const ms = Math.max(0, req.deadline - now());
-      timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        finish(
-          new LimitExceededError('deadline', `function ${JSON.stringify(name)} timed out after ${formatMs(ms)}`, name),
-        );
-      }, ms);
+      timer = setTimeout(
+        () =>
+          finish(
+            new LimitExceededError(
+              'deadline',
+              `function ${JSON.stringify(name)} timed out after ${formatMs(ms)}`,
+              name,
+            ),
+          ),
+        Math.min(ms, MAX_TIMER_MS),
+      );
     }
   });
 }

@@ -36,6 +36,7 @@ import type { WasmFailure } from '../../wasm/errors.ts';
 import { isWasmHostError } from '../../wasm/errors.ts';
 import { ModuleCache, sha256Hex, type PreparedModule } from '../../wasm/module-cache.ts';
 import { loadOciModule, tarLayoutReader, type LayoutReader } from '../../wasm/oci/layout.ts';
+import { readTar } from '../core/tar.ts';
 import { createInThreadExecutor } from '../../wasm/worker/in-thread.ts';
 import type { WasmExecutor } from '../../wasm/worker/protocol.ts';
 
@@ -95,6 +96,9 @@ interface WasmRef {
   args: string[];
 }
 
+/** Image layouts and layers: links inside are skipped, not refused (only the .wasm matters). */
+const readImageTar = (archive: Uint8Array) => readTar(archive, { nonRegular: 'skip' });
+
 const PIN = /@(sha256:[0-9a-f]{64})$/;
 
 export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
@@ -144,8 +148,8 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
         const read: LayoutReader =
           ref.layout === 'dir'
             ? (p) => opts.loader.readFile(`${ref.path}/${p}`)
-            : tarLayoutReader(await opts.loader.readFile(ref.path));
-        const oci = await loadOciModule(read, ref.tag);
+            : tarLayoutReader(await opts.loader.readFile(ref.path), readImageTar);
+        const oci = await loadOciModule(read, readImageTar, ref.tag);
         bytes = oci.bytes;
         digests.push(oci.manifestDigest);
       }

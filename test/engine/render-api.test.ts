@@ -215,6 +215,8 @@ describe('hostile inputs end in clear errors', () => {
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  k: ' + 'x'.repeat(50 * 1024 * 1024) + '\n';
     const out = await render({ '/p/big.yaml': big }, { maxInputBytes: 10 * 1024 * 1024 });
     expect(out.failure?.error.code).toBe('yaml-size-limit');
-    expect(out.failure?.error.message).toBe('big.yaml: file is 52428865 bytes, more than the limit of 10485760 bytes');
+    expect(out.failure?.error.message).toBe(
+      '/p/big.yaml: file is 52428865 bytes, more than the limit of 10485760 bytes',
+    );
   });
 });

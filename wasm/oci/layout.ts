@@ -9,9 +9,15 @@
  */
 import { WasmHostError } from '../errors.ts';
 import { sha256Hex } from '../module-cache.ts';
-import { tarFiles } from './tar.ts';
 
 export type LayoutReader = (relativePath: string) => Promise<Uint8Array>;
+
+/**
+ * Reads the regular files of a tar archive in order (links skipped), throwing on a malformed or
+ * truncated archive. Injected: the host passes its one tar reader (src/core/tar.ts `readTar` with
+ * `nonRegular: 'skip'`), so wasm/ keeps no reader of its own.
+ */
+export type TarReader = (archive: Uint8Array) => readonly { path: string; data: Uint8Array }[];
 
 export interface OciModule {
   bytes: Uint8Array;
@@ -77,7 +83,7 @@ const isWasm = (b: Uint8Array): boolean =>
   b.byteLength >= 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 const isGzip = (b: Uint8Array): boolean => b.byteLength >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
-export async function loadOciModule(read: LayoutReader, tag?: string): Promise<OciModule> {
+export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?: string): Promise<OciModule> {
   const layoutFile = json(await read('oci-layout'), 'oci-layout');
   if (typeof layoutFile.imageLayoutVersion !== 'string') fail('oci-layout has no imageLayoutVersion');
   let index = json(await read('index.json'), 'index.json');
@@ -97,7 +103,7 @@ export async function loadOciModule(read: LayoutReader, tag?: string): Promise<O
   let bytes: Uint8Array | undefined;
   if (isWasm(data)) bytes = data;
   else {
-    const files = tarFiles(data);
+    const files = readTar(data);
     bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
   }
   if (!bytes) fail('the layer holds no file');
@@ -105,8 +111,8 @@ export async function loadOciModule(read: LayoutReader, tag?: string): Promise<O
 }
 
 /** A reader over the files of a tar archive holding an OCI layout. */
-export function tarLayoutReader(archive: Uint8Array): LayoutReader {
-  const files = new Map(tarFiles(archive).map((f) => [f.path.replace(/^\/+/, ''), f.data]));
+export function tarLayoutReader(archive: Uint8Array, readTar: TarReader): LayoutReader {
+  const files = new Map(readTar(archive).map((f) => [f.path.replace(/^\/+/, ''), f.data]));
   return async (p) => {
     const f = files.get(p);
     if (!f) fail(`archive has no ${p}`);

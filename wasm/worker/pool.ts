@@ -258,7 +258,10 @@ export class WorkerPool implements WasmExecutor {
         finish({ op: 'dead', failure, stderr });
       };
       const onAbort = (): void => stop(cancelledFailure());
-      const timer = setTimeout(() => stop(timeoutFailure(opts.timeoutMs)), Math.max(0, opts.timeoutMs));
+      const timer = setTimeout(
+        () => stop(timeoutFailure(opts.timeoutMs)),
+        Math.min(Math.max(0, opts.timeoutMs), 2 ** 31 - 1),
+      );
       opts.signal?.addEventListener('abort', onAbort, { once: true });
       slot.pending.set(req.id, finish);
       slot.streamed.set(req.id, []);

@@ -18,6 +18,7 @@ import {
 } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
+import { prepareResultsDir } from '../results-dir.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
 import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, textOptions } from './render.ts';
 
@@ -168,6 +169,11 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const text = textOptions(p, io);
   const printer = eventPrinter(io, text, 'eval');
   const resultsDir = str(p, 'results-dir');
+  const resultsProblem = resultsDir !== undefined ? await prepareResultsDir(resultsDir, io.cwd) : undefined;
+  if (resultsProblem) {
+    await write(io.stderr, `error: ${resultsProblem}\n`);
+    return 1;
+  }
   const fnConfig = str(p, 'fn-config');
   let cli;
   try {

@@ -10,6 +10,7 @@ import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
+import { prepareResultsDir } from '../results-dir.ts';
 import { write, type CliIO, type Command } from '../io.ts';
 import { formatEvent, formatFailure, type TextOptions } from '../../engine/text-output.ts';
 
@@ -177,6 +178,11 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const text = textOptions(p, io);
   const printer = eventPrinter(io, text, 'render');
   const resultsDir = str(p, 'results-dir');
+  const resultsProblem = resultsDir !== undefined ? await prepareResultsDir(resultsDir, io.cwd) : undefined;
+  if (resultsProblem) {
+    await write(io.stderr, `error: ${resultsProblem}\n`);
+    return 1;
+  }
   let cli;
   try {
     cli = createCliEngine(p, io);
