@@ -3,7 +3,7 @@
  * v0.1.0–v0.1.1 (kustomize api v0.10.1) silently skip a target field that is missing without
  * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { compileGoRegexp, defineBuiltin, defineMutator } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import { cloneNode, type YNode } from '../src/core/yaml/node.ts';
@@ -65,7 +65,7 @@ export function selectorString(s: ResSelector): string {
 function anchored(pattern: string | undefined, value: string): boolean {
   if (!pattern) return true;
   try {
-    return new RegExp(`^(?:${pattern})$`).test(value);
+    return compileGoRegexp(`^(?:${pattern})$`).matchString(value);
   } catch {
     return pattern === value;
   }

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
 import { sequenceNode, type YNode } from '../src/core/yaml/node.ts';
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { compileGoRegexp, defineBuiltin, defineMutator, quoteMeta } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
@@ -82,11 +82,13 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
   const refs = setterRefs(pattern);
   const out = new Map<string, string>();
   if (refs.length === 0) return out;
+  // Upstream quotes the pattern with regexp.QuoteMeta and turns each reference into `(?P<x>.*)`,
+  // compiled by Go's regexp (no (?s): `.` stops at a newline).
   const source = pattern
     .split(/(\$\{[^}]*\})/)
-    .map((part, i) => (i % 2 === 1 ? '(.*)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part, i) => (i % 2 === 1 ? '(.*)' : quoteMeta(part)))
     .join('');
-  const m = new RegExp(source, 's').exec(current);
+  const m = compileGoRegexp(source).findStringSubmatch(current);
   if (!m || m.length !== refs.length + 1) return out;
   for (let i = 0; i < refs.length; i++) {
     if (!m[i + 1]) return new Map();

@@ -2,7 +2,14 @@
  * search-replace (catalog.md §4.7): matches field values by value, regex, path and file path,
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import {
+  compileGoRegexp,
+  defineBuiltin,
+  defineMutator,
+  GlobSyntaxError,
+  GoRegexpError,
+  type GoRegexp,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
@@ -58,14 +65,14 @@ export function parseSearchReplaceConfig(
 class SearchReplaceError extends Error {}
 
 export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceConfig): Report {
-  let regex: RegExp | undefined;
+  let regex: GoRegexp | undefined;
   if (cfg.byValueRegex) {
+    // Upstream compiles with Go's regexp.Compile and reports its error as is (errors.Wrap).
     try {
-      regex = new RegExp(cfg.byValueRegex);
+      regex = compileGoRegexp(cfg.byValueRegex);
     } catch (e) {
-      return fail(
-        `failed to perform search-replace operation: ${goQuote(`failed to compile input pattern ${goQuote(cfg.byValueRegex)}: ${String(e)}`)}`,
-      );
+      if (!(e instanceof GoRegexpError)) throw e;
+      return fail(`failed to perform search-replace operation: ${goQuote(e.message)}`);
     }
   }
   const mutate = cfg.putValue !== undefined || cfg.putComment !== undefined;
@@ -118,7 +125,8 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
       });
     }
   } catch (e) {
-    if (e instanceof SearchReplaceError)
+    // A malformed by-file-path glob is doublestar's ErrBadPattern, returned by upstream's Perform.
+    if (e instanceof SearchReplaceError || e instanceof GlobSyntaxError)
       return fail(`failed to perform search-replace operation: ${goQuote(e.message)}`);
     throw e;
   }
@@ -132,9 +140,9 @@ function isPutByAbsolutePath(cfg: SearchReplaceConfig): boolean {
   return !p.includes('*') && !p.includes('[') && !p.split('.').includes('');
 }
 
-function valueMatch(value: string, cfg: SearchReplaceConfig, regex: RegExp | undefined): boolean {
+function valueMatch(value: string, cfg: SearchReplaceConfig, regex: GoRegexp | undefined): boolean {
   if (cfg.byValue !== undefined) return cfg.byValue !== '' && value === cfg.byValue;
-  if (regex) return regex.test(value);
+  if (regex) return regex.matchString(value);
   return false;
 }
 
@@ -145,14 +153,20 @@ function valueMatch(value: string, cfg: SearchReplaceConfig, regex: RegExp | und
 export function pathMatch(pattern: string, path: string): boolean {
   const pat = pattern.split('.').filter((s) => s !== '');
   const segs = path.split('.').filter((s) => s !== '');
+  // Memoised on (i, j), like upstream's dynamic programming: many `**` stay O(|pattern| × |path|).
+  const memo = new Map<number, boolean>();
   const rec = (i: number, j: number): boolean => {
-    if (i === pat.length) return j === segs.length;
-    if (pat[i] === '**') {
-      for (let k = j; k <= segs.length; k++) if (rec(i + 1, k)) return true;
-      return false;
-    }
-    if (j === segs.length) return false;
-    return segmentMatch(pat[i]!, segs[j]!) && rec(i + 1, j + 1);
+    const key = i * (segs.length + 1) + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    let result: boolean;
+    if (i === pat.length) result = j === segs.length;
+    else if (pat[i] === '**') {
+      result = false;
+      for (let k = j; k <= segs.length && !result; k++) result = rec(i + 1, k);
+    } else result = j < segs.length && segmentMatch(pat[i]!, segs[j]!) && rec(i + 1, j + 1);
+    memo.set(key, result);
+    return result;
   };
   return rec(0, 0);
 }
@@ -164,18 +178,22 @@ function segmentMatch(pat: string, seg: string): boolean {
     .replace(/\[\*\]/g, '\\[[0-9]+\\]')
     .replace(/\[([0-9]+)\]/g, '\\[$1\\]')
     .replace(/\*/g, '[^\\[\\]]*');
-  return new RegExp(`^${re}$`).test(seg);
+  return compileGoRegexp(`^${re}$`).matchString(seg);
 }
 
-/** Expands `${n}` from the regex captures of the old value. */
-function expand(text: string, oldValue: string | undefined, regex: RegExp | undefined): string {
-  if (!regex || oldValue === undefined || !/\$\{[0-9]+\}/.test(text)) return text;
-  const m = regex.exec(oldValue);
-  return text.replace(/\$\{([0-9]+)\}/g, (_, n: string) => {
-    const g = m?.[Number(n)];
-    if (g === undefined) throw new SearchReplaceError('unable to resolve capture groups');
-    return g;
-  });
+/**
+ * Upstream's `resolvePattern` (GoogleContainerTools/kpt-functions-catalog
+ * functions/go/search-replace/searchreplace/search_replace.go, tag functions/go/search-replace/v0.2.0): each `${i}` is replaced, for i = 1, 2, ... in
+ * turn, by group i of `FindStringSubmatch` on the old value (`''` for a group that did not take
+ * part); a `${n}` left over is an error.
+ */
+function expand(text: string, oldValue: string | undefined, regex: GoRegexp | undefined): string {
+  if (!regex || oldValue === undefined) return text;
+  const groups = regex.findStringSubmatch(oldValue) ?? [];
+  let out = text;
+  for (let i = 1; i < groups.length; i++) out = out.replaceAll(`\${${i}}`, groups[i]!);
+  if (/\$\{[0-9]+\}/.test(out)) throw new SearchReplaceError('unable to resolve capture groups');
+  return out;
 }
 
 /** The node as YAML text, trimmed (quotes and line comment included), as upstream reports values. */

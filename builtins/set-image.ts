@@ -4,7 +4,7 @@
  * (reproduced), style B. Newest ('' = master rewrite): exact ConfigMap keys, only Pods and the
  * usual workloads, initContainers skipped (the `iniContainers` typo, reproduced), style A.
  */
-import { defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } from '../sdk/index.ts';
+import { compileGoRegexp, defineBuiltin, defineMutator, reencodeAsKustomize, snapshotKeyOrder } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
@@ -104,7 +104,7 @@ export function splitImage(image: string): { name: string; tag: string } {
 /** The v0.1.x matcher: name not regex-escaped, optional tag and sha256 digest. */
 function matchesV01(value: string, name: string): boolean {
   try {
-    return new RegExp(`^${name}(:[a-zA-Z0-9_.{}-]*)?(@sha256:[a-zA-Z0-9_.{}-]*)?$`).test(value);
+    return compileGoRegexp(`^${name}(:[a-zA-Z0-9_.{}-]*)?(@sha256:[a-zA-Z0-9_.{}-]*)?$`).matchString(value);
   } catch {
     return false;
   }

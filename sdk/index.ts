@@ -104,3 +104,12 @@ export {
 } from './process.ts';
 export { functionDefinition, helpText } from './definition.ts';
 export { reencodeAsKustomize, snapshotKeyOrder, type KeySnapshot } from './restyle.ts';
+export {
+  compileGoRegexp,
+  GoRegexp,
+  GoRegexpError,
+  matchGoRegexp,
+  quoteMeta,
+  type GoRegexpErrorCode,
+} from '../src/core/go-regexp.ts';
+export { BAD_PATTERN, compileDoublestar, GlobSyntaxError, matchFilepath, type Glob } from '../src/core/glob.ts';

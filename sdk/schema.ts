@@ -5,12 +5,16 @@
  * `patternProperties`, `items`, `enum`, `const`, `default` (applied when `useDefaults`), string
  * length and `pattern`, numeric bounds, `multipleOf`, array and object sizes, `uniqueItems`,
  * `allOf`/`anyOf`/`oneOf`/`not`, and local `$ref`s (`#/definitions/...`, `#/$defs/...`).
- * Unknown keywords are ignored, as validators do for annotations.
+ * Unknown keywords are ignored, as validators do for annotations. `pattern` and
+ * `patternProperties` run on Go's RE2 engine (src/core/go-regexp.ts): linear time on hostile CRD
+ * patterns, and the syntax Go validators accept (ECMA-only lookarounds and backreferences throw).
  *
  * Errors have ajv's shape (`instancePath`, `keyword`, `message`, `params`) and ajv's messages, so
  * a function may swap in an ajv-compiled (for example standalone, precompiled) validator through
  * `config.validate` and get identical results.
  */
+import { compileGoRegexp, type GoRegexp } from '../src/core/go-regexp.ts';
+
 export type JsonSchema = boolean | { [keyword: string]: unknown };
 
 export interface SchemaError {
@@ -66,11 +70,13 @@ const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g
 export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaValidateOptions = {}): SchemaError[] {
   const errors: SchemaError[] = [];
   const root = schema;
-  const regexCache = new Map<string, RegExp>();
-  const re = (p: string): RegExp => {
+  // Patterns come from users' CRDs too: they run on Go's RE2 semantics (linear time), as in the Go
+  // validators kpt's catalog uses (kubeconform's jsonschema compiles them with Go's regexp).
+  const regexCache = new Map<string, GoRegexp>();
+  const re = (p: string): { test(s: string): boolean } => {
     let r = regexCache.get(p);
-    if (!r) regexCache.set(p, (r = new RegExp(p, 'u')));
-    return r;
+    if (!r) regexCache.set(p, (r = compileGoRegexp(p)));
+    return { test: (s) => r.matchString(s) };
   };
 
   const resolveRef = (ref: string): JsonSchema => {
@@ -245,7 +251,8 @@ export function allowsProperty(schema: JsonSchema | undefined, key: string): boo
   const props = schema['properties'];
   if (isObj(props) && key in props) return true;
   if (isObj(schema['patternProperties'])) {
-    for (const p of Object.keys(schema['patternProperties'] as Obj)) if (new RegExp(p, 'u').test(key)) return true;
+    for (const p of Object.keys(schema['patternProperties'] as Obj))
+      if (compileGoRegexp(p).matchString(key)) return true;
   }
   const ap = schema['additionalProperties'];
   if (ap === false) return false;

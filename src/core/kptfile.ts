@@ -11,6 +11,7 @@
  *   and returns kpt's ValidateError text (kpt-compat.md §1.4), or undefined.
  * Pure: no I/O. The engine adds the configPath checks that read files.
  */
+import { compileGoRegexp } from './go-regexp.ts';
 import type { FunctionSpec, Selector } from './function.ts';
 import type { YNode } from './yaml/node.ts';
 
@@ -268,17 +269,18 @@ export function formatValidateError(field: string, reason: string, value?: strin
   return `Kptfile is invalid:\nField: \`${field}\`\n${value !== undefined ? `Value: ${goQuote(value)}\n` : ''}Reason: ${reason}\n`;
 }
 
-// The docker reference grammar (distribution/reference), checked on the raw image string.
+// The docker reference grammar (distribution/reference), checked on the raw image string with Go's
+// linear-time regexp semantics (`[a-z0-9]+(?:[-]*[a-z0-9]+)*` backtracks exponentially in JS).
 const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
 const DOMAIN = `${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*(?::[0-9]+)?`;
 const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*';
 const NAME = `(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*`;
 const TAG = '[\\w][\\w.-]{0,127}';
 const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
-const REFERENCE = new RegExp(`^${NAME}(?::${TAG})?(?:@${DIGEST})?$`);
+const REFERENCE = compileGoRegexp(`^${NAME}(?::${TAG})?(?:@${DIGEST})?$`);
 
 export function isValidImageReference(image: string): boolean {
-  return image.length <= 255 + 140 && REFERENCE.test(image);
+  return image.length <= 255 + 140 && REFERENCE.matchString(image);
 }
 
 /** beta.56 image resolution: a name without `/` gets the `gcr.io/kpt-fn/` prefix; nothing else changes. */

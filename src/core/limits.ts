@@ -1,7 +1,8 @@
 /**
  * Resource limits for one function call (and for parsing untrusted YAML). One type for every
  * runtime: Starlark polls `maxSteps` and the deadline in its loop, WASM gets memory caps and a
- * Worker that is terminated at the deadline, YAML parsing enforces the alias and depth limits.
+ * Worker that is terminated at the deadline, YAML parsing enforces the size, document-count, alias
+ * and depth limits while it reads (src/core/yaml/parse.ts, build.ts).
  * Each overrun surfaces as a `LimitExceededError`.
  */
 export interface Limits {
@@ -19,6 +20,8 @@ export interface Limits {
   maxDepth: number;
   /** Bytes of one input file or ResourceList. */
   maxInputBytes: number;
+  /** YAML documents one file or stream may hold (`---`-separated pieces with content). */
+  maxDocuments: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -29,6 +32,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxAliases: 10_000,
   maxDepth: 1_000,
   maxInputBytes: 512 * 1024 * 1024,
+  maxDocuments: 100_000,
 });
 
 export function withLimits(overrides: Partial<Limits> | undefined): Limits {

@@ -71,7 +71,7 @@ export interface PackageScan {
 async function loadIgnores(fs: PackageFs, dir: string): Promise<IgnoreMatcher> {
   const p = join(dir, '.krmignore');
   if ((await fs.stat(p)) !== 'file') return NO_IGNORES;
-  return parseKrmignore(dec.decode(await fs.readFile(p)));
+  return parseKrmignore(dec.decode(await fs.readFile(p)), p);
 }
 
 /**

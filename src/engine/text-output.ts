@@ -1,8 +1,16 @@
 /**
- * kpt's CLI text (kpt-compat.md §11), produced from engine events: `Package "<p>": ` lines (with
+ * kpt's CLI text (kptdev/kpt v1.0.0-beta.56 `internal/fnruntime/runner.go` and
+ * `internal/util/render/executor.go`), produced from engine events: `Package "<p>": ` lines (with
  * the trailing space), `[RUNNING]` / `[PASS]` / `[FAIL]` with Go durations truncated to 100 ms,
- * Results and Stderr blocks (4-space indent, `%q` stderr lines, 4-line truncation), `Exit code`,
- * the summary line and the error line in kpt's three styles. Colour only on a TTY without NO_COLOR.
+ * Results and Stderr blocks (kpt's `MultiLineFormatter`: 4-space indent, `%q` stderr lines, at most
+ * 4 lines unless `--truncate-output=false`), `Exit code`, the summary line and the error line in
+ * kpt's three styles. Colour only on a TTY without NO_COLOR.
+ *
+ * Bounded output: a block is cut to its shown lines before any line is quoted, lines are found by
+ * scanning (never by splitting the whole stderr), and no block, message or error line grows past
+ * `MAX_BLOCK_CHARS` of source text whatever the function wrote (kpt has no such bound; krmfn ends
+ * the block with an "output truncated" note instead of holding gigabytes). The memory used is
+ * independent of the size of a function's stderr or of its number of results.
  */
 import { goQuote } from '../core/kptfile.ts';
 import type { Result } from '../core/result.ts';
@@ -48,15 +56,89 @@ export function formatResultLine(r: Result): string {
   return line.replace(/\r?\n/g, ' ');
 }
 
-function block(title: string, lines: readonly string[], opts: TextOptions): string {
-  if (!lines.length) return '';
+/** kpt's `FnExecErrorTruncateLines`: lines shown per block when truncating. */
+export const TRUNCATE_LINES = 4;
+
+/** Source characters one Results or Stderr block, message or error line may show (1 MiB). */
+export const MAX_BLOCK_CHARS = 1 << 20;
+
+/** `text` cut to `max` characters, never inside a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = max > 0 && /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+function truncatedNote(hidden: number): string {
+  return `    ...(output truncated: krmfn shows at most ${MAX_BLOCK_CHARS} characters per block; ${hidden} more line(s) not shown)\n`;
+}
+
+/**
+ * kpt's `MultiLineFormatter.String()`: `  Title:`, then each line (newlines inside a line become
+ * spaces; `%q`-quoted for stderr), 4 of them when truncating followed by the count of the rest.
+ * `total` is the number of lines `lines` yields; only the shown ones are read.
+ */
+function block(title: string, total: number, lines: Iterable<string>, quote: boolean, opts: TextOptions): string {
+  if (total === 0) return '';
+  const limit = opts.truncate ? Math.min(TRUNCATE_LINES, total) : total;
   let out = `  ${title}:\n`;
-  const shown = opts.truncate ? lines.slice(0, 4) : lines;
-  for (const l of shown) out += `    ${l}\n`;
-  if (shown.length < lines.length) {
-    out += `    ...(${lines.length - shown.length} line(s) truncated, use '--truncate-output=false' to disable)\n`;
+  let shown = 0;
+  let budget = MAX_BLOCK_CHARS;
+  for (const raw of lines) {
+    if (shown >= limit) break;
+    if (budget <= 0) return out + truncatedNote(total - shown);
+    const line = clip(raw, budget);
+    budget -= line.length;
+    const text = line.includes('\n') ? line.replaceAll('\n', ' ') : line;
+    out += `    ${quote ? goQuote(text) : text}\n`;
+    shown++;
+    if (line.length < raw.length) return out + truncatedNote(total - shown);
+  }
+  if (shown < total) {
+    out += `    ...(${total - shown} line(s) truncated, use '--truncate-output=false' to disable)\n`;
   }
   return out;
+}
+
+/** Number of lines `strings.Split(text, "\n")` gives, counted without splitting. */
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The lines of `text` as `strings.Split(text, "\n")` gives them, produced one at a time. */
+function* splitLines(text: string): Generator<string> {
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) {
+      yield text.slice(start);
+      return;
+    }
+    yield text.slice(start, nl);
+    start = nl + 1;
+  }
+}
+
+function* resultLines(results: readonly Result[]): Generator<string> {
+  for (const r of results) yield formatResultLine(r);
+}
+
+/** A message or error text cut to `MAX_BLOCK_CHARS`, with a note saying so. */
+function bounded(text: string): string {
+  if (text.length <= MAX_BLOCK_CHARS) return text;
+  return `${clip(text, MAX_BLOCK_CHARS)}...(output truncated: ${text.length - MAX_BLOCK_CHARS} more character(s) not shown)`;
+}
+
+/** kpt's `Stderr:` block for a function's stderr ('' when it wrote none). */
+export function formatStderrBlock(stderr: string, opts: TextOptions): string {
+  return stderr ? block('Stderr', lineCount(stderr), splitLines(stderr), true, opts) : '';
+}
+
+/** kpt's `Results:` block for a function's results ('' when there are none). */
+export function formatResultsBlock(results: readonly Result[], opts: TextOptions): string {
+  return block('Results', results.length, resultLines(results), false, opts);
 }
 
 function paint(text: string, code: string, opts: TextOptions): string {
@@ -75,16 +157,16 @@ export function formatEvent(e: EngineEvent, opts: TextOptions, mode: 'render' | 
     case 'function-end': {
       const word = e.ok ? paint('[PASS]', '32', opts) : paint('[FAIL]', '31', opts);
       let out = `${word} ${goQuote(e.name)} in ${formatGoDuration(e.durationMs)}\n`;
-      out += block('Results', e.results.map(formatResultLine), opts);
+      out += formatResultsBlock(e.results, opts);
       const showStderr = e.ok || e.exitFailure;
-      if (showStderr && e.stderr) out += block('Stderr', e.stderr.split('\n').map(goQuote), opts);
+      if (showStderr) out += formatStderrBlock(e.stderr, opts);
       if (!e.ok && e.exitFailure) out += `  Exit code: ${e.exitCode ?? 1}\n\n`;
       return out;
     }
     case 'message':
-      return `${e.message}\n`;
+      return `${bounded(e.message)}\n`;
     case 'warning':
-      return `[WARN] ${e.message}\n`;
+      return `[WARN] ${bounded(e.message)}\n`;
   }
 }
 
@@ -94,10 +176,10 @@ export function formatFailure(f: EngineFailure): string {
     case 'none':
       return '';
     case 'bare':
-      return `${f.error.message} \n`;
+      return `${bounded(f.error.message)} \n`;
     case 'plain':
-      return `error: ${f.error.message}\n`;
+      return `error: ${bounded(f.error.message)}\n`;
     case 'typed':
-      return `Error: ${f.error.message} \n`;
+      return `Error: ${bounded(f.error.message)} \n`;
   }
 }

@@ -1,4 +1,4 @@
-// Table-driven tests of the engine's pure pieces: shlex splitting, .krmignore, Kptfile static
+// Table-driven tests of the engine's pure pieces: shlex splitting, Kptfile static
 // validation texts, image references, selectors, paths, the runtime chain and deadlines.
 import { describe, expect, test } from 'vitest';
 import {
@@ -7,7 +7,6 @@ import {
   createRuntimeChain,
   runWithDeadline,
   splitCommandLine,
-  parseKrmignore,
   isValidImageReference,
   resolveImageName,
 } from 'krmfn';
@@ -31,27 +30,6 @@ describe('splitCommandLine (google/shlex rules)', () => {
   for (const [line, want] of cases) test(JSON.stringify(line), () => expect(splitCommandLine(line)).toEqual(want));
   test('unterminated quote is an error', () =>
     expect(() => splitCommandLine("a 'b")).toThrow(/unterminated single quote/));
-});
-
-describe('.krmignore', () => {
-  const m = parseKrmignore(
-    '# comment\n.expected\nout/\n/root-only.yaml\n*.tmp.yaml\n!keep.tmp.yaml\ndocs/**/gen.yaml\n',
-  );
-  const cases: [string, boolean, boolean][] = [
-    ['.expected', true, true],
-    ['a/.expected', true, true],
-    ['out', true, true],
-    ['out', false, false],
-    ['root-only.yaml', false, true],
-    ['sub/root-only.yaml', false, false],
-    ['x.tmp.yaml', false, true],
-    ['keep.tmp.yaml', false, false],
-    ['docs/a/b/gen.yaml', false, true],
-    ['docs/gen.yaml', false, true],
-    ['cm.yaml', false, false],
-  ];
-  for (const [p, isDir, want] of cases)
-    test(`${p}${isDir ? '/' : ''} → ${want}`, () => expect(m.ignores(p, isDir)).toBe(want));
 });
 
 describe('Kptfile static validation (kpt texts)', () => {

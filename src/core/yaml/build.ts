@@ -6,7 +6,7 @@
  * they follow (§5.2), and own-line comments are gathered into runs that associate.ts distributes
  * (§6.3). Throws KrmfnError for syntax errors and exceeded limits.
  */
-import { CST, Parser } from 'yaml';
+import { CST, Lexer, Parser } from 'yaml';
 import { KrmfnError } from '../errors.ts';
 import type { Limits } from '../limits.ts';
 import { newNode, type YNode } from './node.ts';
@@ -87,11 +87,30 @@ class PieceBuilder {
     this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [] };
   }
 
+  /**
+   * The `yaml` package's CST tokens, with the nesting limit enforced while parsing: its parser
+   * keeps one stack entry per open collection (plus the document and a scalar), so a stack deeper
+   * than `maxDepth` + 3 means the document nests deeper than `maxDepth`; stopping there keeps
+   * hostile input (millions of `[` or `- `) from building a CST of that depth first. The exact
+   * depth check, with the node's position, stays in `value`.
+   */
+  private *parse(): Generator<Token> {
+    const parser = new Parser();
+    const guard = this.input.limits.maxDepth + 3;
+    for (const lexeme of new Lexer().lex(this.src)) {
+      yield* parser.next(lexeme);
+      if (parser.stack.length > guard) {
+        this.fail(parser.offset, `YAML nesting deeper than ${this.input.limits.maxDepth} levels`, 'yaml-depth-limit');
+      }
+    }
+    yield* parser.end();
+  }
+
   /** kyaml decodes one document per piece: stream tokens after the first document are not read. */
   build(): YNode | null {
     const doc = this.ctx.doc;
     let seenDoc = false;
-    for (const tok of new Parser().parse(this.src)) {
+    for (const tok of this.parse()) {
       if (tok.type === 'document') {
         if (seenDoc) break;
         seenDoc = true;

@@ -26,7 +26,7 @@ export interface ParseOptions {
 /**
  * kyaml's reading rules (§1.1): BOM, CRLF→LF, lone CR, split on `\n---.*\n`, drop empty/comment-only/null
  * docs, seqindent detection per piece (§3.2), tag resolution (§4.5). Throws KrmfnError with code
- * 'yaml-syntax' (file, 1-based line, column, a go-yaml-like message), 'yaml-alias-limit', 'yaml-depth-limit', 'yaml-size-limit'.
+ * 'yaml-syntax' (file, 1-based line, column, a go-yaml-like message), 'yaml-alias-limit', 'yaml-depth-limit', 'yaml-size-limit' (input size, document count).
  */
 export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile {
   const limits = withLimits(opts.limits);
@@ -41,6 +41,7 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
   const out: ParsedFile = { docs: [], seqIndent: [] };
   for (const piece of splitPieces(normal, opts.file)) {
     if (piece.text.trim() === '') continue;
+
     let doc: YNode | null;
     try {
       doc = buildPiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
@@ -57,6 +58,14 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
       throw e;
     }
     if (!doc) continue;
+    if (out.docs.length >= limits.maxDocuments) {
+      throw new KrmfnError({
+        code: 'yaml-size-limit',
+        message: `YAML input holds more than ${limits.maxDocuments} documents`,
+        ...(opts.file ? { file: opts.file } : {}),
+        line: piece.firstLine,
+      });
+    }
     out.docs.push(doc);
     out.seqIndent.push(detectSeqIndent(piece.text));
   }

@@ -30,6 +30,7 @@ import type { Dialect, StarlarkLimits, Value } from '../../starlark/index.ts';
 import { createTimeModule } from '../../starlark/lib/time.ts';
 import { runTestFile, formatChunk, formatSummary, tally, TestHarnessError } from '../../starlark/testing/index.ts';
 import type { FileOutcome } from '../../starlark/testing/index.ts';
+import { DEFAULT_LIMITS } from '../../core/limits.ts';
 import { bool, parseFlags, parseDuration, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { write, type CliIO, type Command } from '../io.ts';
 
@@ -38,6 +39,7 @@ const DIALECT_FLAGS = ['set', 'globalreassign', 'recursion'] as const;
 const RUN_FLAGS: readonly FlagSpec[] = [
   ...DIALECT_FLAGS.map((name) => ({ name, kind: 'bool' as const })),
   { name: 'max-steps', kind: 'string' },
+  { name: 'max-output', kind: 'string' },
   { name: 'timeout', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
@@ -62,6 +64,7 @@ Run flags (starlark-go spellings, one or two dashes):
   -globalreassign       allow re-binding globals, top-level if/for and while
   -recursion            allow recursive functions
   -max-steps N          stop after N interpreter steps
+  -max-output BYTES     stop once print has written BYTES (default 268435456)
   -timeout DURATION     stop after DURATION (e.g. 10s, 500ms)
 
 Test flags:
@@ -81,11 +84,17 @@ function normaliseDashes(args: readonly string[], specs: readonly FlagSpec[]): s
 }
 
 function limitsOf(p: ParsedArgs): StarlarkLimits {
-  const limits: StarlarkLimits = {};
+  // print output is capped like a Starlark function's (src/core/limits.ts).
+  const limits: StarlarkLimits = { maxOutputBytes: DEFAULT_LIMITS.maxOutputBytes };
   const steps = str(p, 'max-steps');
   if (steps !== undefined) {
     if (!/^\d+$/.test(steps)) throw new UsageError(`invalid --max-steps ${JSON.stringify(steps)}`);
     limits.maxSteps = Number(steps);
+  }
+  const maxOutput = str(p, 'max-output');
+  if (maxOutput !== undefined) {
+    if (!/^\d+$/.test(maxOutput)) throw new UsageError(`invalid --max-output ${JSON.stringify(maxOutput)}`);
+    limits.maxOutputBytes = Number(maxOutput);
   }
   const timeout = str(p, 'timeout');
   if (timeout !== undefined) {
@@ -154,10 +163,11 @@ async function runFile(file: string, p: ParsedArgs, io: CliIO): Promise<number> 
     await write(io.stderr, `error: cannot read ${file}: ${(e as Error).message}\n`);
     return 1;
   }
-  const out: string[] = [];
-  const print = (m: string): void => {
-    out.push(m + '\n');
-  };
+  // `print` streams to stdout through a small buffer (memory independent of how much a script
+  // prints); the interpreter charges every line against `maxOutputBytes` and stops the script with
+  // an "output budget exceeded" error past it.
+  const out = new PrintStream(io);
+  const print = (m: string): void => out.line(m);
   const predeclared = predeclaredModules();
   let code = 0;
   try {
@@ -171,13 +181,41 @@ async function runFile(file: string, p: ParsedArgs, io: CliIO): Promise<number> 
       load: fileLoader(dialect, limits, print, predeclared)(path),
     });
   } catch (e) {
-    await write(io.stdout, out.join(''));
-    out.length = 0;
+    await out.flush();
     await write(io.stderr, formatStarlarkError(e) + '\n');
     code = 1;
   }
-  if (out.length > 0) await write(io.stdout, out.join(''));
+  await out.flush();
   return code;
+}
+
+/** Print lines gathered into chunks of at most `PRINT_CHUNK_CHARS`, each written out when full. */
+const PRINT_CHUNK_CHARS = 64 * 1024;
+
+class PrintStream {
+  #pending: string[] = [];
+  #size = 0;
+  readonly #io: CliIO;
+  constructor(io: CliIO) {
+    this.#io = io;
+  }
+  line(text: string): void {
+    this.#pending.push(text, '\n');
+    this.#size += text.length + 1;
+    if (this.#size >= PRINT_CHUNK_CHARS) this.#emit();
+  }
+  #emit(): void {
+    if (this.#size === 0) return;
+    this.#io.stdout.write(this.#pending.join(''));
+    this.#pending = [];
+    this.#size = 0;
+  }
+  async flush(): Promise<void> {
+    const text = this.#pending.join('');
+    this.#pending = [];
+    this.#size = 0;
+    await write(this.#io.stdout, text);
+  }
 }
 
 async function runTests(p: ParsedArgs, io: CliIO): Promise<number> {
