@@ -1,12 +1,17 @@
 /**
  * ensure-name-substring (catalog.md §4.8): prefixes or suffixes names (kustomize namePrefix /
  * nameSuffix FieldSpecs plus `additionalNameFields`), skipping names that already contain the
- * substring, then fixes name back-references and `depends-on` annotations. Like the catalog
- * function (kustomize resmap round trip), the output loses path/index annotations, so kpt files
- * every item anew (reproduced: the catalog's goldens encode it).
+ * substring, then fixes name back-references and `depends-on` annotations. Items keep every
+ * annotation they came with, `config.kubernetes.io/path` and `index` included, so kpt writes each
+ * one back to its own file: the catalog function round-trips items through a kustomize resmap whose
+ * `RemoveBuildAnnotations` drops only kustomize's build annotations (GoogleContainerTools/
+ * kpt-functions-catalog `functions/go/ensure-name-substring/main.go` at every tag, kustomize
+ * `api/resource/resource.go` at the commit its go.mod pins), and the catalog's own example goldens
+ * (`examples/ensure-name-substring-prefix/.expected/diff.patch`) change names in place.
  */
 import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import { finish } from './lib/catalog-fn.ts';
+import { emulatedVersion, finish } from './lib/catalog-fn.ts';
+import { versionAtLeast } from '../sdk/index.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
 import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
@@ -63,13 +68,6 @@ function skipped(obj: KubeObject): boolean {
   );
 }
 
-const PATH_ANNOTATIONS = [
-  'config.kubernetes.io/path',
-  'config.kubernetes.io/index',
-  'internal.config.kubernetes.io/path',
-  'internal.config.kubernetes.io/index',
-];
-
 const CLUSTER_SCOPED_REFS = new Set(['ClusterRole', 'PersistentVolume', 'StorageClass', 'PriorityClass']);
 
 interface Renamed {
@@ -106,7 +104,6 @@ export function ensureNameSubstring(items: readonly KubeObject[], cfg: EnsureNam
   }
   fixBackReferences(items, renamed);
   for (const obj of processed) fixDependsOn(obj, original, cfg.substring, edit);
-  for (const obj of items) for (const a of PATH_ANNOTATIONS) obj.removeAnnotation(a);
   return ok();
 }
 
@@ -168,18 +165,35 @@ function fixDependsOn(
   if (joined !== value) obj.setAnnotation(DEPENDS_ON, joined);
 }
 
+const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.2.0'];
+const NEWEST = VERSIONS[VERSIONS.length - 1]!;
+const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
+
+/**
+ * v0.1.0 builds its resmap with kustomize api v0.8.4's default factory, which drops every object
+ * carrying the `local-config` annotation, whatever its value (`api/internal/wrappy/factory.go`,
+ * `shouldDropObject`, at kubernetes-sigs/kustomize `api/v0.8.4`): such objects leave the output and
+ * kpt deletes their files (the catalog's `examples/ensure-name-substring/advanced` golden at
+ * `ensure-name-substring/v0.1.0` deletes `fn-config.yaml`). v0.1.1 sets `IncludeLocalConfigs`.
+ */
+function isLocalConfigForKustomize(obj: KubeObject): boolean {
+  return obj.getAnnotation(LOCAL_CONFIG) !== undefined;
+}
+
 export const ensureNameSubstringFn = defineMutator({
   name: 'ensure-name-substring',
   usage: 'Makes every resource name contain a substring (prefix or suffix) and fixes references to renamed resources.',
   run(ctx) {
     const cfg = parseEnsureNameSubstringConfig(ctx.functionConfig);
-    finish(ctx, typeof cfg === 'string' ? fail(cfg) : ensureNameSubstring(ctx.items.all, cfg));
+    if (typeof cfg === 'string') return finish(ctx, fail(cfg));
+    if (!versionAtLeast(emulatedVersion(ctx, NEWEST), 'v0.1.1')) ctx.items.remove(isLocalConfigForKustomize);
+    finish(ctx, ensureNameSubstring(ctx.items.all, cfg));
   },
 });
 
 export default defineBuiltin({
   name: 'ensure-name-substring',
-  versions: ['v0.1.0', 'v0.1.1', 'v0.2.0'],
+  versions: VERSIONS,
   configKinds: ['ConfigMap', 'EnsureNameSubstring'],
   summary: 'Ensure resource names contain a substring (prefix or suffix), fixing name references',
   schema: {

@@ -19,6 +19,7 @@ import setAnnotations from './set-annotations.ts';
 import setEnforcementAction from './set-enforcement-action.ts';
 import setImage from './set-image.ts';
 import setLabels from './set-labels.ts';
+import setNamePrefix from './set-name-prefix.ts';
 import setNamespace from './set-namespace.ts';
 import setProjectId from './set-project-id.ts';
 import upsertResource from './upsert-resource.ts';
@@ -41,6 +42,7 @@ export const BUILTINS: readonly BuiltinDescriptor[] = Object.freeze([
   setEnforcementAction,
   setImage,
   setLabels,
+  setNamePrefix,
   setNamespace,
   setProjectId,
   upsertResource,

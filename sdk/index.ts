@@ -66,10 +66,12 @@ export {
 export { executeFunction, executeFunctionSync, type ExecuteOptions, type ExecuteOutcome } from './execute.ts';
 export {
   defineBuiltin,
+  explainNotBuiltin,
   findBuiltin,
   type BuiltinDescriptor,
   type BuiltinInit,
   type BuiltinMatch,
+  type FindBuiltinOptions,
   type ImageAlias,
 } from './registry.ts';
 export {
@@ -88,6 +90,7 @@ export {
 export { knownScope, type KnownScope } from '../src/core/kube-scope.ts';
 export { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from '../src/core/field-path.ts';
 export { compareVersions, parseImageRef, parseVersion, versionAtLeast } from '../src/core/image.ts';
+export { builtinVersions, catalogReleases, type CatalogRelease } from '../src/core/catalog-versions.ts';
 export type { FieldRef, FileRef, ResourceRef, Result, Severity } from '../src/core/result.ts';
 export type { ResourceList } from '../src/core/function.ts';
 export { newObject, parseObject, parseObjects } from './objects.ts';

@@ -10,7 +10,7 @@
  */
 import type { FunctionRuntime } from './core/function.ts';
 import type { Limits } from './core/limits.ts';
-import { createBuiltinRuntime } from './runtimes/builtin.ts';
+import { createBuiltinRuntime, type BuiltinRuntimeOptions } from './runtimes/builtin.ts';
 import { createStarlarkRuntime } from './runtimes/starlark.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { createRuntimeChain } from './engine/chain.ts';
@@ -38,8 +38,8 @@ export interface Engine {
  * loader and an executor from the host (krmfn/node: createNodeWasmRuntime), exec needs processes
  * (krmfn/node: createExecRuntime): hosts add them with `extraRuntimes`.
  */
-export function defaultRuntimes(): FunctionRuntime[] {
-  return [createBuiltinRuntime(BUILTINS), createStarlarkRuntime()];
+export function defaultRuntimes(options: BuiltinRuntimeOptions = {}): FunctionRuntime[] {
+  return [createBuiltinRuntime(BUILTINS, options), createStarlarkRuntime()];
 }
 
 export function createEngine(options: EngineOptions = {}): Engine {
@@ -105,7 +105,8 @@ export { decodeKptfile, resolveImageName, isValidImageReference, type Kptfile } 
 export { serializeResourceList, parseFunctionOutput, parseResourceListInput } from './core/resource-list.ts';
 export { emitResultsFile } from './core/results-file.ts';
 export { parseYamlFile, emitYamlFile, emitYamlDocument } from './core/yaml/index.ts';
-export { createBuiltinRuntime, createStarlarkRuntime };
+export { createBuiltinRuntime, createStarlarkRuntime, type BuiltinRuntimeOptions };
+export { builtinVersions, catalogReleases, type CatalogRelease } from './core/catalog-versions.ts';
 export {
   createWasmRuntime,
   DEFAULT_WASM_MEMORY_BYTES,

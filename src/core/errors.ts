@@ -95,9 +95,12 @@ export class KrmfnError extends Error {
 
 /** A runtime in the chain does not handle this function: the chain moves on to the next one. */
 export class NotFoundError extends KrmfnError {
-  constructor(fn: string, message = `function ${JSON.stringify(fn)} not found`) {
+  /** Why this runtime could not take it, for the user (e.g. "set-labels has no version …"); the chain quotes it. */
+  readonly hint: string | undefined;
+  constructor(fn: string, message = `function ${JSON.stringify(fn)} not found`, hint?: string) {
     super({ code: 'function-not-found', message, function: fn });
     this.name = 'NotFoundError';
+    this.hint = hint;
   }
 }
 

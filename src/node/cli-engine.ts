@@ -38,7 +38,7 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
   const engine = createEngine({
     runtimes: [
       ...extra.first,
-      ...defaultRuntimes(),
+      ...defaultRuntimes({ digestPolicy: bool(p, 'strict-digests') ? 'strict' : 'tag' }),
       ...(wasm ? [wasm] : []),
       createExecRuntime({ env }),
       ...extra.last,

@@ -1,9 +1,11 @@
 /**
  * The built-in runtime: catalog images implemented natively (builtins/), run as `objects` runners
  * on the live KubeObjects. `resolve` maps `spec.image` (any catalog registry prefix, short names,
- * exact/floating/newest tags, known digests) to a descriptor and throws `NotFoundError` for
- * anything else, so the chain moves on. The function sees the resolved image as `ctx.image`
- * ({name, tag, version}) and follows that version's behaviour.
+ * released/floating/newest tags, digest pins under the digest policy) to a descriptor and throws
+ * `NotFoundError` for anything else, so the chain moves on; for a catalog image it cannot run the
+ * error carries a hint (unknown version and the nearest one, misspelt name, digest it cannot
+ * place: sdk/registry.ts `explainNotBuiltin`). The function sees the resolved image as `ctx.image`
+ * ({name, tag, version, digest}) and follows that version's behaviour.
  *
  * Run as a validator (`rctx.validator`), a function is not told so, as a container is not: the
  * engine gives it clones and discards what it changed, exactly as kpt discards a container
@@ -24,7 +26,13 @@ import type {
 } from '../core/function.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { executeFunction } from '../../sdk/execute.ts';
-import { findBuiltin, type BuiltinDescriptor, type BuiltinMatch } from '../../sdk/registry.ts';
+import {
+  explainNotBuiltin,
+  findBuiltin,
+  type BuiltinDescriptor,
+  type BuiltinMatch,
+  type FindBuiltinOptions,
+} from '../../sdk/registry.ts';
 import type { KrmFunction } from '../../sdk/define.ts';
 
 /**
@@ -63,14 +71,20 @@ export function createFunctionRuntime(functions: Readonly<Record<string, KrmFunc
   };
 }
 
-export function createBuiltinRuntime(registry: readonly BuiltinDescriptor[] = BUILTINS): FunctionRuntime {
+/** Options of the built-in runtime: `digestPolicy` (default `tag`) says what `name:tag@sha256:…` means. */
+export type BuiltinRuntimeOptions = FindBuiltinOptions;
+
+export function createBuiltinRuntime(
+  registry: readonly BuiltinDescriptor[] = BUILTINS,
+  options: BuiltinRuntimeOptions = {},
+): FunctionRuntime {
   return {
     name: 'builtin',
     async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<ObjectsRunner> {
       const image = spec.image;
       if (!image) throw new NotFoundError(spec.exec ?? ctx.displayName ?? '');
-      const match = findBuiltin(registry, image);
-      if (!match) throw new NotFoundError(image);
+      const match = findBuiltin(registry, image, options);
+      if (!match) throw new NotFoundError(image, undefined, explainNotBuiltin(registry, image, options));
       return sdkRunner(match.descriptor.fn, match.image, true);
     },
   };

@@ -71,6 +71,7 @@ Flags:
       --timeout DURATION       deadline of the call, e.g. 30s (default 60s)
       --remote-config FILE     run the images it maps on remote function servers (docs/serve.md)
       --container-runtime RT   run images nothing else runs with docker, podman or nerdctl
+      --strict-digests         built-ins refuse name:tag@sha256:… pins they cannot vouch for
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome as JSON on stdout
   -h, --help                   show this help

@@ -24,6 +24,7 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'timeout', kind: 'string' },
   { name: 'remote-config', kind: 'string' },
   { name: 'container-runtime', kind: 'string' },
+  { name: 'strict-digests', kind: 'bool' },
   { name: 'json', kind: 'bool' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
@@ -55,6 +56,8 @@ Flags:
       --remote-config FILE     run the images it maps on remote function servers (docs/serve.md)
       --container-runtime RT   run images nothing else runs with docker, podman or nerdctl
                                (off by default; also KRMFN_CONTAINER_RUNTIME)
+      --strict-digests         built-ins refuse name:tag@sha256:… pins they cannot vouch for
+                               (default: run the tag's version, record the digest)
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome (results, counts, error) as JSON on stdout
   -h, --help                   show this help

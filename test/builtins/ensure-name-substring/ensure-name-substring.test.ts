@@ -54,12 +54,13 @@ metadata:
 `;
 
 describe('ensure-name-substring', () => {
-  it('prefixes names, fixes back-references and depends-on, drops path annotations', async () => {
+  it('prefixes names, fixes back-references and depends-on, keeps path and index annotations (files stay in place)', async () => {
     const r = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, PREPEND.replace('prod-', 'prod'));
     expect(r.exitCode).toBe(0);
     const byKind = Object.fromEntries(r.items.map((o) => [o.kind, o]));
     expect(byKind['ConfigMap']!.name).toBe('prodthe-map');
-    expect(byKind['ConfigMap']!.getAnnotation('config.kubernetes.io/path')).toBeUndefined();
+    expect(byKind['ConfigMap']!.getAnnotation('config.kubernetes.io/path')).toBe('cm.yaml');
+    expect(byKind['ConfigMap']!.getAnnotation('config.kubernetes.io/index')).toBe('0');
     expect(byKind['Deployment']!.name).toBe('prodweb');
     expect(byKind['Deployment']!.get('spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef.name')).toBe(
       'prodthe-map',

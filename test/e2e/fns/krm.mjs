@@ -17,6 +17,7 @@
 //   drop-kind KIND          remove items of KIND
 //   not-krm                 append an item without apiVersion
 //   strip-ids               remove the id annotations (kpt then cannot restore comments)
+//   strip-paths             remove every path and index annotation (kpt then re-files every item)
 //   legacy-path PATH        set only config.kubernetes.io/path of non-Kptfile items (kpt syncs the internal key)
 //   mismatch                set the two path annotations of the first non-Kptfile item to different values
 import { parse, stringify } from 'yaml';
@@ -95,6 +96,14 @@ switch (op) {
     for (const o of items) {
       delete ann(o)['config.k8s.io/id'];
       delete ann(o)['internal.config.kubernetes.io/id'];
+    }
+    break;
+  case 'strip-paths':
+    for (const o of items) {
+      for (const k of ['path', 'index']) {
+        delete ann(o)[`config.kubernetes.io/${k}`];
+        delete ann(o)[`internal.config.kubernetes.io/${k}`];
+      }
     }
     break;
   case 'legacy-path': {

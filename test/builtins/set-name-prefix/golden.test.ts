@@ -1,0 +1,3 @@
+import { goldenSuite } from '../harness.ts';
+
+goldenSuite(new URL('.', import.meta.url).pathname, 'set-name-prefix');
