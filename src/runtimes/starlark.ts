@@ -1,19 +1,23 @@
 /**
  * The KRM `starlark` function (kpt's `gcr.io/kpt-fn/starlark`, `ghcr.io/kptdev/krm-functions-catalog/starlark`)
- * as an in-process `objects` runtime (starlark.md Part C).
+ * as an in-process `objects` runtime; behaviour per released tag in ./starlark/versions.ts and
+ * builtins/docs/starlark.md.
  *
- * A call: read the script from the StarlarkRun / ConfigMap functionConfig; convert every item to a
- * Starlark dict stamped with kpt's call ids (`internal.config.kubernetes.io/id`, `config.k8s.io/id`);
- * run the script in kpt's dialect (set, while, top-level control, global reassignment, recursion)
- * with the only predeclared name `ctx`; read `ctx.resource_list["items"]` back. As in kpt, every
- * output item is re-marshalled (sorted keys, plain styles) and an item whose id matches an input
- * gets that input's comments and key order back, in place on the same KubeObject; items without a
- * matching id are new resources. `print` lines go to stderr. Any failure is one error result with
- * exit code 1 and leaves the items untouched: `fail: <msg>` and other dynamic errors as their bare
- * message, static errors as `<name>:<line>:<col>: <msg>` (the first).
+ * A call: read the script from the StarlarkRun / ConfigMap functionConfig (the tag's rules);
+ * convert every item to a Starlark dict stamped with kpt's call ids (`internal.config.kubernetes.io/id`,
+ * `config.k8s.io/id`); run the script in the tag's dialect (kpt's flags from v0.3.0) with the only
+ * predeclared name `ctx` and the tag's `load()` table; read `ctx.resource_list["items"]` back. As in
+ * kpt, every output item is re-marshalled (sorted keys, plain styles) and an item whose id matches
+ * an input gets that input's comments and key order back, in place on the same KubeObject; items
+ * without a matching id are new resources. `print` lines go to stderr. Any failure is one error
+ * result with exit code 1 and leaves the items untouched: `fail: <msg>` and other dynamic errors as
+ * their bare message, static errors as `<name>:<line>:<col>: <msg>` (the first); stderr ends with
+ * the tag's failure line.
  *
- * Limits: the call's step budget, deadline (polled against the injected clock), AbortSignal,
- * memory budget (allocation) and output budget apply to the script.
+ * Sandbox: `ctx.environment` holds only `StarlarkRuntimeOptions.environment` (what the user passed
+ * explicitly), never the host environment in `RunContext.env`. The call's step budget, deadline
+ * (polled against the injected clock), AbortSignal, memory budget (allocation) and output budget
+ * apply to the script.
  */
 import { NotFoundError } from '../core/errors.ts';
 import type {
@@ -24,7 +28,7 @@ import type {
   ResourceList,
   RunContext,
 } from '../core/function.ts';
-import { parseImageRef } from '../core/image.ts';
+import { BETA56_IMAGE_PREFIX, parseImageRef, resolveCatalogVersion } from '../core/image.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import type { Result } from '../core/result.ts';
 import { copyComments, syncOrder } from '../core/yaml/index.ts';
@@ -44,6 +48,12 @@ import { readScriptConfig } from './starlark/config.ts';
 import { KrmContext } from './starlark/context.ts';
 import { OutputConversionError, nodeToStarlark, starlarkToNode } from './starlark/convert.ts';
 import { krmLoader } from './starlark/modules.ts';
+import {
+  NEWEST_STARLARK_VERSION,
+  STARLARK_RELEASED_VERSIONS,
+  starlarkProfile,
+  type StarlarkProfile,
+} from './starlark/versions.ts';
 
 /** Repositories kpt publishes the starlark function under; any tag or digest. */
 export const STARLARK_IMAGE_REPOSITORIES: readonly string[] = Object.freeze([
@@ -63,31 +73,62 @@ export const KRM_STARLARK_DIALECT: Readonly<Dialect> = Object.freeze({
 export interface StarlarkRuntimeOptions {
   /** `ctx.open_api`: the OpenAPI (swagger v2) document as JSON-like data, fetched on first use. Default `{}`. */
   openApi?: () => unknown;
+  /**
+   * `ctx.environment`: only the variables the user passed explicitly (kpt's `--env`, see
+   * ./starlark/environment.ts). Default empty: the host environment never reaches a script.
+   */
+  environment?: Readonly<Record<string, string>>;
+  /** The released version whose behaviour to follow (default the newest). */
+  version?: string;
+}
+
+/**
+ * The released version an image reference selects, or undefined when the reference is not the
+ * catalog's starlark function or names no released version. Spellings: full
+ * (`gcr.io/kpt-fn/starlark:v0.4.3`, `ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5`), short
+ * (`starlark:v0.4.3`, which kpt beta.56 prefixes with `gcr.io/kpt-fn/`), floating `vX.Y` / `vX`,
+ * `latest`/`unstable`/no tag (the newest). `name:tag@sha256:…` follows the tag; a bare digest is
+ * not one krmfn can vouch for and is refused (undefined).
+ */
+export function starlarkImageVersion(image: string): string | undefined {
+  const ref = parseImageRef(image.includes('/') ? image : BETA56_IMAGE_PREFIX + image.trim());
+  if (ref.name !== 'starlark' || !STARLARK_IMAGE_REPOSITORIES.includes(ref.repository)) return undefined;
+  if (ref.digest && !ref.tag) return undefined;
+  return resolveCatalogVersion(ref.tag, '', STARLARK_RELEASED_VERSIONS);
 }
 
 export function isStarlarkImage(image: string): boolean {
-  const ref = parseImageRef(image);
-  return ref.name === 'starlark' && STARLARK_IMAGE_REPOSITORIES.includes(ref.repository);
+  return starlarkImageVersion(image) !== undefined;
 }
 
 export function createStarlarkRuntime(opts: StarlarkRuntimeOptions = {}): FunctionRuntime {
   return {
     name: 'starlark',
     async resolve(spec: FunctionSpec): Promise<ObjectsRunner> {
-      if (spec.image === undefined || !isStarlarkImage(spec.image))
-        throw new NotFoundError(spec.image ?? spec.exec ?? '');
+      const version = spec.image === undefined ? undefined : starlarkImageVersion(spec.image);
+      if (version === undefined) throw new NotFoundError(spec.image ?? spec.exec ?? '');
       return {
         kind: 'objects',
-        run: async (input, ctx) => runStarlarkFunction(input, ctx, opts),
+        run: async (input, ctx) => runStarlarkFunction(input, ctx, { ...opts, version }),
       };
     },
   };
 }
 
 const ID_ANNOTATIONS = [ANNOTATIONS.id, ANNOTATIONS.legacyId] as const;
-const FAILURE_STDERR = 'failed to evaluate function: error: function failure';
+/** kpt-functions-sdk `fn.AsMain` (v0.4.0+) after a failing ResourceListProcessor. */
+const SDK_FAILURE_STDERR = 'failed to evaluate function: error: function failure';
 
-function failed(input: ResourceList, message: string, printed: string[]): ObjectsOutcome {
+/**
+ * The failure's stderr line: v0.4.0+ the SDK's fixed text; before, kyaml `command.Build` prints
+ * `framework.Result.Error()`, i.e. `[error] : <message>` (ResultItem.String with no resource and an
+ * empty field path), without a trailing newline.
+ */
+function failureLine(profile: StarlarkProfile, message: string): string {
+  return profile.generation === 'sdk' ? SDK_FAILURE_STDERR : `[error] : ${message}`;
+}
+
+function failed(input: ResourceList, message: string, printed: string[], profile: StarlarkProfile): ObjectsOutcome {
   const result: Result = { message, severity: 'error' };
   return {
     output: {
@@ -95,7 +136,7 @@ function failed(input: ResourceList, message: string, printed: string[]): Object
       ...(input.functionConfig ? { functionConfig: input.functionConfig } : {}),
       results: [result],
     },
-    stderr: [...printed, FAILURE_STDERR].join('\n'),
+    stderr: [...printed, failureLine(profile, message)].join('\n'),
     exitCode: 1,
   };
 }
@@ -108,12 +149,16 @@ export function runStarlarkFunction(
   ctx: RunContext,
   opts: StarlarkRuntimeOptions = {},
 ): ObjectsOutcome {
-  const cfg = readScriptConfig(input.functionConfig);
-  if (!cfg.ok) return failed(input, cfg.message, []);
+  const profile = starlarkProfile(opts.version ?? NEWEST_STARLARK_VERSION);
+  const cfg = readScriptConfig(input.functionConfig, profile);
+  if (!cfg.ok) return failed(input, cfg.message, [], profile);
 
   // Items as dicts, stamped with 1-based call ids (kpt stamps them before every call).
   const byId = new Map<string, KubeObject>();
-  const itemValues: Value[] = input.items.map((obj, i) => {
+  // v0.1.x `config.go` filterStarlarkFunctionKind: items of kind StarlarkRun never reach the script.
+  const visible =
+    profile.generation === 'kyaml-filter' ? input.items.filter((o) => o.kind !== 'StarlarkRun') : input.items;
+  const itemValues: Value[] = visible.map((obj, i) => {
     const id = String(i + 1);
     byId.set(id, obj);
     const v = nodeToStarlark(obj.doc, { maxAliases: ctx.limits.maxAliases, maxDepth: ctx.limits.maxDepth });
@@ -124,11 +169,8 @@ export function runStarlarkFunction(
   resourceList.insert(b('apiVersion'), b('config.kubernetes.io/v1'));
   resourceList.insert(b('kind'), b('ResourceList'));
   resourceList.insert(b('items'), new List(itemValues));
-  resourceList.insert(
-    b('functionConfig'),
-    input.functionConfig ? nodeToStarlark(input.functionConfig.doc) : new Dict(),
-  );
-  const krmCtx = new KrmContext(resourceList, ctx.env, opts.openApi);
+  resourceList.insert(b('functionConfig'), functionConfigValue(input.functionConfig, profile));
+  const krmCtx = new KrmContext(resourceList, opts.environment ?? {}, opts.openApi);
 
   const printed: string[] = [];
   try {
@@ -136,7 +178,7 @@ export function runStarlarkFunction(
       filename: cfg.name,
       source: cfg.source,
       predeclared: { ctx: krmCtx },
-      dialect: KRM_STARLARK_DIALECT,
+      dialect: profile.kptDialect ? KRM_STARLARK_DIALECT : {},
       limits: {
         maxSteps: ctx.limits.maxSteps,
         deadline: ctx.deadline,
@@ -146,14 +188,28 @@ export function runStarlarkFunction(
         maxOutputBytes: ctx.limits.maxOutputBytes,
       },
       print: (m) => printed.push(m),
-      load: krmLoader(ctx.now),
+      ...(profile.modules === 'none'
+        ? {}
+        : {
+            load: krmLoader({
+              now: ctx.now,
+              krmfn: profile.modules === 'starlib+krmfn',
+              maxAliases: ctx.limits.maxAliases,
+              maxDepth: ctx.limits.maxDepth,
+            }),
+          }),
     });
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {
       const first = e.errors[0]!;
-      return failed(input, `${first.file}:${first.line}:${first.col}: ${toHostString(first.message)}`, printed);
+      return failed(
+        input,
+        `${first.file}:${first.line}:${first.col}: ${toHostString(first.message)}`,
+        printed,
+        profile,
+      );
     }
-    if (isStarlarkEvalError(e)) return failed(input, e.traced ? e.message : toHostString(e.message), printed);
+    if (isStarlarkEvalError(e)) return failed(input, e.traced ? e.message : toHostString(e.message), printed, profile);
     throw e;
   }
   const stderr = printed.join('\n');
@@ -163,7 +219,7 @@ export function runStarlarkFunction(
   try {
     items = readBackItems(resourceList.lookup(b('items')), byId);
   } catch (e) {
-    if (e instanceof OutputConversionError) return failed(input, e.message, printed);
+    if (e instanceof OutputConversionError) return failed(input, e.message, printed, profile);
     throw e;
   }
   return {
@@ -171,6 +227,28 @@ export function runStarlarkFunction(
     stderr,
     exitCode: 0,
   };
+}
+
+/** v0.1.x re-marshals its StarlarkRun struct (`toRNode`): only apiVersion, kind, metadata's
+ * name/namespace/labels/annotations and source survive. Later tags pass the config as written. */
+function functionConfigValue(fc: KubeObject | undefined, profile: StarlarkProfile): Value {
+  const v = fc ? nodeToStarlark(fc.doc) : new Dict();
+  if (profile.generation !== 'kyaml-filter' || !(v instanceof Dict)) return v;
+  const out = new Dict();
+  for (const key of ['apiVersion', 'kind', 'metadata', 'source']) {
+    let x = v.lookup(b(key));
+    if (x === undefined) continue;
+    if (key === 'metadata' && x instanceof Dict) {
+      const meta = new Dict();
+      for (const k of ['name', 'namespace', 'labels', 'annotations']) {
+        const y = x.lookup(b(k));
+        if (y !== undefined) meta.insert(b(k), y);
+      }
+      x = meta;
+    }
+    out.insert(b(key), x);
+  }
+  return out;
 }
 
 function stampIds(item: Dict, id: string): void {

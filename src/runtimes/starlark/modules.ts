@@ -1,12 +1,21 @@
 /**
- * The `load()` table of the KRM `starlark` function (starlark.md §14): `encoding/json.star`,
- * `math.star`, `time.star` (host clock) and krmfn's own `krmfn.star` helpers. Other names load an
- * empty module, as in the kpt image (so `load("x.star", "y")` fails with `load: name y not found in
- * module x.star`); `http.star` is refused (no network).
+ * The `load()` table of the KRM `starlark` function: `third_party/.../fn/runtime/starlark/loadlib.go`
+ * at tags `starlark/v0.3.0`+ (kptdev/krm-functions-catalog), i.e. qri-io/starlib v0.5.0's modules
+ * plus `krmfn.star` (v0.4.1+). Implemented: `encoding/json.star`, `encoding/yaml.star`,
+ * `encoding/base64.star`, `encoding/csv.star`, `hash.star`, `math.star`, `re.star`, `time.star`
+ * (host clock) and `krmfn.star`. `http.star` is refused (no network in the sandbox); `bsoup.star`,
+ * `html.star`, `geo.star`, `xlsx.star` and `zipfile.star` exist upstream but are not implemented
+ * (a clear `cannot load` error). Any other name loads an empty module, as upstream's loader returns
+ * `nil, nil` (so `load("x.star", "y")` fails with `load: name y not found in module x.star`).
  */
 import { Builtin, Dict, JSON_MODULE, MATH_MODULE, Module, fail, fromHostString } from '../../starlark/index.ts';
 import type { Value } from '../../starlark/index.ts';
 import { createTimeModule } from '../../starlark/lib/time.ts';
+import { BASE64_MODULE } from '../../starlark/lib/starlib/base64.ts';
+import { CSV_MODULE } from '../../starlark/lib/starlib/csv.ts';
+import { HASH_MODULE } from '../../starlark/lib/starlib/hash.ts';
+import { RE_MODULE } from './starlib-re.ts';
+import { createYamlModule } from './starlib-yaml.ts';
 
 function field(v: Value | undefined, ...path: string[]): Value | undefined {
   let cur = v;
@@ -35,22 +44,52 @@ export const KRMFN_MODULE: Module = new Module(
   }),
 );
 
-export function krmLoader(now: () => number): (module: string) => Record<string, Value> {
-  const time = createTimeModule({ now });
+/** Modules of starlib v0.5.0 that krmfn does not implement, and why. */
+const UNAVAILABLE: Readonly<Record<string, string>> = {
+  'http.star': 'http.star is not available: Starlark functions run without network access',
+  'bsoup.star': 'bsoup.star (HTML scraping) is not implemented by krmfn',
+  'html.star': 'html.star (HTML parsing) is not implemented by krmfn',
+  'geo.star': 'geo.star is not implemented by krmfn',
+  'xlsx.star': 'xlsx.star is not implemented by krmfn',
+  'zipfile.star': 'zipfile.star is not implemented by krmfn',
+};
+
+export interface KrmLoaderOptions {
+  now: () => number;
+  /** v0.4.1+: `krmfn.star`. */
+  krmfn?: boolean;
+  /** Bounds for `yaml.loads`. */
+  maxAliases?: number;
+  maxDepth?: number;
+}
+
+export function krmLoader(opts: KrmLoaderOptions): (module: string) => Record<string, Value> {
+  const time = createTimeModule({ now: opts.now });
+  let yaml: Module | undefined;
   return (module: string): Record<string, Value> => {
     switch (module) {
       case 'encoding/json.star':
         return { json: JSON_MODULE };
+      case 'encoding/yaml.star':
+        yaml ??= createYamlModule({ maxAliases: opts.maxAliases ?? 10_000, maxDepth: opts.maxDepth ?? 1_000 });
+        return { yaml };
+      case 'encoding/base64.star':
+        return { base64: BASE64_MODULE };
+      case 'encoding/csv.star':
+        return { csv: CSV_MODULE };
+      case 'hash.star':
+        return { hash: HASH_MODULE };
+      case 're.star':
+        return { re: RE_MODULE };
       case 'math.star':
         return { math: MATH_MODULE };
       case 'time.star':
         return { time };
       case 'krmfn.star':
-        return { krmfn: KRMFN_MODULE };
-      case 'http.star':
-        throw new Error('network access is not available to Starlark functions');
-      default:
-        return {};
+        return opts.krmfn === false ? {} : { krmfn: KRMFN_MODULE };
     }
+    const why = UNAVAILABLE[module];
+    if (why !== undefined) throw new Error(why);
+    return {};
   };
 }

@@ -7,6 +7,7 @@ import { List } from '../value/list.ts';
 import { Dict } from '../value/hashtable.ts';
 import { fail } from '../value/errors.ts';
 import { binary, isIterableValue, toArray, truth } from '../value/ops.ts';
+import { hasLen } from '../value/capabilities.ts';
 import type { Pos } from '../syntax/tokens.ts';
 import { encodePos } from '../eval/frame.ts';
 import type { Frame } from '../eval/frame.ts';
@@ -54,9 +55,12 @@ export function unboundGlobal(fr: Frame, pos: number, name: string): never {
 /** `x op= y` semantics: in-place `list += iterable` and `dict |= dict`, else the binary op. */
 export function augmented(fr: Frame, op: string, x: Value, y: Value): Value {
   if (op === '+' && x instanceof List && isIterableValue(y)) {
-    const items = toArray(y);
     x.checkMutable('apply += to');
-    fr.th.alloc(items.length * ELEM_BYTES);
+    // A sized iterable (range, list, ...) is charged before it is materialised.
+    const size = hasLen(y) ? y.len() : -1;
+    if (size >= 0) fr.th.alloc(size * ELEM_BYTES);
+    const items = toArray(y);
+    if (size < 0) fr.th.alloc(items.length * ELEM_BYTES);
     for (let i = 0; i < items.length; i++) x.elems.push(items[i]!);
     return x;
   }
@@ -71,6 +75,7 @@ export function augmented(fr: Frame, op: string, x: Value, y: Value): Value {
 /** The general binary operator (after fast paths failed). */
 export function binaryOp(fr: Frame, op: string, x: Value, y: Value): Value {
   const r = binary(op, x, y, fr.th);
-  if (typeof r === 'string' && r.length > ALLOC_STRING_MIN) fr.th.alloc(r.length);
+  // String repetition charges itself before allocating.
+  if (typeof r === 'string' && r.length > ALLOC_STRING_MIN && op !== '*') fr.th.alloc(r.length);
   return r;
 }

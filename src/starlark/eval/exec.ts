@@ -3,6 +3,7 @@
  * globals. Also `evalExpr` for REPLs. All host strings (names, file names, print output) are host
  * (UTF-16) strings; values use the binary-string representation.
  */
+import { withAllocSink } from '../value/alloc-sink.ts';
 import type { Value } from '../value/contract.ts';
 import { UNIVERSE } from '../lib/universe.ts';
 import { parseExpr, parseFile } from '../syntax/parser.ts';
@@ -223,7 +224,10 @@ function runModule(compiled: CompiledModule, filename: string, th: ThreadImpl, f
   const fr = new Frame(th, locals, [], '<toplevel>', filename);
   th.frames.push(fr);
   try {
-    code.body(fr);
+    withAllocSink(
+      (n) => th.alloc(n),
+      () => code.body(fr),
+    );
   } catch (e) {
     throw traced(th, e);
   } finally {
@@ -288,5 +292,8 @@ function evalExprUnguarded(opts: ExecOptions): Value {
     th.frames.pop();
   }
   const fn = compiled.globals[0] as Value;
-  return th.call(fn, [], null);
+  return withAllocSink(
+    (n) => th.alloc(n),
+    () => th.call(fn, [], null),
+  );
 }

@@ -18,7 +18,12 @@ function method(name: string, f: DictImpl): Builtin {
 const table: Record<string, DictImpl> = {
   clear: (d, args, kwargs, name) => {
     positional(name, args, kwargs, 0, 0);
-    prefixed(name, () => d.clear());
+    // A frozen dict refuses clear() even when empty; a frozen empty set allows it
+    // (google/starlark-go HEAD dict.star, set.star).
+    prefixed(name, () => {
+      d.checkMutable('clear');
+      d.clear();
+    });
     return None;
   },
   get: (d, args, kwargs, name) => {

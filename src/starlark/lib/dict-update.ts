@@ -6,6 +6,7 @@ import { fail } from '../value/errors.ts';
 import { isIterableValue, len, toArray } from '../value/ops.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { isMapping } from '../value/capabilities.ts';
+import { quote } from '../value/string.ts';
 
 /** Errors are unprefixed; callers add `dict: ` / `update: `. */
 export function updateDict(d: Dict, x: Value | undefined, kwargs: Kwargs): void {
@@ -31,5 +32,14 @@ export function updateDict(d: Dict, x: Value | undefined, kwargs: Kwargs): void 
       }
     }
   }
-  if (kwargs !== null) for (const [k, v] of kwargs) d.insert(k, v);
+  if (kwargs === null) return;
+  for (const [k, v] of kwargs) d.insert(k, v);
+  // `a=1, **{"a": 2}` passes one keyword twice (google/starlark-go HEAD library.go updateDict).
+  if (kwargs.length > 1 && new Set(kwargs.map(([k]) => k)).size < kwargs.length) {
+    const seen = new Set<string>();
+    for (const [k] of kwargs) {
+      if (seen.has(k)) fail(`duplicate keyword arg: ${quote(k)}`);
+      seen.add(k);
+    }
+  }
 }

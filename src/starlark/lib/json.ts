@@ -14,12 +14,16 @@ import { isIterableValue, toArray } from '../value/ops.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { decodeRuneAt, encodeRune, quote } from '../value/string.ts';
 import { hasAttrs, isMapping } from '../value/capabilities.ts';
+import { chargeRunning } from '../value/alloc-sink.ts';
 import { positional, unpack, wantString } from './args.ts';
 
 const HEX = '0123456789abcdef';
 
 /** JSON string literal of a binary string; invalid UTF-8 becomes \ufffd. */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function jsonQuote(s: string): string {
+  if (PLAIN_JSON.test(s)) return '"' + s + '"';
   let out = '"';
   for (let i = 0; i < s.length;) {
     const c = s.charCodeAt(i);
@@ -63,6 +67,8 @@ export function jsonQuote(s: string): string {
 function encodeValue(out: string[], x: Value, path: unknown[]): void {
   switch (typeof x) {
     case 'string':
+      // Charged as produced (see ../value/alloc-sink.ts); the final text is not charged again.
+      if (x.length > 64) chargeRunning(x.length + 2);
       out.push(jsonQuote(x));
       return;
     case 'number':
@@ -447,12 +453,10 @@ export function jsonIndent(s: string, prefix: string, indent: string): string {
   return out;
 }
 
-const encode = new Builtin('json.encode', (thread, args, kwargs) => {
+const encode = new Builtin('json.encode', (_thread, args, kwargs) => {
   positional('json.encode', args, kwargs, 1, 1);
   try {
-    const r = jsonEncode(args[0]!);
-    thread.alloc(r.length);
-    return r;
+    return jsonEncode(args[0]!);
   } catch (e) {
     rethrowIn('json.encode', e);
   }
@@ -460,6 +464,8 @@ const encode = new Builtin('json.encode', (thread, args, kwargs) => {
 
 const decode = new Builtin('json.decode', (thread, args, kwargs) => {
   const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
+  // `x` is positional-only (google/starlark-go lib/json/json.go decode).
+  if (args.length < 1) failIn('json.decode', 'unexpected keyword argument x');
   const s = wantString('json.decode', labels[0]!, values[0]!);
   thread.alloc(2 * s.length);
   try {

@@ -1,5 +1,6 @@
 /** Methods of list (spec §9): append clear extend index insert pop remove. */
-import type { Kwargs, Value } from '../value/contract.ts';
+import type { Kwargs, Thread, Value } from '../value/contract.ts';
+import { hasLen } from '../value/capabilities.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { List, MAX_LIST_LENGTH } from '../value/list.ts';
@@ -8,10 +9,10 @@ import { equal, isIterableValue, toArray } from '../value/ops.ts';
 import { positional, wantInt, wrongType } from './args.ts';
 import type { MethodTable } from './methods.ts';
 
-type ListImpl = (l: List, args: Value[], kwargs: Kwargs, name: string) => Value;
+type ListImpl = (l: List, args: Value[], kwargs: Kwargs, name: string, thread: Thread) => Value;
 
 function method(name: string, f: ListImpl): Builtin {
-  return new Builtin(name, (_t, args, kwargs, self) => f(self.recv as List, args, kwargs, name));
+  return new Builtin(name, (thread, args, kwargs, self) => f(self.recv as List, args, kwargs, name, thread));
 }
 
 const mutable = (l: List, name: string, verb: string): void => {
@@ -32,11 +33,13 @@ const table: Record<string, ListImpl> = {
     l.elems.length = 0;
     return None;
   },
-  extend: (l, args, kwargs, name) => {
+  extend: (l, args, kwargs, name, thread) => {
     positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'extend');
     const x = args[0]!;
     if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
+    // Charged before a sized iterable (range, list, ...) is materialised.
+    if (hasLen(x)) thread.alloc(8 * x.len());
     const items = prefixed(name, () => toArray(x));
     if (l.elems.length + items.length > MAX_LIST_LENGTH)
       failIn(name, `excessive list size (${l.elems.length + items.length} elements)`);

@@ -76,8 +76,11 @@ function remainder(x: number, y: number): number {
 
 /** Lanczos approximation of Γ(x) (within a few ULP of Go's math.Gamma for typical inputs). */
 function gamma(x: number): number {
+  // Go math.Gamma's special cases: Γ(+Inf) = +Inf, Γ(±0) = ±Inf, Γ(-Inf) = Γ(NaN) = NaN.
+  if (x === Infinity) return Infinity;
+  if (x === 0) return Object.is(x, -0) ? -Infinity : Infinity;
   if (Number.isInteger(x)) {
-    if (x <= 0) return NaN;
+    if (x < 0) return NaN;
     if (x < 171) {
       let r = 1;
       for (let i = 2; i < x; i++) r *= i;

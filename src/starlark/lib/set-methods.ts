@@ -105,6 +105,7 @@ const table: Record<string, SetImpl> = {
     return r;
   },
   update: (s, args, kwargs, name) => {
+    if (kwargs !== null && kwargs.length > 0) failIn(name, 'does not accept keyword arguments');
     positional(name, args, kwargs, 0, Infinity);
     prefixed(name, () => s.checkMutable('insert into'));
     args.forEach((a, i) => {

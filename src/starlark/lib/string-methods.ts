@@ -148,7 +148,7 @@ function splitSpace(s: string, max: number, right: boolean): string[] {
     words.push([i, j]);
     i = j;
   }
-  if (max < 0 || words.length <= max + 1 || words.length === 0) return words.map(([a, b]) => s.slice(a, b));
+  if (max < 0 || words.length <= max || words.length === 0) return words.map(([a, b]) => s.slice(a, b));
   if (!right) {
     // the remainder keeps its inner and far-side whitespace (Python's rule)
     const head = words.slice(0, max).map(([a, b]) => s.slice(a, b));
@@ -183,17 +183,33 @@ function splitSep(s: string, sep: string, max: number, right: boolean): string[]
   return out.reverse();
 }
 
-function split(s: string, args: Value[], kwargs: Kwargs, name: string, right: boolean): Value {
+/** Approximate bytes one substring costs (string header + list slot), charged before it exists. */
+export const PART_BYTES = 40;
+
+/** Upper bound of the parts `split` makes: separators (or space runs) + 1, capped by maxsplit. */
+function countParts(s: string, sep: string | null, max: number): number {
+  let n = 1;
+  const cap = max < 0 ? Infinity : max + 1;
+  if (sep === null) {
+    for (let i = 0; i < s.length && n < cap; i++) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || (c >= 9 && c <= 13) || c >= 0x80) n++;
+    }
+    return n;
+  }
+  for (let i = s.indexOf(sep); i >= 0 && n < cap; i = s.indexOf(sep, i + sep.length)) n++;
+  return n;
+}
+
+function split(s: string, args: Value[], kwargs: Kwargs, name: string, right: boolean, thread: Thread): Value {
   const { values, labels } = unpack(name, args, kwargs, ['sep?', 'maxsplit?']);
   const sepV = values[0] ?? None;
   const max = values[1] === undefined ? -1 : wantInt(name, labels[1]!, values[1]);
-  let parts: string[];
-  if (sepV === None) parts = splitSpace(s, max, right);
-  else {
-    const sep = wantString(name, labels[0]!, sepV);
-    if (sep === '') failIn(name, 'empty separator');
-    parts = splitSep(s, sep, max, right);
-  }
+  const sep = sepV === None ? null : wantString(name, labels[0]!, sepV);
+  if (sep === '') failIn(name, 'empty separator');
+  // Charged before any substring exists: the text plus every part's overhead.
+  thread.alloc(s.length + PART_BYTES * countParts(s, sep, max));
+  const parts = sep === null ? splitSpace(s, max, right) : splitSep(s, sep, max, right);
   return new List(parts);
 }
 
@@ -237,7 +253,8 @@ function trimRunes(s: string, cutset: string | null, left: boolean, right: boole
 function strip(s: string, args: Value[], kwargs: Kwargs, name: string, left: boolean, right: boolean): Value {
   positional(name, args, kwargs, 0, 1);
   const c = args[0];
-  if (c === undefined || c === None) return trimRunes(s, null, left, right);
+  // An empty cutset strips whitespace (google/starlark-go HEAD string.star).
+  if (c === undefined || c === None || c === '') return trimRunes(s, null, left, right);
   return trimRunes(s, wantString(name, 1, c), left, right);
 }
 
@@ -250,13 +267,21 @@ function partition(s: string, args: Value[], kwargs: Kwargs, name: string, last:
   return new Tuple([s.slice(0, i), sep, s.slice(i + sep.length)]);
 }
 
+/** Go `unicode.ToTitle` where it differs from ToUpper: the Latin digraphs map to their titlecase form. */
+function toTitle(c: number): string {
+  if (c >= 0x1c4 && c <= 0x1cc) return ch(0x1c5 + 3 * Math.floor((c - 0x1c4) / 3));
+  if (c >= 0x1f1 && c <= 0x1f3) return ch(0x1f2);
+  return ch(c).toUpperCase();
+}
+
+/** google/starlark-go HEAD library.go string_title: ToTitle after an uncased rune, else ToLower. */
 function title(s: string): string {
   let out = '';
   let prevCased = false;
   for (const c of runes(s)) {
-    const h = ch(c);
-    out += fromHostString(prevCased ? h.toLowerCase() : h.toUpperCase());
-    prevCased = isCasedRune(c);
+    const r = prevCased ? ch(c).toLowerCase() : toTitle(c);
+    out += fromHostString(r);
+    prevCased = isCasedRune(r.codePointAt(0)!);
   }
   return out;
 }
@@ -264,30 +289,46 @@ function title(s: string): string {
 function istitle(s: string): boolean {
   let cased = false,
     prevCased = false;
+  // google/starlark-go HEAD library.go string_istitle: only ASCII capitals and titlecase letters
+  // may start a word; any other uppercase letter makes the string not a title.
   for (const c of runes(s)) {
-    if (isUpperRune(c)) {
+    if ((c >= 0x41 && c <= 0x5a) || TITLECASE.test(ch(c))) {
       if (prevCased) return false;
       prevCased = cased = true;
     } else if (isLowerRune(c)) {
       if (!prevCased) return false;
       prevCased = cased = true;
+    } else if (isUpperRune(c)) {
+      return false;
     } else prevCased = false;
   }
   return cased;
 }
 
 function replace(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): Value {
-  const r = replaceImpl(s, args, kwargs, name);
-  if (r.length > 64) thread.alloc(r.length);
-  return r;
+  return replaceImpl(s, args, kwargs, name, thread);
 }
 
-function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string): string {
+/** Replacements `replace` will make (for charging the result before building it). */
+function countReplacements(s: string, old: string, count: number): number {
+  if (old === '') {
+    let runesPlusOne = 1;
+    for (let i = 0; i < s.length && runesPlusOne < count; i += decodeRuneAt(s, i) & 7) runesPlusOne++;
+    return Math.min(count, runesPlusOne);
+  }
+  let n = 0;
+  for (let i = s.indexOf(old); i >= 0 && n < count; i = s.indexOf(old, i + old.length)) n++;
+  return n;
+}
+
+function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): string {
   positional(name, args, kwargs, 2, 3);
   const old = wantString(name, 1, args[0]!);
   const neu = wantString(name, 2, args[1]!);
   let count = args[2] === undefined ? -1 : wantInt(name, 3, args[2]);
   if (count < 0) count = Infinity;
+  const resultLength = s.length + countReplacements(s, old, count) * (neu.length - old.length);
+  if (resultLength > 64) thread.alloc(resultLength);
   if (old === '') {
     // insert at every rune boundary, like Go's strings.Replace
     let out = '';
@@ -330,8 +371,14 @@ function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Th
     if (typeof v !== 'string') failIn(name, `in list, want string, got ${typeNameOf(v)}`);
     parts.push(v);
   };
-  if (x instanceof List || x instanceof Tuple) for (const v of x.elems) add(v);
-  else {
+  if (x instanceof List || x instanceof Tuple) {
+    // Charged before joining: the result's exact length.
+    let total = s.length * Math.max(0, x.elems.length - 1);
+    for (const v of x.elems) total += typeof v === 'string' ? v.length : 0;
+    if (total > 64) thread.alloc(total);
+    for (const v of x.elems) add(v);
+    return parts.join(s);
+  } else {
     if (typeof x !== 'object' || typeof (x as { iterate?: unknown }).iterate !== 'function')
       wrongType(name, 1, x, 'iterable');
     const it = iterate(x);
@@ -426,15 +473,9 @@ const table: Record<string, StrImpl> = {
   rfind: (s, a, k, n) => find(s, a, k, n, true, false),
   rindex: (s, a, k, n) => find(s, a, k, n, true, true),
   rpartition: (s, a, k, n) => partition(s, a, k, n, true),
-  rsplit: (s, a, k, n, t) => {
-    t.alloc(s.length);
-    return split(s, a, k, n, true);
-  },
+  rsplit: (s, a, k, n, t) => split(s, a, k, n, true, t),
   rstrip: (s, a, k, n) => strip(s, a, k, n, false, true),
-  split: (s, a, k, n, t) => {
-    t.alloc(s.length);
-    return split(s, a, k, n, false);
-  },
+  split: (s, a, k, n, t) => split(s, a, k, n, false, t),
   splitlines,
   startswith: (s, a, k, n) => affix(s, a, k, n, false),
   strip: (s, a, k, n) => strip(s, a, k, n, true, true),

@@ -147,10 +147,8 @@ const failBuiltin = fn('fail', (_t, args, kwargs) => {
 function sepArg(name: string, kwargs: Kwargs): { sep: string } {
   let sep = ' ';
   if (kwargs !== null) {
-    for (const [k, v] of kwargs) {
-      if (k !== 'sep') failIn(name, `unexpected keyword argument "${k}"`);
-      sep = wantString(name, '"sep"', v);
-    }
+    const v = unpack(name, [], kwargs, ['sep?']).values[0];
+    if (v !== undefined) sep = wantString(name, '"sep"', v);
   }
   return { sep };
 }
@@ -232,8 +230,9 @@ function parseInt(s: string, base: number): Int {
 }
 
 const intBuiltin = fn('int', (_t, args, kwargs) => {
-  const { values, labels } = unpack('int', args, kwargs, ['x?', 'base?']);
-  const x = values[0] ?? 0;
+  // `x` is required since google/starlark-go 2021 (int.star: `int()` fails with "missing argument").
+  const { values, labels } = unpack('int', args, kwargs, ['x', 'base?']);
+  const x = values[0]!;
   const baseV = values[1];
   if (baseV !== undefined) {
     const base = wantInt('int', labels[1]!, baseV);
@@ -268,14 +267,8 @@ const list = fn('list', (thread, args, kwargs) => {
 
 function minMax(name: string, sign: number): Builtin {
   return fn(name, (thread, args, kwargs) => {
-    let key: Value = None;
-    if (kwargs !== null) {
-      for (const [k, v] of kwargs) {
-        if (k !== 'key') failIn(name, `unexpected keyword argument "${k}"`);
-        key = v;
-      }
-    }
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
+    const key: Value = kwargs === null ? None : (unpack(name, [], kwargs, ['key?']).values[0] ?? None);
     // A single iterable is walked lazily, holding its lock while `key` runs (as starlark-go does).
     const x = args.length === 1 ? args[0]! : new Tuple(args);
     if (!isIterableValue(x)) failIn(name, `${typeName(x)} value is not iterable`);

@@ -315,15 +315,12 @@ class Parser {
 
   private parseParams(): Param[] {
     const params: Param[] = [];
-    let stars = false;
     while (this.tk() !== ')' && this.tk() !== ':' && this.tk() !== 'eof') {
       if (params.length > 0) this.consume(',');
-      if (this.tk() === ')') {
-        if (stars) this.failHere(`got ${describeToken(this.tk())}, want parameter`);
-        break;
-      }
+      // A trailing comma is allowed after any parameter, `*args` and `**kwargs` included
+      // (google/starlark-go syntax/parse.go parseParams, since 2020-03).
+      if (this.tk() === ')') break;
       if (this.tk() === '*' || this.tk() === '**') {
-        stars = true;
         const op = this.tk();
         const pos = this.next();
         let name: Ident | null = null;

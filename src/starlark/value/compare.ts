@@ -22,7 +22,10 @@ export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 /** `x == y`. */
 export function equal(x: Value, y: Value): boolean {
-  if (x === y) return true;
+  // No identity shortcut for containers: starlark-go compares their elements (so a cyclic list
+  // compared with itself hits the recursion limit, as at google/starlark-go HEAD misc.star).
+  if (x === y && !(x instanceof List || x instanceof Tuple || x instanceof Dict || x instanceof StarlarkSet))
+    return true;
   const tx = typeof x;
   if (tx === 'string' || tx === 'boolean') return false;
   if (tx === 'number' || tx === 'bigint') {
@@ -96,7 +99,7 @@ export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
   }
   if (x instanceof Dict) {
     if (op !== '==' && op !== '!=') fail(`dict ${op} dict not implemented`);
-    const eq = x === y || dictEqual(x, y as Dict, depth);
+    const eq = dictEqual(x, y as Dict, depth);
     return op === '==' ? eq : !eq;
   }
   if (x instanceof StarlarkSet) return compareSets(op, x, y as StarlarkSet);
@@ -131,7 +134,10 @@ function compareSeq(op: string, a: readonly Value[], b: readonly Value[], depth:
   for (let i = 0; i < n; i++) {
     const ai = a[i]!,
       bi = b[i]!;
-    if (ai === bi && !(ai instanceof Float)) continue;
+    // Identical primitives are equal; containers are compared element-wise even when identical
+    // (google/starlark-go value.go sliceCompare has no identity shortcut: a self-cycle exceeds the
+    // recursion limit).
+    if (ai === bi && typeof ai !== 'object') continue;
     if (!compare('==', ai, bi, depth + 1)) {
       if (op === '==') return false;
       if (op === '!=') return true;

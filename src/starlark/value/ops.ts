@@ -213,7 +213,10 @@ export function mul(x: Value, y: Value, thread?: Thread): Value {
 
 function repeatValue(seq: Value, n: Int, thread?: Thread): Value | undefined {
   if (typeof seq === 'string') {
-    return seq.repeat(repeatCount(n, seq.length, MAX_ELEMS)); // the evaluator accounts large string results
+    const k = repeatCount(n, seq.length, MAX_ELEMS);
+    // Charged before the string exists (binaryOp does not charge '*' results again).
+    if (k * seq.length > 256) thread?.alloc(k * seq.length);
+    return seq.repeat(k);
   }
   if (seq instanceof List) {
     const k = repeatCount(n, seq.elems.length, MAX_LIST);

@@ -2,6 +2,7 @@
  * `repr` and `str` for every value (spec §2): Go-style quoting, `%g` floats, `[...]`/`{...}` for
  * cycles. Writers append to an array that the entry points join once.
  */
+import { chargeRunning } from './alloc-sink.ts';
 import type { Value } from './contract.ts';
 import { None } from './contract.ts';
 import { Float, formatFloat } from './float.ts';
@@ -36,6 +37,8 @@ export function str(x: Value): string {
 export function writeValue(out: string[], x: Value, path: unknown[]): void {
   switch (typeof x) {
     case 'string':
+      // Charged as produced: shared strings repeat in the text (see ./alloc-sink.ts).
+      if (x.length > 64) chargeRunning(x.length + 2);
       out.push(quote(x));
       return;
     case 'number':
@@ -106,6 +109,7 @@ export function writeValue(out: string[], x: Value, path: unknown[]): void {
     return;
   }
   if (x instanceof Bytes) {
+    if (x.data.length > 64) chargeRunning(x.data.length + 3);
     out.push(quote(x.data, true));
     return;
   }

@@ -36,7 +36,8 @@ export class Struct {
 
 export class Module {
   readonly starlarkType = 'module';
-  readonly unhashable = true;
+  /** starlarkstruct.Module.Hash's text (google/starlark-go HEAD module.star). */
+  readonly unhashable = 'unhashable: module';
   readonly name: string;
   readonly members: Readonly<Record<string, Value>>;
   constructor(name: string, members: Readonly<Record<string, Value>>) {

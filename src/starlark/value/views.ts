@@ -11,17 +11,31 @@ import { decodeRuneAt, quote } from './string.ts';
 export type ViewKind =
   'string.elems' | 'string.elem_ords' | 'string.codepoints' | 'string.codepoint_ords' | 'bytes.elems';
 
+/**
+ * `type()` of a view: google/starlark-go HEAD names the ords views after their element views
+ * (`type("a".codepoint_ords()) == "string.codepoints"`, string.star).
+ */
+const TYPE_OF: Readonly<Record<ViewKind, string>> = {
+  'string.elems': 'string.elems',
+  'string.elem_ords': 'string.elems',
+  'string.codepoints': 'string.codepoints',
+  'string.codepoint_ords': 'string.codepoints',
+  'bytes.elems': 'bytes.elems',
+};
+
 abstract class ViewBase {
   readonly unhashable = true;
-  readonly starlarkType: ViewKind;
+  readonly starlarkType: string;
+  readonly kind: ViewKind;
   readonly s: string;
   constructor(kind: ViewKind, s: string) {
-    this.starlarkType = kind;
+    this.kind = kind;
+    this.starlarkType = TYPE_OF[kind];
     this.s = s;
   }
   repr(out: string[]): void {
-    const isBytes = this.starlarkType === 'bytes.elems';
-    out.push(quote(this.s, isBytes), '.', this.starlarkType.slice(isBytes ? 6 : 7), '()');
+    const isBytes = this.kind === 'bytes.elems';
+    out.push(quote(this.s, isBytes), '.', this.kind.slice(isBytes ? 6 : 7), '()');
   }
   abstract iterate(): StarlarkIterator;
 }
@@ -89,6 +103,8 @@ class RuneIter implements StarlarkIterator {
     const start = this.i;
     this.i += size;
     if (this.ords) return (r - size) / 8;
+    // An invalid byte yields U+FFFD as a string too (google/starlark-go HEAD string.star).
+    if (size === 1 && this.s.charCodeAt(start) >= 0x80) return '\xef\xbf\xbd';
     return this.s.substr(start, size);
   }
   done(): void {}

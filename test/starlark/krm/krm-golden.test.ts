@@ -1,12 +1,13 @@
 // Golden cases for the KRM `starlark` function: each directory under cases/ holds `input.yaml`
 // (the ResourceList kpt would send, functionConfig included), optionally `env.json` and
-// `openapi.json`, and the expected `outcome.json` ({exitCode, stderr, results}) and, on success,
+// `openapi.json` and `image.txt` (the image reference whose tag selects the behaviour; default
+// the newest), and the expected `outcome.json` ({exitCode, stderr, results}) and, on success,
 // `output.yaml` (the output items as a ResourceList). UPDATE_GOLDEN=1 rewrites the expectations.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runStarlarkFunction } from '../../../src/runtimes/starlark.ts';
+import { runStarlarkFunction, starlarkImageVersion } from '../../../src/runtimes/starlark.ts';
 import { KubeObject } from '../../../src/core/kube-object.ts';
 import { DEFAULT_LIMITS } from '../../../src/core/limits.ts';
 import type { ResourceList, RunContext } from '../../../src/core/function.ts';
@@ -24,13 +25,13 @@ function readInput(text: string): ResourceList {
   return { items, ...(fc ? { functionConfig: new KubeObject(documentNode(fc)) } : {}), results: [] };
 }
 
-function context(env: Record<string, string>): RunContext {
+function context(): RunContext {
   return {
     limits: { ...DEFAULT_LIMITS },
     signal: new AbortController().signal,
     deadline: Date.now() + 60_000,
     now: () => 1_700_000_000_000,
-    env,
+    env: { SECRET_TEST_VAR: 'the host environment must not reach scripts' },
     validator: false,
   };
 }
@@ -56,7 +57,14 @@ describe('KRM starlark function golden cases', () => {
       const openApi = existsSync(openApiFile)
         ? () => JSON.parse(readFileSync(openApiFile, 'utf8')) as unknown
         : undefined;
-      const out = runStarlarkFunction(input, context(env), openApi ? { openApi } : {});
+      const imageFile = join(dir, 'image.txt');
+      const version = existsSync(imageFile) ? starlarkImageVersion(readFileSync(imageFile, 'utf8').trim()) : undefined;
+      if (existsSync(imageFile)) expect(version).toBeDefined();
+      const out = runStarlarkFunction(input, context(), {
+        environment: env,
+        ...(openApi ? { openApi } : {}),
+        ...(version ? { version } : {}),
+      });
       golden(
         join(dir, 'outcome.json'),
         JSON.stringify({ exitCode: out.exitCode, stderr: out.stderr, results: out.output.results }, null, 2) + '\n',

@@ -2,7 +2,8 @@
 // in-process, keeps comments and key order, and the runtime resolves only kpt's starlark images.
 import { describe, expect, it } from 'vitest';
 import { createEngine, defaultRuntimes, MemoryFs } from '../../../src/index.ts';
-import { createStarlarkRuntime, isStarlarkImage } from '../../../src/runtimes/starlark.ts';
+import { createStarlarkRuntime, isStarlarkImage, starlarkImageVersion } from '../../../src/runtimes/starlark.ts';
+import { STARLARK_RELEASED_VERSIONS } from '../../../src/runtimes/starlark/versions.ts';
 import { naturalCompare } from '../../../src/runtimes/starlark/convert.ts';
 import { isNotFoundError } from '../../../src/core/errors.ts';
 import { DEFAULT_LIMITS } from '../../../src/core/limits.ts';
@@ -83,12 +84,34 @@ data:
 });
 
 describe('image resolution', () => {
+  it('resolves every released tag through every spelling', () => {
+    for (const v of STARLARK_RELEASED_VERSIONS) {
+      for (const prefix of ['', 'gcr.io/kpt-fn/', 'ghcr.io/kptdev/krm-functions-catalog/'])
+        expect(starlarkImageVersion(`${prefix}starlark:${v}`)).toBe(v);
+    }
+  });
+  it.each([
+    ['starlark:v0.4', 'v0.4.3'],
+    ['starlark:v0.2', 'v0.2.2'],
+    ['starlark:v0.1', 'v0.1.2'],
+    ['starlark:v0', 'v0.5.1'],
+    ['starlark:latest', 'v0.5.1'],
+    ['starlark:unstable', 'v0.5.1'],
+    ['starlark', 'v0.5.1'],
+    ['gcr.io/kpt-fn/starlark:v0.3.0@sha256:0123', 'v0.3.0'],
+  ])('%s follows %s', (image, version) => {
+    expect(starlarkImageVersion(image)).toBe(version);
+  });
   it.each([
     'gcr.io/kpt-fn/starlark:v0.4.3',
     'gcr.io/kpt-fn/starlark:v0.5',
     'gcr.io/kpt-fn/starlark',
     'ghcr.io/kptdev/krm-functions-catalog/starlark:latest',
-    'gcr.io/kpt-fn/starlark@sha256:0123',
+    'gcr.io/kpt-fn/starlark:v0.4.3@sha256:0123',
+    'starlark:v0.4.3',
+    'starlark:v0.1.0',
+    'starlark',
+    'ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5.1',
   ])('handles %s', async (image) => {
     expect(isStarlarkImage(image)).toBe(true);
     const runner = await createStarlarkRuntime().resolve({ image }, ctxFor());
@@ -97,7 +120,10 @@ describe('image resolution', () => {
   it.each([
     'gcr.io/kpt-fn/set-namespace:v0.4',
     'example.com/starlark:v1',
-    'starlark',
+    'starlark:v0.6.0',
+    'starlark:v9',
+    'gcr.io/kpt-fn/starlark@sha256:0123',
+    'gcr.io/kpt-fn-contrib/starlark:v0.4.3',
     'gcr.io/kpt-fn/starlark-extra:v1',
   ])('falls through on %s', async (image) => {
     await expect(createStarlarkRuntime().resolve({ image }, ctxFor())).rejects.toSatisfy(isNotFoundError);

@@ -92,9 +92,19 @@ describe('host contract', () => {
     expect(calls).toBe(1);
     expect(out.stderr).toBe('object True');
   });
-  it('sees only the environment the host grants', () => {
-    const out = runStarlarkFunction(list('print(ctx.environment)\n'), ctx({ env: { STAGE: 'prod', é: 'ü' } }));
+  it('sees only the environment the user passed explicitly', () => {
+    const out = runStarlarkFunction(list('print(ctx.environment)\n'), ctx(), {
+      environment: { STAGE: 'prod', é: 'ü' },
+    });
     expect(out.stderr).toBe('{"STAGE": "prod", "é": "ü"}');
+  });
+  it('never sees the host environment of the run context', () => {
+    const out = runStarlarkFunction(
+      list('print(ctx.environment)\n'),
+      ctx({ env: { SECRET_TEST_VAR: 'leaked', HOME: '/root' } }),
+    );
+    expect(out.exitCode).toBe(0);
+    expect(out.stderr).toBe('{}');
   });
   it('keeps the same KubeObject for an edited input item', () => {
     const input = list('ctx.resource_list["items"][0]["data"]["k"] = "w"\n');

@@ -150,7 +150,6 @@ describe('first syntax error', () => {
     ['f(x for x in y)', "1:8: got for, want ','"],
     ['f(a.b=1)', '1:7: keyword argument must have form name=expr'],
     ['f(*a,)', "1:7: got ')', want argument"],
-    ['def f(*a,): pass', "1:11: got ')', want parameter"],
     ['x = 1 if 2', '1:7: conditional expression without else clause'],
     ['class Foo: pass', '1:6: got illegal token, want primary expression'],
     ['x = 1;;', "1:8: got ';', want primary expression"],

@@ -1,0 +1,195 @@
+/**
+ * `load("encoding/yaml.star", "yaml")`: qri-io/starlib v0.5.0 `encoding/yaml/yaml.go`, which the
+ * catalog function builds with gopkg.in/yaml.v2 v2.4.0 and starlib's `util.Marshal`/`Unmarshal`.
+ *
+ * `yaml.loads(source)`: the first document, with yaml.v2's YAML 1.1 resolution of plain scalars
+ * (`yes`/`on`/`y` → True, `0777` → 511, `1_000` → 1000, `08` → 8.0, `.inf`, `~` → None;
+ * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded. Go's map
+ * iteration order makes upstream's dict order random; krmfn keeps document order.
+ *
+ * `yaml.dumps(value)`: yaml.v2's `Marshal`: keys sorted (go-yaml's natural order), block style,
+ * sequences not indented under their key, multi-line strings literal, YAML 1.1 keywords quoted,
+ * integral floats written as ints; a set fails with `sets aren't yet supported`, other values with
+ * `unrecognized starlark type: <type>`. Known difference: yaml.v2 folds plain strings longer than
+ * 80 columns; krmfn writes them on one line.
+ */
+import { KrmfnError } from '../../core/errors.ts';
+import { parseYamlFile, emitYamlDocument } from '../../core/yaml/index.ts';
+import { documentNode, newNode, type YNode } from '../../core/yaml/node.ts';
+import { Builtin, Dict, Float, List, Module, None, fail, fromHostString, toHostString } from '../../starlark/index.ts';
+import type { Value } from '../../starlark/index.ts';
+import { unpack, wantString } from '../../starlark/lib/args.ts';
+import { OutputConversionError, starlarkToNode } from './convert.ts';
+
+const BOOLS: Readonly<Record<string, boolean>> = {
+  y: true,
+  Y: true,
+  yes: true,
+  Yes: true,
+  YES: true,
+  true: true,
+  True: true,
+  TRUE: true,
+  on: true,
+  On: true,
+  ON: true,
+  n: false,
+  N: false,
+  no: false,
+  No: false,
+  NO: false,
+  false: false,
+  False: false,
+  FALSE: false,
+  off: false,
+  Off: false,
+  OFF: false,
+};
+const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+const FLOATS: Readonly<Record<string, number>> = {
+  '.nan': NaN,
+  '.NaN': NaN,
+  '.NAN': NaN,
+  '.inf': Infinity,
+  '.Inf': Infinity,
+  '.INF': Infinity,
+  '+.inf': Infinity,
+  '+.Inf': Infinity,
+  '+.INF': Infinity,
+  '-.inf': -Infinity,
+  '-.Inf': -Infinity,
+  '-.INF': -Infinity,
+};
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const GO_FLOAT = /^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|inf(?:inity)?|nan)$/i;
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** Go `strconv.ParseInt(s, 0, 64)` then `ParseUint`: the integer or undefined. */
+function parseGoInt(s: string): bigint | undefined {
+  const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
+  if (!m) return undefined;
+  const body = m[2]!;
+  let v: bigint;
+  if (/^0[oO]/.test(body)) v = BigInt('0o' + body.slice(2));
+  else if (/^0[0-7]+$/.test(body)) v = BigInt('0o' + body.slice(1));
+  else v = BigInt(body);
+  if (m[1] === '-') v = -v;
+  if (v < INT64_MIN || v > UINT64_MAX || (m[1] === '-' && v < INT64_MIN)) return undefined;
+  return v;
+}
+
+function intValue(v: bigint): Value {
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+}
+
+/** yaml.v2 `resolve("", in)` for a plain scalar. */
+function resolvePlain(s: string): Value {
+  if (NULLS.has(s)) return None;
+  if (Object.prototype.hasOwnProperty.call(BOOLS, s)) return BOOLS[s]!;
+  if (Object.prototype.hasOwnProperty.call(FLOATS, s)) return new Float(FLOATS[s]!);
+  const c = s[0]!;
+  if (c === '.') return GO_FLOAT.test(s) ? new Float(Number(s)) : fromHostString(s);
+  if (c === '+' || c === '-' || (c >= '0' && c <= '9')) {
+    const plain = s.replace(/_/g, '');
+    const n = parseGoInt(plain);
+    if (n !== undefined) return intValue(n);
+    if (YAML_STYLE_FLOAT.test(plain)) return new Float(Number(plain));
+    const bin = /^(-?)0b([01]+)$/.exec(plain);
+    if (bin) return intValue((bin[1] ? -1n : 1n) * BigInt('0b' + bin[2]));
+  }
+  return fromHostString(s);
+}
+
+function scalarValue(n: YNode): Value {
+  if (n.style !== '' && !n.tagged) return fromHostString(n.value);
+  if (!n.tagged) return resolvePlain(n.value);
+  switch (n.tag) {
+    case '!!str':
+    case '!!binary':
+      return fromHostString(n.value);
+    case '!!null':
+    case '!!bool':
+    case '!!int':
+    case '!!float':
+      return resolvePlain(n.value);
+    default:
+      return fromHostString(n.value);
+  }
+}
+
+interface LoadBudget {
+  aliases: number;
+  maxAliases: number;
+  maxDepth: number;
+}
+
+function toValue(n: YNode, depth: number, budget: LoadBudget): Value {
+  if (depth > budget.maxDepth) fail(`yaml: exceeded max depth of ${budget.maxDepth}`);
+  switch (n.kind) {
+    case 'document':
+      return n.content[0] ? toValue(n.content[0], depth, budget) : None;
+    case 'alias':
+      if (++budget.aliases > budget.maxAliases) fail('yaml: document contains excessive aliasing');
+      return n.alias ? toValue(n.alias, depth + 1, budget) : None;
+    case 'scalar':
+      return scalarValue(n);
+    case 'sequence':
+      return new List(n.content.map((c) => toValue(c, depth + 1, budget)));
+    case 'mapping': {
+      const d = new Dict();
+      const c = n.content;
+      const merges: Value[] = [];
+      for (let i = 0; i + 1 < c.length; i += 2) {
+        const k = c[i]!;
+        if (k.kind === 'scalar' && k.style === '' && k.value === '<<') {
+          merges.push(toValue(c[i + 1]!, depth + 1, budget));
+          continue;
+        }
+        const key = toValue(k, depth + 1, budget);
+        if (key instanceof Dict || key instanceof List) fail('yaml: invalid map key');
+        d.insert(key, toValue(c[i + 1]!, depth + 1, budget));
+      }
+      for (const m of merges)
+        for (const src of m instanceof List ? m.elems : [m])
+          if (src instanceof Dict) for (const [mk, mv] of src.entries()) if (!d.has(mk)) d.insert(mk, mv);
+      return d;
+    }
+  }
+}
+
+export interface YamlModuleLimits {
+  maxAliases: number;
+  maxDepth: number;
+}
+
+export function createYamlModule(limits: YamlModuleLimits): Module {
+  const loads = new Builtin('loads', (thread, args, kwargs) => {
+    const src = wantString('loads', 'source', unpack('loads', args, kwargs, ['source']).values[0]!);
+    thread.alloc(4 * src.length);
+    let doc: YNode | undefined;
+    try {
+      doc = parseYamlFile(toHostString(src)).docs[0];
+    } catch (e) {
+      if (e instanceof KrmfnError) fail(e.message.startsWith('yaml:') ? e.message : `yaml: ${e.message}`);
+      throw e;
+    }
+    return doc ? toValue(doc, 0, { aliases: 0, ...limits }) : None;
+  });
+  const dumps = new Builtin('dumps', (thread, args, kwargs) => {
+    const v = unpack('dumps', args, kwargs, ['source']).values[0]!;
+    let root: YNode;
+    try {
+      root = starlarkToNode(v);
+    } catch (e) {
+      if (e instanceof OutputConversionError) fail(e.message);
+      throw e;
+    }
+    if (root.kind === 'mapping' && root.content.length === 0) root = newNode('mapping', { style: 'flow' });
+    if (root.kind === 'sequence' && root.content.length === 0) root = newNode('sequence', { style: 'flow' });
+    const text = emitYamlDocument(documentNode(root), 'compact');
+    thread.alloc(text.length);
+    return fromHostString(text);
+  });
+  return new Module('yaml', { loads, dumps });
+}
