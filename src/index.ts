@@ -13,6 +13,8 @@ import type { Limits } from './core/limits.ts';
 import { createBuiltinRuntime, type BuiltinRuntimeOptions } from './runtimes/builtin.ts';
 import { createStarlarkRuntime } from './runtimes/starlark.ts';
 import { BUILTINS } from '../builtins/index.ts';
+import { builtinTagLister } from './runtimes/builtin-tags.ts';
+import type { KptVersion } from './core/kpt-version.ts';
 import { createRuntimeChain } from './engine/chain.ts';
 import { evaluate, type EvalOptions } from './engine/eval.ts';
 import { render } from './engine/render.ts';
@@ -25,6 +27,8 @@ export interface EngineOptions {
   extraRuntimes?: readonly FunctionRuntime[];
   /** Defaults for every call (overridden per call by the options' own `limits`). */
   limits?: Partial<Limits>;
+  /** The kpt release to behave as unless a call says otherwise (default DEFAULT_KPT_VERSION). */
+  kptVersion?: KptVersion;
 }
 
 export interface Engine {
@@ -47,8 +51,22 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const limits = (l: Partial<Limits> | undefined): Partial<Limits> => ({ ...(options.limits ?? {}), ...(l ?? {}) });
   return {
     runtime,
-    render: (opts) => render({ ...opts, runtime: opts.runtime ?? runtime, limits: limits(opts.limits) }),
-    eval: (opts) => evaluate({ ...opts, runtime: opts.runtime ?? runtime, limits: limits(opts.limits) }),
+    render: (opts) =>
+      render({
+        listTags: builtinTagLister(BUILTINS),
+        ...(options.kptVersion ? { kptVersion: options.kptVersion } : {}),
+        ...opts,
+        runtime: opts.runtime ?? runtime,
+        limits: limits(opts.limits),
+      }),
+    eval: (opts) =>
+      evaluate({
+        listTags: builtinTagLister(BUILTINS),
+        ...(options.kptVersion ? { kptVersion: options.kptVersion } : {}),
+        ...opts,
+        runtime: opts.runtime ?? runtime,
+        limits: limits(opts.limits),
+      }),
   };
 }
 
@@ -84,6 +102,7 @@ export type {
   EvalOptions,
 } from './engine/index.ts';
 export { MemoryFs } from './core/memory-fs.ts';
+export { KPT_VERSIONS, DEFAULT_KPT_VERSION, parseKptVersion, type KptVersion } from './core/kpt-version.ts';
 export type { PackageFs, DirEntry } from './core/fs.ts';
 export { KubeObject, ANNOTATIONS, isKubeObject } from './core/kube-object.ts';
 export { KrmfnError, NotFoundError, LimitExceededError, isKrmfnError, isNotFoundError } from './core/errors.ts';

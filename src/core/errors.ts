@@ -20,6 +20,8 @@ export type ErrorCode =
   // package and Kptfile
   | 'kptfile-missing'
   | 'kptfile-version'
+  /** kpt beta.67+: a `function.tag` that is neither a usable constraint nor a valid tag, or matches no version. */
+  | 'function-tag'
   | 'kptfile-unreadable'
   | 'kptfile-invalid'
   | 'package-io'

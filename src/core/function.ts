@@ -35,6 +35,8 @@ export interface FunctionSpec {
   configPath?: string;
   configMap?: Record<string, string>;
   name?: string;
+  /** kpt beta.67+: a semantic-version constraint resolved to a concrete tag before the run. */
+  tag?: string;
   selectors?: Selector[];
   exclude?: Selector[];
 }

@@ -2,17 +2,22 @@
  * The Kptfile wire type (kpt.dev/v1) and its strict decoder.
  *
  * Contract:
- * - `decodeKptfile(doc)` reads a parsed Kptfile document the way kpt beta.56 does with go-yaml's
- *   `KnownFields(true)`: unknown fields at any level and wrong value kinds are collected as
+ * - `decodeKptfile(doc, version)` reads a parsed Kptfile document the way that kpt release does
+ *   with go-yaml's `KnownFields(true)` against its own Kptfile types (kptdev/kpt
+ *   pkg/api/kptfile/v1/types.go at v1.0.0-beta.56, api/kptfile/v1/types.go at v1.0.0-beta.67):
+ *   unknown fields at any level and wrong value kinds are collected as
  *   `line N: ...` messages; when any exist it returns them (the caller prints them under
  *   `Details:` as `yaml: unmarshal errors:` lines). Values are not trimmed or resolved further.
  * - `checkKptfileVersion` reproduces kpt's apiVersion/kind messages.
  * - `validateFunctionStatic` runs the checks of kpt's `Function.validate` that need no filesystem
- *   and returns kpt's ValidateError text (kpt-compat.md §1.4), or undefined.
+ *   and returns kpt's ValidateError text (kptdev/kpt pkg/api/kptfile/v1/validation.go at
+ *   v1.0.0-beta.56), or undefined.
  * Pure: no I/O. The engine adds the configPath checks that read files.
  */
 import { compileGoRegexp } from './go-regexp.ts';
 import type { FunctionSpec, Selector } from './function.ts';
+import { DEFAULT_KPT_VERSION, type KptVersion } from './kpt-version.ts';
+import type { KptMessages } from './kpt-messages.ts';
 import type { YNode } from './yaml/node.ts';
 
 export interface Kptfile {
@@ -27,18 +32,32 @@ export interface Kptfile {
   pipeline: { mutators: FunctionSpec[]; validators: FunctionSpec[] };
 }
 
-/** Field schema: a struct type (Go name + fields), a scalar, a list, or a string map. */
-type FieldType =
-  | { t: 'struct'; name: string; fields: Record<string, FieldType> }
-  | { t: 'string' }
+/**
+ * Field schema: a struct type (Go name + fields), a scalar (optionally a named Go string type),
+ * an int, a list, a string map, or `any` (a Go type with its own UnmarshalYAML that accepts
+ * every node).
+ */
+export type FieldType =
+  /** `keep`: fields without `omitempty` (written even when empty); `value`: a non-pointer struct. */
+  | { t: 'struct'; name: string; fields: Record<string, FieldType>; keep?: readonly string[]; value?: boolean }
+  | { t: 'string'; name?: string }
   | { t: 'bool' }
+  | { t: 'int' }
   | { t: 'list'; of: FieldType }
-  | { t: 'map' };
+  | { t: 'map' }
+  /** A Go type with its own UnmarshalYAML: accepts any node; `shape` is what it marshals as. */
+  | { t: 'any'; shape: FieldType };
 
 const STR: FieldType = { t: 'string' };
+const INT: FieldType = { t: 'int' };
 const MAP: FieldType = { t: 'map' };
+const named = (name: string): FieldType => ({ t: 'string', name });
 const list = (of: FieldType): FieldType => ({ t: 'list', of });
-const struct = (name: string, fields: Record<string, FieldType>): FieldType => ({ t: 'struct', name, fields });
+const struct = (
+  name: string,
+  fields: Record<string, FieldType>,
+  more: { keep?: readonly string[]; value?: boolean } = {},
+): FieldType => ({ t: 'struct', name, fields, ...more });
 
 const SELECTOR = struct('v1.Selector', {
   apiVersion: STR,
@@ -48,7 +67,7 @@ const SELECTOR = struct('v1.Selector', {
   labels: MAP,
   annotations: MAP,
 });
-const FUNCTION = struct('v1.Function', {
+const FUNCTION_FIELDS: Record<string, FieldType> = {
   image: STR,
   exec: STR,
   configPath: STR,
@@ -56,42 +75,115 @@ const FUNCTION = struct('v1.Function', {
   name: STR,
   selectors: list(SELECTOR),
   exclude: list(SELECTOR),
+};
+const CONDITION = struct(
+  'v1.Condition',
+  { type: STR, status: named('v1.ConditionStatus'), reason: STR, message: STR },
+  { keep: ['type', 'status'] },
+);
+const OBJECT_META = struct(
+  'yaml.ObjectMeta',
+  { name: STR, namespace: STR, labels: MAP, annotations: MAP },
+  { value: true },
+);
+const UPSTREAM = struct('v1.Upstream', {
+  type: STR,
+  git: struct('v1.Git', { repo: STR, directory: STR, ref: STR }),
+  updateStrategy: STR,
 });
-const KPTFILE_SCHEMA = struct('v1.KptFile', {
+const PACKAGE_INFO = struct('v1.PackageInfo', {
+  site: STR,
+  emails: list(STR),
+  license: STR,
+  licenseFile: STR,
+  description: STR,
+  keywords: list(STR),
+  man: STR,
+  readinessGates: list(struct('v1.ReadinessGate', { conditionType: STR }, { keep: ['conditionType'] })),
+});
+const INVENTORY = struct('v1.Inventory', {
+  namespace: STR,
+  name: STR,
+  inventoryID: STR,
+  labels: MAP,
+  annotations: MAP,
+});
+const GIT_LOCK = struct('v1.GitLock', { repo: STR, directory: STR, ref: STR, commit: STR });
+
+/** kptdev/kpt v1.0.0-beta.56 pkg/api/kptfile/v1/types.go. */
+const KPTFILE_SCHEMA_BETA56 = struct('v1.KptFile', {
   apiVersion: STR,
   kind: STR,
-  metadata: struct('yaml.ObjectMeta', { name: STR, namespace: STR, labels: MAP, annotations: MAP }),
-  upstream: struct('v1.Upstream', {
-    type: STR,
-    git: struct('v1.Git', { repo: STR, directory: STR, ref: STR }),
-    updateStrategy: STR,
+  metadata: OBJECT_META,
+  upstream: UPSTREAM,
+  upstreamLock: struct('v1.UpstreamLock', { type: STR, git: GIT_LOCK }),
+  info: PACKAGE_INFO,
+  pipeline: struct('v1.Pipeline', {
+    mutators: list(struct('v1.Function', FUNCTION_FIELDS)),
+    validators: list(struct('v1.Function', FUNCTION_FIELDS)),
   }),
-  upstreamLock: struct('v1.UpstreamLock', {
-    type: STR,
-    git: struct('v1.GitLock', { repo: STR, directory: STR, ref: STR, commit: STR }),
-  }),
-  info: struct('v1.PackageInfo', {
-    site: STR,
-    emails: list(STR),
-    license: STR,
-    licenseFile: STR,
-    description: STR,
-    keywords: list(STR),
-    man: STR,
-    readinessGates: list(struct('v1.ReadinessGate', { conditionType: STR })),
-  }),
-  pipeline: struct('v1.Pipeline', { mutators: list(FUNCTION), validators: list(FUNCTION) }),
-  inventory: struct('v1.Inventory', {
-    namespace: STR,
+  inventory: INVENTORY,
+  status: struct('v1.Status', { conditions: list(CONDITION) }),
+});
+
+/** kptdev/kpt v1.0.0-beta.67 api/fnresult/v1/types.go `ResultItem` (`Field` unmarshals itself). */
+const RESULT_ITEM = struct('v1.ResultItem', {
+  message: STR,
+  severity: named('framework.Severity'),
+  resourceRef: struct('yaml.ResourceIdentifier', { apiVersion: STR, kind: STR, name: STR, namespace: STR }),
+  field: { t: 'any', shape: struct('v1.Field', { path: STR, currentValue: STR, proposedValue: STR }) },
+  file: struct('framework.File', { path: STR, index: INT }),
+  tags: MAP,
+});
+const STEP_RESULT = struct(
+  'v1.PipelineStepResult',
+  {
     name: STR,
-    inventoryID: STR,
-    labels: MAP,
-    annotations: MAP,
+    image: STR,
+    exec: STR,
+    executionError: STR,
+    stderr: STR,
+    exitCode: INT,
+    results: list(RESULT_ITEM),
+    errorResults: list(RESULT_ITEM),
+  },
+  { keep: ['exitCode'] },
+);
+const FUNCTION_BETA67 = struct('v1.Function', { ...FUNCTION_FIELDS, tag: STR });
+
+/** kptdev/kpt v1.0.0-beta.67 api/kptfile/v1/types.go: `tag`, `upstreamLock.generic`, `status.renderStatus`. */
+const KPTFILE_SCHEMA_BETA67 = struct('v1.KptFile', {
+  apiVersion: STR,
+  kind: STR,
+  metadata: OBJECT_META,
+  upstream: UPSTREAM,
+  upstreamLock: struct('v1.Locator', {
+    type: STR,
+    git: GIT_LOCK,
+    generic: struct('v1.GenericLock', { storeID: STR, resourceID: STR, resourceVersion: STR }),
   }),
+  info: PACKAGE_INFO,
+  pipeline: struct('v1.Pipeline', { mutators: list(FUNCTION_BETA67), validators: list(FUNCTION_BETA67) }),
+  inventory: INVENTORY,
   status: struct('v1.Status', {
-    conditions: list(struct('v1.Condition', { type: STR, status: STR, reason: STR, message: STR })),
+    conditions: list(CONDITION),
+    renderStatus: struct('v1.RenderStatus', {
+      mutationSteps: list(STEP_RESULT),
+      validationSteps: list(STEP_RESULT),
+      errorSummary: STR,
+    }),
   }),
 });
+
+/** The Kptfile type of kpt `version`, in Go field order (the order kpt marshals). */
+export function kptfileSchema(version: KptVersion): FieldType {
+  return KPTFILE_SCHEMAS[version];
+}
+
+const KPTFILE_SCHEMAS: Record<KptVersion, FieldType> = {
+  '1.0.0-beta.56': KPTFILE_SCHEMA_BETA56,
+  '1.0.0-beta.67': KPTFILE_SCHEMA_BETA67,
+};
 
 const GO_KIND: Record<string, string> = { mapping: '!!map', sequence: '!!seq' };
 
@@ -119,7 +211,11 @@ function goTypeName(t: FieldType): string {
     case 'struct':
       return t.name;
     case 'string':
-      return 'string';
+      return t.name ?? 'string';
+    case 'int':
+      return 'int';
+    case 'any':
+      return 'interface {}';
     case 'bool':
       return 'bool';
     case 'map':
@@ -134,6 +230,14 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
   const n = deref(node);
   if (isNull(n)) return undefined;
   switch (type.t) {
+    case 'any':
+      return undefined;
+    case 'int':
+      if (n.kind !== 'scalar' || !/^[-+]?(?:0|[1-9][0-9_]*|0[xX][0-9a-fA-F_]+|0[oO]?[0-7_]+|0[bB][01_]+)$/.test(n.value)) {
+        errors.push(`line ${n.line}: cannot unmarshal ${describe(n)} into int`);
+        return undefined;
+      }
+      return Number(n.value.replace(/_/g, ''));
     case 'string':
     case 'bool':
       if (n.kind !== 'scalar') {
@@ -203,11 +307,14 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
 
 export type KptfileDecode = { ok: true; kptfile: Kptfile } | { ok: false; errors: string[] };
 
-/** Strict decode of a parsed Kptfile document (kind 'document' or its root mapping). */
-export function decodeKptfile(doc: YNode): KptfileDecode {
+/**
+ * Strict decode of a parsed Kptfile document (kind 'document' or its root mapping) against the
+ * Kptfile schema of kpt `version`: a field that kpt release does not know is an error.
+ */
+export function decodeKptfile(doc: YNode, version: KptVersion = DEFAULT_KPT_VERSION): KptfileDecode {
   const root = doc.kind === 'document' ? doc.content[0] : doc;
   const errors: string[] = [];
-  const raw = root ? ((decodeNode(root, KPTFILE_SCHEMA, errors) as Record<string, unknown> | undefined) ?? {}) : {};
+  const raw = root ? ((decodeNode(root, KPTFILE_SCHEMAS[version], errors) as Record<string, unknown> | undefined) ?? {}) : {};
   if (errors.length) return { ok: false, errors };
   const pipeline = (raw.pipeline ?? {}) as {
     mutators?: Record<string, unknown>[];
@@ -220,6 +327,7 @@ export function decodeKptfile(doc: YNode): KptfileDecode {
     if (typeof f.configPath === 'string') s.configPath = f.configPath;
     if (f.configMap) s.configMap = f.configMap as Record<string, string>;
     if (typeof f.name === 'string') s.name = f.name;
+    if (typeof f.tag === 'string' && f.tag !== '') s.tag = f.tag;
     if (Array.isArray(f.selectors)) s.selectors = f.selectors as Selector[];
     if (Array.isArray(f.exclude)) s.exclude = f.exclude as Selector[];
     return s;
@@ -283,6 +391,11 @@ export function isValidImageReference(image: string): boolean {
   return image.length <= 255 + 140 && REFERENCE.matchString(image);
 }
 
+/** kpt beta.56's reason for an invalid `image` (undefined when valid). */
+export function beta56InvalidImage(image: string): string | undefined {
+  return isValidImageReference(image) ? undefined : `function name ${JSON.stringify(image)} is invalid`;
+}
+
 /** beta.56 image resolution: a name without `/` gets the `gcr.io/kpt-fn/` prefix; nothing else changes. */
 export function resolveImageName(image: string): string {
   return image.includes('/') ? image : `gcr.io/kpt-fn/${image}`;
@@ -292,15 +405,18 @@ export function resolveImageName(image: string): string {
  * The static checks of one pipeline function (kpt's `Function.validate` before it touches files).
  * `field` is e.g. `pipeline.mutators[0]`.
  */
-export function validateFunctionStatic(fn: FunctionSpec, field: string): string | undefined {
+export function validateFunctionStatic(
+  fn: FunctionSpec,
+  field: string,
+  messages: Pick<KptMessages, 'invalidImage'> = { invalidImage: beta56InvalidImage },
+): string | undefined {
   const hasImage = fn.image !== undefined && fn.image !== '';
   const hasExec = fn.exec !== undefined && fn.exec !== '';
   if (!hasImage && !hasExec) return formatValidateError(field, 'must specify a functon (`image` or `exec`) to execute');
   if (hasImage && hasExec)
     return formatValidateError(field, 'must not specify both `image` and `exec` at the same time');
-  if (hasImage && !isValidImageReference(fn.image!)) {
-    return formatValidateError(`${field}.image`, `function name ${JSON.stringify(fn.image)} is invalid`, fn.image);
-  }
+  const badImage = hasImage ? messages.invalidImage(fn.image!) : undefined;
+  if (badImage !== undefined) return formatValidateError(`${field}.image`, badImage, fn.image);
   const hasMap = fn.configMap !== undefined && Object.keys(fn.configMap).length > 0;
   if (hasMap && fn.configPath !== undefined && fn.configPath !== '') {
     return formatValidateError(

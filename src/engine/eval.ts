@@ -19,6 +19,7 @@ import { argsFunctionConfig } from './pipeline-config.ts';
 import { isWithin, join, relative } from './paths.ts';
 import { KPTFILE, readResourceFile, scanPackage } from './read.ts';
 import { displayName, resolveContext, writeResults } from './render.ts';
+import { kptLevel } from './kpt-level.ts';
 import { runStep } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
 import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
@@ -26,8 +27,8 @@ import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './writ
 export interface EvalOptions extends EngineHost {
   /** An absolute directory, or the text of a ResourceList / multi-document stream (`-`). */
   source: { dir: string } | { text: string };
-  /** The function: `image` (already short-name resolved) or `exec`. */
-  function: Pick<FunctionSpec, 'image' | 'exec'>;
+  /** The function: `image` (already short-name resolved) or `exec`; `tag` (kpt beta.67+, `--tag`). */
+  function: Pick<FunctionSpec, 'image' | 'exec' | 'tag'>;
   /** Absolute path of a `--fn-config` file. */
   fnConfigPath?: string;
   /** `-- [Kind] k=v ...` arguments. */
@@ -92,7 +93,16 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     const spec: FunctionSpec = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
     if (nonEmpty(opts.exclude)) spec.exclude = [opts.exclude];
-    const name = displayName(spec);
+    // The level names the image (default registry, `:latest`, `--tag` resolution).
+    const name = spec.image
+      ? kptLevel(opts.kptVersion).images.resolve(
+          spec.image,
+          opts.function.tag,
+          opts.listTags ?? (() => []),
+          opts.imagePrefix,
+        )
+      : displayName(spec);
+    if (spec.image) spec.image = name;
 
     let items: KubeObject[] = [];
     const readFiles: string[] = [];

@@ -7,6 +7,7 @@ import { KrmfnError, isKrmfnError } from '../core/errors.ts';
 import type { FunctionSpec } from '../core/function.ts';
 import type { PackageFs } from '../core/fs.ts';
 import { formatValidateError, validateFunctionStatic, type Kptfile } from '../core/kptfile.ts';
+import { BETA56_MESSAGES, type KptMessages } from '../core/kpt-messages.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import type { Limits } from '../core/limits.ts';
 import { documentNode, mappingNode, strNode } from '../core/yaml/node.ts';
@@ -36,20 +37,21 @@ export async function validatePipeline(
   dir: string,
   kptfile: Kptfile,
   limits: Limits,
+  messages: KptMessages = BETA56_MESSAGES,
 ): Promise<PipelineEntry[]> {
   const entries: PipelineEntry[] = [
     ...kptfile.pipeline.mutators.map((spec, i) => ({ spec, field: `pipeline.mutators[${i}]`, validator: false })),
     ...kptfile.pipeline.validators.map((spec, i) => ({ spec, field: `pipeline.validators[${i}]`, validator: true })),
   ];
   for (const e of entries) {
-    const problem = validateFunctionStatic(e.spec, e.field);
+    const problem = validateFunctionStatic(e.spec, e.field, messages);
     if (problem) throw invalid(problem);
     if (e.spec.configPath === undefined) continue;
     const p = e.spec.configPath.trim();
     const field = `${e.field}.configPath`;
     const abs = join(dir, p);
     if ((await fs.stat(abs)) !== 'file')
-      throw invalid(formatValidateError(field, 'functionConfig must exist in the current package', e.spec.configPath));
+      throw invalid(formatValidateError(field, messages.configPathMissing(e.spec.configPath, abs), e.spec.configPath));
     let docs;
     try {
       docs = parseYamlFile(dec.decode(await fs.readFile(abs)), { file: p, limits }).docs;

@@ -6,6 +6,7 @@
 import { KrmfnError, isKrmfnError } from '../core/errors.ts';
 import type { PackageFs } from '../core/fs.ts';
 import { checkKptfileVersion, decodeKptfile, formatUnmarshalErrors, type Kptfile } from '../core/kptfile.ts';
+import { DEFAULT_KPT_VERSION, type KptVersion } from '../core/kpt-version.ts';
 import { KubeObject } from '../core/kube-object.ts';
 import type { Limits } from '../core/limits.ts';
 import { mapGet, mappingNode, strNode, documentNode } from '../core/yaml/node.ts';
@@ -25,8 +26,13 @@ export function isResourceFileName(name: string): boolean {
   return name === KPTFILE || name.endsWith('.yaml') || name.endsWith('.yml') || name.endsWith('.json');
 }
 
-/** Reads and strictly decodes `<dir>/Kptfile`. Errors carry kpt's resolver texts. */
-export async function loadKptfile(fs: PackageFs, dir: string, limits: Limits): Promise<Kptfile> {
+/** Reads and strictly decodes `<dir>/Kptfile` against kpt `version`'s schema. Errors carry kpt's resolver texts. */
+export async function loadKptfile(
+  fs: PackageFs,
+  dir: string,
+  limits: Limits,
+  version: KptVersion = DEFAULT_KPT_VERSION,
+): Promise<Kptfile> {
   const file = join(dir, KPTFILE);
   if ((await fs.stat(file)) !== 'file') {
     throw new KrmfnError({ code: 'kptfile-missing', message: `No Kptfile found at ${JSON.stringify(dir)}.`, file });
@@ -56,7 +62,7 @@ export async function loadKptfile(fs: PackageFs, dir: string, limits: Limits): P
   };
   const versionProblem = checkKptfileVersion(scalarAt('apiVersion'), scalarAt('kind'), dir);
   if (versionProblem) throw new KrmfnError({ code: 'kptfile-version', message: versionProblem, file });
-  const decoded = decodeKptfile(doc ?? documentNode(undefined));
+  const decoded = decodeKptfile(doc ?? documentNode(undefined), version);
   if (!decoded.ok) throw unreadable(formatUnmarshalErrors(decoded.errors));
   return decoded.kptfile;
 }

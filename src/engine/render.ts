@@ -6,13 +6,23 @@
  * (only `results.yaml`, when asked for). Never prints: progress goes to `onEvent`.
  */
 import { KrmfnError } from '../core/errors.ts';
-import type { FunctionRunner, ResolveContext } from '../core/function.ts';
+import type { FunctionRunner, FunctionSpec, ResolveContext } from '../core/function.ts';
 import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
 import type { KubeObject } from '../core/kube-object.ts';
 import { withLimits, type Limits } from '../core/limits.ts';
 import { emitResultsFile, newResultList } from '../core/results-file.ts';
 import type { FunctionResultList } from '../core/result.ts';
 import { checkKrm } from './invariants.ts';
+import { kptLevel, type KptLevel } from './kpt-level.ts';
+import {
+  applyRenderStatus,
+  recordStep,
+  renderErrorForStatus,
+  saveFailedRender,
+  saveOnFailureRequested,
+  writeFailureStatus,
+} from './render-level-hooks.ts';
+import type { StepRecord } from './render-status.ts';
 import { toFailure } from './error-style.ts';
 import type { EngineEvent } from './events.ts';
 import { loadKptfile, readResourceFile, scanPackage } from './read.ts';
@@ -28,7 +38,7 @@ import { runStep, type StepContext } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
 import { applyPlan, attribute, describeChanges, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
 
-interface RenderState {
+export interface RenderState {
   opts: RenderOptions;
   limits: Limits;
   root: string;
@@ -38,10 +48,33 @@ interface RenderState {
   originals: Map<string, Uint8Array>;
   functionsRun: number;
   packagesRun: number;
+  /** The kpt release this run imitates (chosen once, src/engine/kpt-level.ts). */
+  level: KptLevel;
+  /** Every step run or attempted, in order (kpt beta.67 renderStatus). */
+  steps: StepRecord[];
+  /** The package whose pipeline failed, when one did. */
+  failedPackage?: string;
+  /** Packages hydration reached. */
+  packagesVisited: number;
+  /** The root Kptfile asks to keep a failed render's partial results (kpt beta.67). */
+  saveOnFailure?: boolean;
+  /** The current pipeline's items after its last successful mutator. */
+  pipelineItems?: KubeObject[];
+  /**
+   * After a failure: what kpt beta.67 keeps as package `dir`'s resources (its pipeline's items
+   * so far, or its input plus a direct subpackage's); only the root's are ever written.
+   */
+  partial?: { dir: string; items: KubeObject[] } | undefined;
 }
 
 export function displayName(spec: { image?: string; exec?: string }): string {
   return spec.image ? resolveImageName(spec.image) : (spec.exec ?? '');
+}
+
+/** The name the level gives a pipeline entry (image naming and tag resolution), or its exec. */
+function levelName(st: RenderState, spec: FunctionSpec): string {
+  if (!spec.image) return spec.exec ?? '';
+  return st.level.images.resolve(spec.image, spec.tag, st.opts.listTags ?? (() => []), st.opts.imagePrefix);
 }
 
 export function resolveContext(
@@ -86,10 +119,15 @@ async function runPipeline(
     return input;
   }
   checkConfigPathsPresent(entries, local);
-  const resolve = (e: PipelineEntry): Promise<FunctionRunner> => {
-    const name = displayName(e.spec);
-    return opts.runtime.resolve(e.spec, resolveContext(opts, name, dir, st.limits, opts.allowExec ?? false));
-  };
+  const names = new Map<PipelineEntry, string>();
+  const resolve = (e: PipelineEntry): Promise<FunctionRunner> =>
+    recordStep(st, e, true, () => names.get(e), async () => {
+      names.set(e, '');
+      const name = levelName(st, e.spec);
+      names.set(e, name);
+      const spec = e.spec.image ? { ...e.spec, image: name } : e.spec;
+      return opts.runtime.resolve(spec, resolveContext(opts, name, dir, st.limits, opts.allowExec ?? false));
+    });
   const mutators = entries.filter((e) => !e.validator);
   const runners: FunctionRunner[] = [];
   for (const m of mutators) runners.push(await resolve(m));
@@ -101,18 +139,22 @@ async function runPipeline(
       fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
     else if (e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    items = await runStep(
-      st.step,
-      {
-        spec: e.spec,
-        name: displayName(e.spec),
-        runner: runners[i]!,
-        functionConfig: fnConfig,
-        validator: false,
-        packagePath: dir,
-      },
-      items,
+    const current = items;
+    items = await recordStep(st, e, false, () => names.get(e), () =>
+      runStep(
+        st.step,
+        {
+          spec: e.spec,
+          name: names.get(e)!,
+          runner: runners[i]!,
+          functionConfig: fnConfig,
+          validator: false,
+          packagePath: dir,
+        },
+        current,
+      ),
     );
+    st.pipelineItems = items;
     st.functionsRun++;
   }
   for (const e of entries.filter((x) => x.validator)) {
@@ -120,10 +162,12 @@ async function runPipeline(
     let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
     if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    await runStep(
-      st.step,
-      { spec: e.spec, name: displayName(e.spec), runner, functionConfig: fnConfig, validator: true, packagePath: dir },
-      items,
+    await recordStep(st, e, false, () => names.get(e), () =>
+      runStep(
+        st.step,
+        { spec: e.spec, name: names.get(e)!, runner, functionConfig: fnConfig, validator: true, packagePath: dir },
+        items,
+      ),
     );
     st.functionsRun++;
   }
@@ -141,28 +185,48 @@ async function hydrate(
   if (st.visiting.has(dir))
     throw new KrmfnError({ code: 'package-cycle', message: 'cycle detected in pkg dependencies' });
   st.visiting.add(dir);
+  st.packagesVisited++;
   const { fs } = st.opts;
   const scan = await scanPackage(fs, dir, true);
   const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
+  const readLocal = async (): Promise<KubeObject[]> => {
+    const local: KubeObject[] = [];
+    // Files are read concurrently and folded in walk order.
+    const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
+    scan.files.forEach((rel, i) => {
+      const abs = join(dir, rel);
+      st.readFiles.push(abs);
+      local.push(...reads[i]!.items);
+      st.originals.set(abs, reads[i]!.bytes);
+    });
+    return local;
+  };
+  // The level decides whether local resources come before or after the subpackages' outputs.
+  let local = st.level.localResourcesFirst ? await readLocal() : undefined;
   const subKptfiles: Kptfile[] = [];
-  for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits));
-  const input: KubeObject[] = [];
+  for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits, st.level.version));
+  const input: KubeObject[] = local ? [...local] : [];
   for (let i = 0; i < subs.length; i++) {
     const sub = subs[i]!;
-    const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits);
-    input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
+    try {
+      const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits, st.level.messages);
+      input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
+    } catch (e) {
+      st.partial = st.partial?.dir === sub ? { dir, items: [...input, ...st.partial.items] } : undefined;
+      throw e;
+    }
   }
-  const local: KubeObject[] = [];
-  // Files are read concurrently and folded in walk order.
-  const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
-  scan.files.forEach((rel, i) => {
-    const abs = join(dir, rel);
-    st.readFiles.push(abs);
-    local.push(...reads[i]!.items);
-    st.originals.set(abs, reads[i]!.bytes);
-  });
-  input.push(...local);
-  const out = await runPipeline(st, dir, kptfile, entries, local, input);
+  local ??= await readLocal();
+  if (!st.level.localResourcesFirst) input.push(...local);
+  let out: KubeObject[];
+  st.pipelineItems = input;
+  try {
+    out = await runPipeline(st, dir, kptfile, entries, local, input);
+  } catch (e) {
+    st.failedPackage ??= dir;
+    st.partial = { dir, items: st.pipelineItems };
+    throw e;
+  }
   st.visiting.delete(dir);
   return out;
 }
@@ -207,8 +271,12 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     originals: new Map(),
     functionsRun: 0,
     packagesRun: 0,
+    level: kptLevel(opts.kptVersion),
+    steps: [],
+    packagesVisited: 0,
   };
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
+  let hydrating = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
     if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
@@ -217,8 +285,10 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
         message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
       });
     }
-    const kptfile = await loadKptfile(opts.fs, root, limits);
-    const entries = await validatePipeline(opts.fs, root, kptfile, limits);
+    const kptfile = await loadKptfile(opts.fs, root, limits, st.level.version);
+    st.saveOnFailure = saveOnFailureRequested(st.level, kptfile);
+    const entries = await validatePipeline(opts.fs, root, kptfile, limits, st.level.messages);
+    hydrating = true;
     const items = await hydrate(st, root, kptfile, entries);
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
@@ -231,6 +301,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
         readFiles: output.kind === 'dir' ? [] : st.readFiles,
         originals: st.originals,
       });
+      if (output.kind === 'in-place') applyRenderStatus(st, plan, root);
       outcome.written = [...plan.writes].filter(([p, d]) => st.originals.get(p) !== d).map(([p]) => p);
       outcome.deleted = plan.deletes;
       if (output.kind === 'in-place') outcome.changes = describeChanges(plan, st.originals);
@@ -243,9 +314,18 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   } catch (e) {
     outcome.failure = toFailure(e);
     results.exitCode = 1;
+    const inPlace = (opts.output ?? { kind: 'in-place' }).kind === 'in-place';
+    if (hydrating && inPlace && !opts.dryRun) {
+      const error = renderErrorForStatus(st, root, outcome.failure);
+      if (st.saveOnFailure) {
+        outcome.savedOnFailure = true;
+        await saveFailedRender(st, root, st.partial?.dir === root ? st.partial.items : [], error, opts.attribution ?? true);
+      } else await writeFailureStatus(st, root, error);
+    }
   }
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
+  outcome.packagesVisited = st.packagesVisited;
   const file = await writeResults(opts, results, !outcome.ok);
   if (file) outcome.resultsFile = file;
   return outcome;

@@ -5,6 +5,7 @@
 import type { KrmfnError } from '../core/errors.ts';
 import type { FunctionRuntime } from '../core/function.ts';
 import type { PackageFs } from '../core/fs.ts';
+import type { KptVersion } from '../core/kpt-version.ts';
 import type { Limits } from '../core/limits.ts';
 import type { FunctionResultList } from '../core/result.ts';
 import type { EventSink } from './events.ts';
@@ -32,6 +33,12 @@ export interface EngineHost {
   output?: OutputMode;
   /** Directory to write `results.yaml` into (created if missing). */
   resultsDir?: string;
+  /** Which kpt release to behave as (src/core/kpt-version.ts; default DEFAULT_KPT_VERSION). */
+  kptVersion?: KptVersion;
+  /** kpt beta.67+ `--image-prefix`: registry for short image names ('' leaves them alone). */
+  imagePrefix?: string;
+  /** Released versions of an image (no tag), for semantic-version `tag:` constraints (kpt beta.67+). */
+  listTags?: (image: string) => readonly string[];
 }
 
 export interface RenderOptions extends EngineHost {
@@ -75,6 +82,10 @@ export interface RunOutcome {
   functionsRun: number;
   /** Packages whose pipeline completed (render). */
   packagesRun: number;
+  /** Packages render reached, completed or not (kpt beta.67's failure summary counts these). */
+  packagesVisited?: number;
+  /** kpt beta.67 `kpt.dev/save-on-render-failure`: the failed render still wrote what it had. */
+  savedOnFailure?: boolean;
   /** Text for stdout in `stdout`/`unwrap` modes and eval from stdin. */
   stdout?: string;
   /** Absolute path of the results file written, if any. */

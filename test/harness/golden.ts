@@ -2,7 +2,9 @@
  * Golden-directory harness (kpt's e2e shape, adapted). A case is a directory holding:
  *   pkg/                      the input package (copied to a temp dir named `pkg` before the run)
  *   .expected/config.yaml     command (render|eval, default render), args, exitCode (default 0),
- *                             stdErr (substring), stdin (file in the case dir), noPkgArg, env, skip
+ *                             stdErr (substring), stdin (file in the case dir), noPkgArg, env, skip,
+ *                             kptVersion (the kpt release to imitate, as KRMFN_KPT_VERSION; default
+ *                             1.0.0-beta.56, the release the cases without it were checked against)
  *   .expected/out/            the complete expected package tree after the run (absent: unchanged;
  *                             `.expected/out.empty` instead: every file was deleted)
  *   .expected/stderr.txt      exact stderr (optional)
@@ -31,6 +33,8 @@ export interface CaseConfig {
   noPkgArg?: boolean;
   env?: Record<string, string>;
   skip?: string;
+  /** The kpt release the case expects (src/core/kpt-version.ts); default 1.0.0-beta.56. */
+  kptVersion?: string;
   /** Successful in-place runs are repeated on their own output, which must not change (default true). */
   idempotent?: boolean;
 }
@@ -141,10 +145,11 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
+    const env = { KRMFN_KPT_VERSION: config.kptVersion ?? '1.0.0-beta.56', ...(config.env ?? {}) };
     const r = await runCli(argv, {
       cwd: E2E_DIR,
       ...(stdin !== undefined ? { stdin } : {}),
-      ...(config.env ? { env: config.env } : {}),
+      ...(Object.keys(env).length ? { env } : {}),
     });
     const tree = await readTree(pkg);
     const results = await readOptional(path.join(tmp, 'results', 'results.yaml'));
@@ -152,7 +157,7 @@ export async function runCase(caseDir: string): Promise<CaseRun> {
       !config.noPkgArg && !(config.args ?? []).some((a) => a === '-o' || a === '--output' || a.startsWith('--output='));
     let secondTree: Record<string, string> | undefined;
     if (r.exitCode === 0 && inPlace && config.idempotent !== false) {
-      const again = await runCli(argv, { cwd: E2E_DIR, ...(config.env ? { env: config.env } : {}) });
+      const again = await runCli(argv, { cwd: E2E_DIR, ...(Object.keys(env).length ? { env } : {}) });
       if (again.exitCode !== 0) throw new Error(`second run failed:\n${again.stderr}`);
       secondTree = await readTree(pkg);
     }

@@ -21,8 +21,17 @@ export function emitYamlFile(docs: readonly YNode[], seqIndent: SeqIndent | read
   return parts.join('');
 }
 
-export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent): string {
-  const e = new Emitter(seqIndent === 'compact');
+/**
+ * Emitter dialects. `tabsInBlocks`: the go-yaml v3.0.4 (go.yaml.in/yaml/v3) rule that a tab does
+ * not forbid literal/folded block scalars (kyaml v0.21, kpt v1.0.0-beta.67); go-yaml v3.0.1 (kyaml
+ * v0.15, kpt v1.0.0-beta.56) double-quotes such values. Default: the v3.0.1 rule.
+ */
+export interface EmitOptions {
+  tabsInBlocks?: boolean;
+}
+
+export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent, opts: EmitOptions = {}): string {
+  const e = new Emitter(seqIndent === 'compact', opts.tabsInBlocks ?? false);
   e.document(doc);
   return e.finish();
 }
@@ -48,9 +57,11 @@ class Emitter {
   /** Column of the last foot comment written; the next line at that column starts with a blank line. */
   private footCol = -1;
   private readonly compact: boolean;
+  private readonly tabsInBlocks: boolean;
 
-  constructor(compact: boolean) {
+  constructor(compact: boolean, tabsInBlocks: boolean) {
     this.compact = compact;
+    this.tabsInBlocks = tabsInBlocks;
   }
 
   finish(): string {
@@ -180,7 +191,7 @@ class Emitter {
       if (v.includes('\n')) style = 'literal';
       else if (this.tagOf(n).force) style = 'double';
     }
-    const a = analyzeScalar(v);
+    const a = analyzeScalar(v, this.tabsInBlocks);
     const simpleKey = ctx === 'key';
     const flow = ctx === 'flow';
     if (simpleKey && a.multiline) return 'double';

@@ -34,7 +34,7 @@ const SIMPLE_PLAIN =
   /^[A-Za-z0-9_/.=+()$^~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][A-Za-z0-9_/.=+()$^~ \-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
 
 /** The permission table of §4.2 for a value. */
-export function analyzeScalar(value: string): ScalarAnalysis {
+export function analyzeScalar(value: string, tabsInBlocks = false): ScalarAnalysis {
   if (value === '')
     return { empty: true, multiline: false, blockPlain: true, flowPlain: false, single: true, block: false };
   // Fast path: letters, digits and harmless punctuation, no trailing space.
@@ -115,7 +115,7 @@ export function analyzeScalar(value: string): ScalarAnalysis {
       }
     }
     if (c === 0x09) tab = true;
-    if (!isPrintable(c) || c === 0xfeff) special = true;
+    if ((!isPrintable(c) && !(tabsInBlocks && c === 0x09)) || c === 0xfeff) special = true;
     if (isBreak(c)) lineBreaks = true;
     if (c === 0x20) {
       if (i === 0) leadingSpace = true;

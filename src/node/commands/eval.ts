@@ -5,7 +5,7 @@
  */
 import * as nodePath from 'node:path';
 import type { Selector } from '../../core/function.ts';
-import { isValidImageReference, resolveImageName } from '../../core/kptfile.ts';
+import { isValidImageReference } from '../../core/kptfile.ts';
 import {
   bool,
   list,
@@ -20,7 +20,17 @@ import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { prepareResultsDir } from '../results-dir.ts';
 import { readAll, write, type CliIO, type Command } from '../io.ts';
-import { COMMON_FLAGS, eventPrinter, finish, resolveOutput, resolvePackageArg, textOptions } from './render.ts';
+import {
+  chosenImagePrefix,
+  chosenKptLevel,
+  COMMON_FLAGS,
+  eventPrinter,
+  finish,
+  resolveOutput,
+  resolvePackageArg,
+  textOptions,
+} from './render.ts';
+import type { KptLevel } from '../../engine/kpt-level.ts';
 
 const SELECTOR_FIELDS = ['api-version', 'kind', 'name', 'namespace'] as const;
 
@@ -28,6 +38,7 @@ const EVAL_FLAGS: readonly FlagSpec[] = [
   ...COMMON_FLAGS,
   { name: 'image', short: 'i', kind: 'string' },
   { name: 'exec', kind: 'string' },
+  { name: 'tag', kind: 'string' },
   { name: 'fn-config', kind: 'string' },
   { name: 'save', short: 's', kind: 'bool' },
   { name: 'type', short: 't', kind: 'string' },
@@ -127,8 +138,13 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   let timeoutMs: number | undefined;
   let fnArgs: { kind?: string; data: [string, string][] };
   let saveType: 'mutator' | 'validator' | undefined;
+  let level: KptLevel;
+  let imagePrefix: string | undefined;
   try {
     p = parseFlags(args, EVAL_FLAGS);
+    level = chosenKptLevel(p, io);
+    imagePrefix = chosenImagePrefix(p, io, level);
+    if (str(p, 'tag') !== undefined && !level.imagePrefixFlag) throw new UsageError('unknown flag: --tag');
     if (bool(p, 'help')) {
       await write(io.stdout, HELP);
       return 0;
@@ -143,7 +159,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
     exec = str(p, 'exec');
     if (!image && !exec) throw new UsageError('must specify --image or --exec');
     if (image) {
-      image = resolveImageName(image);
+      image = level.images.prefixOnly(image, imagePrefix);
       if (!isValidImageReference(image)) throw new UsageError(`function name ${JSON.stringify(image)} is invalid`);
       exec = undefined;
     } else if (list(p, 'mount').length || bool(p, 'as-current-user') || bool(p, 'network') || list(p, 'env').length) {
@@ -168,7 +184,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
     ? { text: new TextDecoder().decode(await readAll(io.stdin)) }
     : { dir: await resolvePackageArg(p.positional[0], io) };
   const text = textOptions(p, io);
-  const printer = eventPrinter(io, text, 'eval');
+  const printer = eventPrinter(io, text, 'eval', level.text);
   const resultsDir = str(p, 'results-dir');
   const resultsProblem = resultsDir !== undefined ? await prepareResultsDir(resultsDir, io.cwd) : undefined;
   if (resultsProblem) {
@@ -188,7 +204,9 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const outcome = await engine.eval({
     fs: new NodeFs(),
     source,
-    function: image ? { image } : { exec: exec! },
+    function: image ? { image, ...(str(p, 'tag') ? { tag: str(p, 'tag')! } : {}) } : { exec: exec! },
+    kptVersion: level.version,
+    ...(imagePrefix !== undefined ? { imagePrefix } : {}),
     cwd: io.cwd,
     env,
     allowExec: true,
@@ -206,7 +224,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   });
   await cli.close();
   await printer.flush();
-  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'));
+  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text);
 }
 
 export const evalCommand: Command = {

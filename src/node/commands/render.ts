@@ -12,7 +12,10 @@ import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { prepareResultsDir } from '../results-dir.ts';
 import { write, type CliIO, type Command } from '../io.ts';
-import { formatEvent, formatFailure, type TextOptions } from '../../engine/text-output.ts';
+import type { TextOptions } from '../../engine/text-output.ts';
+import { beta56Text, type TextStrategy } from '../../engine/text-strategy.ts';
+import { kptLevel, type KptLevel } from '../../engine/kpt-level.ts';
+import { DEFAULT_KPT_VERSION, KPT_VERSIONS } from '../../core/kpt-version.ts';
 
 export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'results-dir', kind: 'string' },
@@ -26,6 +29,8 @@ export const COMMON_FLAGS: readonly FlagSpec[] = [
   { name: 'container-runtime', kind: 'string' },
   { name: 'strict-digests', kind: 'bool' },
   { name: 'json', kind: 'bool' },
+  { name: 'kpt-version', kind: 'string' },
+  { name: 'image-prefix', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
 ];
 
@@ -60,10 +65,50 @@ Flags:
                                (default: run the tag's version, record the digest)
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome (results, counts, error) as JSON on stdout
+      --kpt-version V          behave as this kpt release: ${KPT_VERSIONS.join(', ')}
+                               (default ${DEFAULT_KPT_VERSION}; also KRMFN_KPT_VERSION)
+      --image-prefix P         registry for short image names (1.0.0-beta.67; default
+                               $KPT_IMAGE_PREFIX, else ghcr.io/kptdev/krm-functions-catalog)
   -h, --help                   show this help
 
 Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO_COLOR disables colour.
 `;
+
+/** The kpt release chosen by `--kpt-version`, else `KRMFN_KPT_VERSION`, else the default. Throws UsageError. */
+export function chosenKptLevel(p: ParsedArgs, io: CliIO): KptLevel {
+  const value = str(p, 'kpt-version') ?? io.env.KRMFN_KPT_VERSION;
+  let level: KptLevel;
+  try {
+    level = kptLevel(value || DEFAULT_KPT_VERSION);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  if (!level.imagePrefixFlag && str(p, 'image-prefix') !== undefined) throw new UsageError('unknown flag: --image-prefix');
+  return level;
+}
+
+/**
+ * kpt beta.67's `--image-prefix` (default `$KPT_IMAGE_PREFIX`, else the built-in registry) and its
+ * `ValidatePrefix` messages (kptdev/kpt pkg/lib/runneroptions/runneroptions.go at v1.0.0-beta.67);
+ * undefined for levels without it. Throws UsageError.
+ */
+export function chosenImagePrefix(p: ParsedArgs, io: CliIO, level: KptLevel): string | undefined {
+  if (!level.imagePrefixFlag) return undefined;
+  const prefix = str(p, 'image-prefix') ?? (io.env.KPT_IMAGE_PREFIX || undefined);
+  if (prefix === undefined || prefix === '') return prefix;
+  const trimmed = prefix.replace(/\/+$/, '');
+  const q = JSON.stringify(prefix);
+  if (trimmed.includes('://')) throw new UsageError(`invalid image prefix ${q}: must not include a scheme (e.g. https://)`);
+  if (/[?#]/.test(trimmed)) throw new UsageError(`invalid image prefix ${q}: must not contain '?' or '#'`);
+  let host = '';
+  try {
+    host = new URL(`https://${trimmed}`).host;
+  } catch {
+    host = '';
+  }
+  if (!host) throw new UsageError(`invalid image prefix ${q}: must be a valid registry path`);
+  return prefix;
+}
 
 export interface Printer {
   text: TextOptions;
@@ -82,11 +127,12 @@ export function eventPrinter(
   io: CliIO,
   text: TextOptions,
   mode: 'render' | 'eval',
+  strategy: TextStrategy = beta56Text,
 ): { sink: (e: EngineEvent) => void; flush: () => Promise<void> } {
   let chain = Promise.resolve();
   return {
     sink: (e) => {
-      const s = formatEvent(e, text, mode);
+      const s = strategy.formatEvent(e, text, mode);
       if (s) chain = chain.then(() => write(io.stderr, s));
     },
     flush: () => chain,
@@ -107,15 +153,14 @@ export async function finish(
   mode: 'render' | 'eval',
   resultsDirArg: string | undefined,
   json: boolean,
+  strategy: TextStrategy = beta56Text,
 ): Promise<number> {
   let err = '';
-  if (outcome.ok && mode === 'render' && outcome.stdout === undefined) {
-    err += `Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`;
-  }
+  if (mode === 'render' && outcome.stdout === undefined) err += strategy.renderSummary(outcome);
   if (outcome.resultsFile && resultsDirArg !== undefined) {
     err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
   }
-  if (outcome.failure) err += formatFailure(outcome.failure);
+  if (outcome.failure) err += strategy.formatFailure(outcome.failure);
   if (err) await write(io.stderr, err);
   if (json) {
     const data = {
@@ -169,6 +214,15 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
+  let level: KptLevel;
+  let imagePrefix: string | undefined;
+  try {
+    level = chosenKptLevel(p, io);
+    imagePrefix = chosenImagePrefix(p, io, level);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
   let timeoutMs: number | undefined;
   try {
     const t = str(p, 'timeout');
@@ -179,7 +233,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   const root = await resolvePackageArg(p.positional[0], io);
   const text = textOptions(p, io);
-  const printer = eventPrinter(io, text, 'render');
+  const printer = eventPrinter(io, text, 'render', level.text);
   const resultsDir = str(p, 'results-dir');
   const resultsProblem = resultsDir !== undefined ? await prepareResultsDir(resultsDir, io.cwd) : undefined;
   if (resultsProblem) {
@@ -205,6 +259,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     allowWasm: bool(p, 'allow-alpha-wasm'),
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
     dryRun: bool(p, 'diff'),
+    kptVersion: level.version,
+    ...(imagePrefix !== undefined ? { imagePrefix } : {}),
     onEvent: printer.sink,
     ...(resultsDir !== undefined ? { resultsDir: toEnginePath(resultsDir, io.cwd) } : {}),
     ...(timeoutMs !== undefined ? { limits: { timeoutMs } } : {}),
@@ -216,7 +272,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const diff = outcome.changes.map((c) => unifiedDiff(nodePath.relative(base, c.path), c.before, c.after)).join('');
     if (diff) await write(io.stdout, diff);
   }
-  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'));
+  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text);
 }
 
 export const renderCommand: Command = {
