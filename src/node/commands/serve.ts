@@ -11,6 +11,7 @@ import { createEngineService } from '../serve/engine-service.ts';
 import { startServer } from '../serve/server.ts';
 import type { FunctionInfo } from '../serve/service.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
+import { GRPC_FLAGS, GRPC_HELP } from '../grpc/flags.ts';
 
 const FLAGS: readonly FlagSpec[] = [
   { name: 'host', kind: 'string' },
@@ -22,6 +23,7 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'allow-alpha-wasm', kind: 'bool' },
   { name: 'remote-config', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
+  ...GRPC_FLAGS,
 ];
 
 const HELP = `Serve KRM functions over HTTP.
@@ -47,7 +49,7 @@ Flags:
   -h, --help                   show this help
 
 Logs are JSON lines on stderr.
-`;
+${GRPC_HELP}`;
 
 function intFlag(v: string | undefined, name: string, dflt: number): number {
   if (v === undefined) return dflt;
@@ -98,26 +100,46 @@ export const serveCommand: Command = {
       }));
       const log = (entry: Record<string, unknown>): void =>
         void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
-      const server = await startServer({
-        service: createEngineService({
-          engine,
-          functions,
-          limits: { timeoutMs },
-          allowWasm: bool(p, 'allow-alpha-wasm'),
-        }),
-        host: str(p, 'host') ?? '127.0.0.1',
-        port: intFlag(str(p, 'port'), 'port', 8080),
-        ...(token ? { token } : {}),
-        maxBodyBytes: intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024),
-        maxConcurrent: intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16),
-        requestTimeoutMs: timeoutMs,
-        log,
+      const service = createEngineService({
+        engine,
+        functions,
+        limits: { timeoutMs },
+        allowWasm: bool(p, 'allow-alpha-wasm'),
       });
+      const maxBodyBytes = intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024);
+      const maxConcurrent = intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16);
+      const servers: Array<{ close(): Promise<void> }> = [];
+      if (str(p, 'grpc') !== undefined) {
+        // Loaded only when asked for, so plain `krmfn` commands never load grpc-js.
+        const { startGrpcFromFlags } = await import('../grpc/from-flags.ts');
+        const grpcServer = await startGrpcFromFlags(p, {
+          service,
+          ...(token ? { token } : {}),
+          timeoutMs,
+          maxConcurrent,
+          maxMessageBytes: maxBodyBytes,
+          log,
+        });
+        servers.push(grpcServer);
+      } else if (bool(p, 'grpc-only')) throw new UsageError('--grpc-only needs --grpc ADDR');
+      if (!bool(p, 'grpc-only'))
+        servers.push(
+          await startServer({
+            service,
+            host: str(p, 'host') ?? '127.0.0.1',
+            port: intFlag(str(p, 'port'), 'port', 8080),
+            ...(token ? { token } : {}),
+            maxBodyBytes,
+            maxConcurrent,
+            requestTimeoutMs: timeoutMs,
+            log,
+          }),
+        );
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGTERM', stop);
           process.off('SIGINT', stop);
-          void server.close().then(resolve);
+          void Promise.all(servers.map((s) => s.close())).then(() => resolve());
         };
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);
