@@ -72,7 +72,10 @@ export function goResultsError(results: readonly GoResult[]): string {
 }
 
 /** The answer for a function that ran (any exit code). */
-export function answerFromRun(image: string, out: RunResponse): PorchAnswer {
+export function answerFromRun(image: string, run: RunResponse): PorchAnswer {
+  // The stderr the function's process writes, as `krmfn run` (src/node/commands/run.ts) writes it.
+  const stderr = run.stderr && !run.stderr.endsWith('\n') ? run.stderr + '\n' : run.stderr;
+  const out = { ...run, stderr };
   const parsed = parseOutputList(out.stdout);
   if ('error' in parsed)
     return {
@@ -96,6 +99,11 @@ export function answerFromError(image: string, e: unknown): PorchAnswer {
   const message = e instanceof Error ? e.message : String(e);
   if (code === 'timeout') return { ok: false, code: Status.DEADLINE_EXCEEDED, details: message };
   if (code === 'cancelled') return { ok: false, code: Status.CANCELLED, details: message };
+  // A function that rejects its input (a malformed ResourceList, a bad functionConfig) ends the
+  // way `krmfn run` shows it (src/node/commands/run.ts): exit 1, nothing on stdout, the error on
+  // stderr; Porch's wrapper server then reports the unparseable output with that stderr.
+  if (isKrmfnError(e))
+    return answerFromRun(image, { exitCode: 1, stdout: new Uint8Array(), stderr: `error: ${message}\n` });
   return {
     ok: false,
     code: Status.INTERNAL,
