@@ -15,6 +15,8 @@ export interface EvaluatorClientOptions {
   caFile?: string;
   /** Sent as `authorization: Bearer <token>`. */
   token?: string;
+  /** Further metadata sent with every call. */
+  metadata?: Record<string, string>;
   maxMessageBytes?: number;
 }
 
@@ -53,6 +55,7 @@ export async function createEvaluatorClient(opts: EvaluatorClientOptions): Promi
   return {
     evaluate(req, callOpts = {}) {
       const md = new grpc.Metadata();
+      for (const [k, v] of Object.entries(opts.metadata ?? {})) md.set(k.toLowerCase(), v);
       if (opts.token) md.set('authorization', `Bearer ${opts.token}`);
       const options: grpc.CallOptions = callOpts.deadline !== undefined ? { deadline: callOpts.deadline } : {};
       return new Promise((resolve, reject) => {
