@@ -147,6 +147,26 @@ describe('krmfn serve --grpc: answers as the function and kpt would', () => {
     });
   });
 
+  it('forwards what it cannot run to --grpc-upstream and relays the answer', async () => {
+    const front = await serveProcess(['--grpc', '127.0.0.1:0', '--grpc-only', '--grpc-upstream', server.target]);
+    const frontClient = new TestClient(front.target);
+    try {
+      const image = 'example.com/fn/only-upstream-knows:v1';
+      expect(await frontClient.evaluate(image, LIST)).toEqual({
+        code: grpc.status.NOT_FOUND,
+        details: `function "${image}" not found`,
+      });
+      expect(server.logs.some((l) => l.msg === 'grpc' && l.image === image)).toBe(true);
+      // Built-ins stay in the front: the upstream sees no new call for them.
+      const upstreamCalls = server.logs.filter((l) => l.msg === 'grpc').length;
+      expect((await frontClient.evaluate(SET_NAMESPACE, LIST)).code).toBe(0);
+      expect(server.logs.filter((l) => l.msg === 'grpc').length).toBe(upstreamCalls);
+    } finally {
+      frontClient.close();
+      expect(await front.stop()).toBe(0);
+    }
+  });
+
   it('writes one JSON log line per call', () => {
     const calls = server.logs.filter((l) => l.msg === 'grpc');
     expect(calls.length).toBeGreaterThanOrEqual(5);

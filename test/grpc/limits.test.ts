@@ -3,6 +3,10 @@
  * by the real engine; a function that hangs is a remote function whose TCP peer never answers.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { createEngine, defaultRuntimes, type Engine } from 'krmfn';
 import { BUILTINS } from 'krmfn/builtins';
@@ -170,5 +174,45 @@ describe('krmfn serve --grpc: forwarding to an upstream FunctionEvaluator', () =
       details: 'function "example.com/fn/nobody:v1" not found',
     });
     expect(upstreamCalls().length).toBe(3);
+  });
+});
+
+describe('krmfn serve --grpc: TLS', () => {
+  it('serves over TLS with the given certificate and key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'krmfn-grpc-tls-'));
+    open.push({ close: () => rmSync(dir, { recursive: true, force: true }) });
+    const cert = join(dir, 'cert.pem');
+    const key = join(dir, 'key.pem');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ],
+      { stdio: 'ignore' },
+    );
+    const s = await serve({ tlsCertFile: cert, tlsKeyFile: key });
+    const tlsClient = new TestClient(s.target, grpc.credentials.createSsl(readFileSync(cert)));
+    open.push(tlsClient);
+    expect((await tlsClient.evaluate(SET_NAMESPACE, LIST)).code).toBe(grpc.status.OK);
+    // A plaintext client cannot talk to it.
+    expect((await s.client.evaluate(SET_NAMESPACE, LIST, { deadlineMs: 5000 })).code).toBe(grpc.status.UNAVAILABLE);
+    const ours = await createEvaluatorClient({ address: s.target, tls: true, caFile: cert });
+    open.push(ours);
+    const res = await ours.evaluate({ resource_list: new TextEncoder().encode(LIST), image: SET_NAMESPACE });
+    expect(new TextDecoder().decode(res.resource_list)).toContain('namespace: prod');
   });
 });
