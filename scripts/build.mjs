@@ -42,8 +42,7 @@ await build({
     js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
   },
   // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start.
-  // grpc-js (and its proto loader) serve `krmfn serve --grpc`; they stay in node_modules.
-  external: ['kubernetes-models', 'kubernetes-models/*', '@grpc/grpc-js', '@grpc/proto-loader'],
+  external: ['kubernetes-models', 'kubernetes-models/*'],
 });
 
 // Type declarations for every public entry (dist/types/**, named by the `types` conditions of the
