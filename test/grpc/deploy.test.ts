@@ -45,7 +45,7 @@ describe('deploy/function-runner', () => {
     ]);
     for (const o of all) expect(o.metadata.namespace).toBe('porch-system');
 
-    const deploy = byKind.Deployment!;
+    const deploy = byKind.Deployment;
     const labels = deploy.spec.template.metadata.labels;
     const pod = deploy.spec.template.spec;
     const c = pod.containers[0];
@@ -57,13 +57,13 @@ describe('deploy/function-runner', () => {
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
 
-    expect(byKind.Service!.spec.selector).toEqual(labels);
-    expect(byKind.Service!.spec.ports[0]).toMatchObject({ port: 9445, targetPort: 'grpc' });
-    const hpa = byKind.HorizontalPodAutoscaler!;
+    expect(byKind.Service.spec.selector).toEqual(labels);
+    expect(byKind.Service.spec.ports[0]).toMatchObject({ port: 9445, targetPort: 'grpc' });
+    const hpa = byKind.HorizontalPodAutoscaler;
     expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deploy.metadata.name });
     expect(hpa.spec.metrics[0].resource.name).toBe('cpu');
-    expect(byKind.PodDisruptionBudget!.spec.selector.matchLabels).toEqual(labels);
-    const np = byKind.NetworkPolicy!;
+    expect(byKind.PodDisruptionBudget.spec.selector.matchLabels).toEqual(labels);
+    const np = byKind.NetworkPolicy;
     expect(np.spec.podSelector.matchLabels).toEqual(labels);
     expect(np.spec.ingress[0].ports).toEqual([{ protocol: 'TCP', port: 9445 }]);
   });

@@ -141,7 +141,7 @@ export function serveProcess(
     const logs: Record<string, unknown>[] = [];
     let buf = '';
     const exited = new Promise<number>((r) => proc.on('close', (code) => r(code ?? -1)));
-    proc.stderr!.on('data', (d: Buffer) => {
+    proc.stderr.on('data', (d: Buffer) => {
       buf += d.toString();
       let nl;
       while ((nl = buf.indexOf('\n')) >= 0) {

@@ -119,7 +119,7 @@ describe('krmfn serve --grpc: limits', () => {
     await until(() => s.inFlight() === 2);
     const flood = await Promise.all([0, 1, 2, 3, 4].map(() => s.client.evaluate(SET_NAMESPACE, LIST)));
     expect(flood.map((a) => a.code)).toEqual(Array(5).fill(grpc.status.RESOURCE_EXHAUSTED));
-    expect(flood[0]!.details).toBe('too many concurrent calls (limit 2); retry later');
+    expect(flood[0].details).toBe('too many concurrent calls (limit 2); retry later');
     for (const c of calls) c.cancel();
     expect((await Promise.all(hung)).map((a) => a.code)).toEqual([grpc.status.CANCELLED, grpc.status.CANCELLED]);
     await until(() => s.inFlight() === 0);

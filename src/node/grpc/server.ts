@@ -56,7 +56,7 @@ export interface RunningGrpcServer {
 function splitAddress(address: string): { host: string; port: number } {
   const m = /^(.*):(\d+)$/.exec(address);
   if (!m) throw new Error(`invalid gRPC address ${JSON.stringify(address)}: want HOST:PORT`);
-  return { host: m[1] === '' ? '0.0.0.0' : m[1]!, port: Number(m[2]) };
+  return { host: m[1] === '' ? '0.0.0.0' : m[1], port: Number(m[2]) };
 }
 
 function bearerOk(md: grpc.Metadata, expected: Buffer | undefined): boolean {
