@@ -96,4 +96,40 @@ describe('remote runtime over gRPC', () => {
     );
     expect(readFileSync(join(root, 'cm.yaml'), 'utf8')).toBe(RESOURCES);
   });
+
+  it("fails the render with the runner's INTERNAL message as the function's stderr", async () => {
+    const image = 'gcr.io/kpt-fn/starlark:v0.4.3';
+    const root = mkdtempSync(join(dir, 'failing-pkg-'));
+    writeFileSync(
+      join(root, 'Kptfile'),
+      `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: app
+pipeline:
+  mutators:
+  - image: ${image}
+    configPath: fn.yaml
+`,
+    );
+    writeFileSync(
+      join(root, 'fn.yaml'),
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: fn
+  annotations:
+    config.kubernetes.io/local-config: "true"
+source: |
+  fail("no such luck")
+`,
+    );
+    writeFileSync(join(root, 'cm.yaml'), RESOURCES);
+    const r = await krmfn(['render', root, '--remote-config', remoteConfig('gcr.io/kpt-fn/starlark', TOKEN)]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(
+      `failed to evaluate function \\"${image}\\" with structured results: [error]: fail: no such luck`,
+    );
+    expect(readFileSync(join(root, 'cm.yaml'), 'utf8')).toBe(RESOURCES);
+  });
 });
