@@ -152,6 +152,25 @@ describe('krmfn serve --grpc: limits', () => {
   });
 });
 
+describe('krmfn serve --grpc: health', () => {
+  it('streams SERVING to a watcher, then NOT_SERVING when the server starts draining', async () => {
+    const s = await serve();
+    const statuses: string[] = [];
+    const watch = (
+      s.client.health as unknown as { Watch(req: object): grpc.ClientReadableStream<{ status: string }> }
+    ).Watch({ service: '' });
+    const ended = new Promise<void>((resolve) => {
+      watch.on('data', (m: { status: string }) => statuses.push(m.status));
+      watch.on('end', () => resolve());
+      watch.on('error', () => resolve());
+    });
+    await until(() => statuses.length === 1);
+    await s.close();
+    await ended;
+    expect(statuses).toEqual(['SERVING', 'NOT_SERVING']);
+  });
+});
+
 describe('krmfn serve --grpc: forwarding to an upstream FunctionEvaluator', () => {
   it('runs built-ins in-process and forwards what it cannot run, relaying the answer', async () => {
     const upstream = await serve();
