@@ -68,6 +68,16 @@ describe('deploy/function-runner', () => {
     expect(np.spec.ingress[0].ports).toEqual([{ protocol: 'TCP', port: 9445 }]);
   });
 
+  it("moves every resource to the Kptfile's namespace", async () => {
+    const dir = copy('elsewhere');
+    const kptfile = join(dir, 'Kptfile');
+    writeFileSync(kptfile, readFileSync(kptfile, 'utf8').replace('namespace: porch-system', 'namespace: fn-runners'));
+    const r = await krmfn(['render', dir]);
+    expect(r.code).toBe(0);
+    const namespaces = resources(dir).map((o) => o.metadata.namespace);
+    expect(namespaces).toEqual(Array(5).fill('fn-runners'));
+  });
+
   it('fails the render when a manifest does not validate', async () => {
     const dir = copy('bad');
     const file = join(dir, 'deployment.yaml');
