@@ -167,6 +167,21 @@ describe('krmfn serve --grpc: answers as the function and kpt would', () => {
     }
   });
 
+  it('refuses bad gRPC flags with a usage error', async () => {
+    expect(await krmfn(['serve', '--grpc-only'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: --grpc-only needs --grpc ADDR\n',
+    });
+    expect(await krmfn(['serve', '--grpc', 'nowhere', '--grpc-only'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: invalid gRPC address "nowhere": want HOST:PORT\n',
+    });
+    const half = await krmfn(['serve', '--grpc', '127.0.0.1:0', '--grpc-tls-cert', 'cert.pem']);
+    expect(half).toEqual({ code: 1, stdout: '', stderr: 'error: --grpc-tls-cert and --grpc-tls-key go together\n' });
+  });
+
   it('writes one JSON log line per call', () => {
     const calls = server.logs.filter((l) => l.msg === 'grpc');
     expect(calls.length).toBeGreaterThanOrEqual(5);
