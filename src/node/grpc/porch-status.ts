@@ -1,8 +1,12 @@
 /**
  * How Porch's function runner turns one function call into a gRPC answer, so Porch shows the same
  * messages whether krmfn or its own runner evaluated the function. Each text below comes from the
- * upstream file named beside it (nephio-project/porch at main, kptdev/krm-functions-sdk go/fn as
- * vendored by porch under third_party/kptdev/krm-functions-sdk/go/fn):
+ * upstream file named beside it: nephio-project/porch func/internal/multievaluator.go,
+ * func/internal/executableevaluator.go and pkg/kpt/fn/eval.go (commit 152c81d849ae),
+ * func/wrapper-server/main.go (commit 0826d8c7c1c3); the Go SDK porch vendors under
+ * third_party/kptdev/krm-functions-sdk/go/fn, read as GoogleContainerTools/kpt-functions-sdk (the
+ * repository's former name) go/fn/result.go (commit 37caf795fe7d), go/fn/resourcelist.go (commit
+ * 003dce181b4c) and go/fn/object.go:
  *
  * - image no evaluator runs → NOT_FOUND `function %q not found`
  *   (func/internal/multievaluator.go wraps pkg/kpt/fn/eval.go `NotFoundError.Error()`);
