@@ -11,6 +11,14 @@
  * Failure policy: connection errors (nothing was received) are retried with exponential backoff,
  * up to `retries` times; HTTP errors and timeouts are not retried. Every failure becomes a
  * `remote-failed` (or `timeout`) error naming the endpoint.
+ *
+ * An endpoint `grpc://host:port` (`grpcs://` for TLS) is a function runner speaking Porch's
+ * `evaluator.FunctionEvaluator` protocol (a Porch function runner, or `krmfn serve --grpc`); its
+ * `headers` go as gRPC metadata. The gRPC client is not browser-safe, so the host injects it as
+ * `grpc` (the Node edge does: src/node/grpc/remote-transport.ts). An OK answer is exit code 0 with
+ * the ResourceList and log; an INTERNAL answer (how Porch's runner reports a failed function) is
+ * exit code 1 with the server's message as stderr; DEADLINE_EXCEEDED is a timeout; UNAVAILABLE is
+ * a connection error (retried); anything else is `remote-failed`.
  */
 import { parseGoDuration } from '../core/duration.ts';
 import { KrmfnError, LimitExceededError, NotFoundError } from '../core/errors.ts';
@@ -29,8 +37,31 @@ export interface RemoteEndpoint {
   headers?: Record<string, string>;
 }
 
+/** One `EvaluateFunction` call; resolves with the answer or the gRPC status it failed with. */
+export type GrpcEvaluate = (call: {
+  /** `host:port`. */
+  target: string;
+  tls: boolean;
+  image: string;
+  resourceList: Uint8Array;
+  metadata: Record<string, string>;
+  /** Epoch ms. */
+  deadline: number;
+  signal: AbortSignal;
+}) => Promise<
+  { ok: true; resourceList: Uint8Array; log: string } | { ok: false; code: number; codeName: string; details: string }
+>;
+
+/** gRPC status codes the remote runtime tells apart (fixed by the gRPC spec). */
+const GRPC_DEADLINE_EXCEEDED = 4;
+const GRPC_CANCELLED = 1;
+const GRPC_INTERNAL = 13;
+const GRPC_UNAVAILABLE = 14;
+
 export interface RemoteRuntimeOptions {
   endpoints: readonly RemoteEndpoint[];
+  /** The gRPC transport for `grpc://` and `grpcs://` endpoints (Node hosts inject it). */
+  grpc?: GrpcEvaluate;
   /** Injected for tests and hosts; defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Backoff base in ms (default 100). */
@@ -62,6 +93,7 @@ export function createRemoteRuntime(options: RemoteRuntimeOptions): FunctionRunt
 }
 
 function remoteRunner(image: string, ep: RemoteEndpoint, options: RemoteRuntimeOptions): BytesRunner {
+  if (/^grpcs?:\/\//.test(ep.url)) return grpcRunner(image, ep, options);
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const retries = ep.retries ?? 2;
@@ -108,6 +140,50 @@ function remoteRunner(image: string, ep: RemoteEndpoint, options: RemoteRuntimeO
           });
         }
         return readResponse(res, image, ep.url);
+      }
+    },
+  };
+}
+
+function grpcRunner(image: string, ep: RemoteEndpoint, options: RemoteRuntimeOptions): BytesRunner {
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const retries = ep.retries ?? 2;
+  const backoff = options.backoffMs ?? 100;
+  const tls = ep.url.startsWith('grpcs://');
+  const target = ep.url.replace(/^grpcs?:\/\//, '').replace(/\/+$/, '');
+  return {
+    kind: 'bytes',
+    async run(stdin: Uint8Array, ctx: RunContext): Promise<BytesOutcome> {
+      const evaluate = options.grpc;
+      if (!evaluate)
+        throw remoteError(image, ep.url, 'gRPC endpoints need a host with a gRPC client (the krmfn CLI has one)');
+      const budget = Math.min(ep.timeoutMs ?? Infinity, ctx.deadline - ctx.now());
+      const deadline = ctx.now() + Math.max(1, Number.isFinite(budget) ? budget : 2 ** 31 - 1);
+      for (let attempt = 0; ; attempt++) {
+        const answer = await evaluate({
+          target,
+          tls,
+          image,
+          resourceList: stdin,
+          metadata: ep.headers ?? {},
+          deadline,
+          signal: ctx.signal,
+        });
+        if (answer.ok) return { exitCode: 0, stdout: answer.resourceList, stderr: answer.log };
+        if (answer.code === GRPC_INTERNAL) return { exitCode: 1, stdout: new Uint8Array(), stderr: answer.details };
+        if (answer.code === GRPC_DEADLINE_EXCEEDED)
+          throw new LimitExceededError(
+            'deadline',
+            `remote function ${JSON.stringify(image)} at ${ep.url} timed out after ${Math.round(budget)}ms`,
+            image,
+          );
+        if (answer.code === GRPC_CANCELLED || ctx.signal.aborted)
+          throw new KrmfnError({ code: 'cancelled', message: `remote call to ${ep.url} cancelled`, function: image });
+        if (answer.code === GRPC_UNAVAILABLE && attempt < retries && ctx.now() < deadline) {
+          await sleep(backoff * 2 ** attempt);
+          continue;
+        }
+        throw remoteError(image, ep.url, `${answer.codeName}: ${answer.details}`);
       }
     },
   };
@@ -172,7 +248,7 @@ function describe(e: unknown): string {
  * kind: RemoteFunctions
  * endpoints:
  * - image: example.com/fns/my-fn        # any tag; or `...:v1` exact, or `example.com/fns/*`
- *   url: http://127.0.0.1:8080/v1/run
+ *   url: http://127.0.0.1:8080/v1/run   # or grpc://host:port, grpcs://host:port (FunctionEvaluator)
  *   timeout: 30s                        # optional: 500ms, 30s, 2m
  *   retries: 2                          # optional, connection errors only
  *   headers: {authorization: Bearer x}  # optional
@@ -193,8 +269,8 @@ export function parseRemoteConfig(
   return doc.endpoints.map((raw, i) => {
     const e = raw as Record<string, unknown>;
     if (typeof e.image !== 'string' || !e.image) throw bad(`endpoints[${i}].image must be a non-empty string`);
-    if (typeof e.url !== 'string' || !/^https?:\/\//.test(e.url))
-      throw bad(`endpoints[${i}].url must be an http(s) URL`);
+    if (typeof e.url !== 'string' || !/^(https?|grpcs?):\/\//.test(e.url))
+      throw bad(`endpoints[${i}].url must be an http(s) URL or grpc(s)://host:port`);
     const ep: RemoteEndpoint = { image: e.image, url: e.url };
     if (e.timeout !== undefined) {
       const ms = parseGoDuration(String(e.timeout));

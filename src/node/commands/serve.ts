@@ -13,6 +13,7 @@ import type { ServeConfig } from '../serve/config.ts';
 import { startServer } from '../serve/server.ts';
 import type { FunctionInfo } from '../serve/service.ts';
 import { createWorkerService } from '../serve/worker-service.ts';
+import { GRPC_FLAGS, GRPC_HELP } from '../grpc/flags.ts';
 
 const FLAGS: readonly FlagSpec[] = [
   { name: 'host', kind: 'string' },
@@ -32,6 +33,7 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'truncate-output', kind: 'bool' },
   { name: 'remote-config', kind: 'string' },
   { name: 'help', short: 'h', kind: 'bool' },
+  ...GRPC_FLAGS,
 ];
 
 const HELP = `Serve KRM functions over HTTP.
@@ -67,7 +69,7 @@ Flags:
 
 Renders and function calls run in worker processes: a request past its deadline or whose client
 went away stops its worker, and /healthz answers whatever they do. Logs are JSON lines on stderr.
-`;
+${GRPC_HELP}`;
 
 function intFlag(v: string | undefined, name: string, dflt: number): number {
   if (v === undefined) return dflt;
@@ -139,6 +141,8 @@ export const serveCommand: Command = {
         summary: b.summary,
       }));
       const maxConcurrent = intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16);
+      const maxBodyBytes = intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024);
+      if (str(p, 'grpc') === undefined && bool(p, 'grpc-only')) throw new UsageError('--grpc-only needs --grpc ADDR');
       const service = createWorkerService({
         config,
         functions,
@@ -147,26 +151,47 @@ export const serveCommand: Command = {
       service.pool.prewarm();
       const log = (entry: Record<string, unknown>): void =>
         void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
-      const server = await startServer({
-        service,
-        host: str(p, 'host') ?? '127.0.0.1',
-        port: intFlag(str(p, 'port'), 'port', 8080),
-        ...(token ? { token } : {}),
-        maxBodyBytes: intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024),
-        maxConcurrent,
-        requestTimeoutMs: config.timeoutMs,
-        ...durationFlag(p, 'header-timeout', 'headersTimeoutMs'),
-        ...durationFlag(p, 'body-timeout', 'bodyTimeoutMs'),
-        log,
-      }).catch(async (e: unknown) => {
+      const servers: Array<{ close(): Promise<void> }> = [];
+      try {
+        if (str(p, 'grpc') !== undefined) {
+          // Loaded only when asked for, so plain `krmfn` commands never load grpc-js.
+          const { startGrpcFromFlags } = await import('../grpc/from-flags.ts');
+          servers.push(
+            await startGrpcFromFlags(p, {
+              service,
+              ...(token ? { token } : {}),
+              timeoutMs: config.timeoutMs,
+              maxConcurrent,
+              maxMessageBytes: maxBodyBytes,
+              log,
+            }),
+          );
+        }
+        if (!bool(p, 'grpc-only'))
+          servers.push(
+            await startServer({
+              service,
+              host: str(p, 'host') ?? '127.0.0.1',
+              port: intFlag(str(p, 'port'), 'port', 8080),
+              ...(token ? { token } : {}),
+              maxBodyBytes,
+              maxConcurrent,
+              requestTimeoutMs: config.timeoutMs,
+              ...durationFlag(p, 'header-timeout', 'headersTimeoutMs'),
+              ...durationFlag(p, 'body-timeout', 'bodyTimeoutMs'),
+              log,
+            }),
+          );
+      } catch (e) {
+        await Promise.all(servers.map((s) => s.close()));
         await service.close();
         throw e;
-      });
+      }
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGTERM', stop);
           process.off('SIGINT', stop);
-          void server.close().then(resolve);
+          void Promise.all(servers.map((s) => s.close())).then(() => resolve());
         };
         process.on('SIGTERM', stop);
         process.on('SIGINT', stop);

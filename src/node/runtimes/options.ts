@@ -1,6 +1,6 @@
 /**
  * The optional runtimes of the Node edge, chosen by flags and environment:
- * - remote: `--remote-config FILE` or `KRMFN_REMOTE_CONFIG` maps images to HTTP endpoints. It goes
+ * - remote: `--remote-config FILE` or `KRMFN_REMOTE_CONFIG` maps images to HTTP or gRPC endpoints. It goes
  *   FIRST in the chain, because mapping an image is an explicit choice that beats a built-in.
  * - container: `--container-runtime docker|podman|nerdctl` or `KRMFN_CONTAINER_RUNTIME` enables
  *   running images that nothing else runs with a container engine, as kpt does. It goes LAST.
@@ -43,7 +43,13 @@ export function nodeRuntimes(c: NodeRuntimeChoices): NodeRuntimes {
         file: path,
       });
     }
-    first.push(createRemoteRuntime({ endpoints: parseRemoteConfig(text, path, c.env) }));
+    first.push(
+      createRemoteRuntime({
+        endpoints: parseRemoteConfig(text, path, c.env),
+        // grpc-js loads only when a grpc:// endpoint is called.
+        grpc: async (call) => (await import('../grpc/remote-transport.ts')).grpcEvaluate(call),
+      }),
+    );
   }
   const engineName = c.containers === false ? undefined : (c.containers ?? c.env.KRMFN_CONTAINER_RUNTIME);
   if (engineName) {
