@@ -193,6 +193,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
                 : name,
               ...(opts.fnConfigPath !== undefined ? { fnConfigPath: opts.fnConfigPath } : {}),
               data: opts.args?.data ?? [],
+              ...(opts.function.tag ? { tag: opts.function.tag } : {}),
               ...(opts.limits ? { limits: opts.limits } : {}),
             })
           : 'function not added: Kptfile not exists';

@@ -34,6 +34,11 @@ export interface KptLevel {
   readonly imagePrefixFlag: boolean;
   /** Messages whose wording differs between releases (src/core/kpt-messages.ts). */
   readonly messages: KptMessages;
+  /**
+   * Whether `--results-dir` still gets a results file when the root package cannot be loaded
+   * (beta.56's `Execute` returns before saving them, checked with the real kpt; beta.67 saves them).
+   */
+  readonly resultsWhenRootFails: boolean;
 }
 
 const LEVELS: Record<KptVersion, KptLevel> = {
@@ -46,6 +51,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     saveOnFailureAnnotation: undefined,
     imagePrefixFlag: false,
     messages: BETA56_MESSAGES,
+    resultsWhenRootFails: false,
   },
   '1.0.0-beta.67': {
     version: '1.0.0-beta.67',
@@ -56,6 +62,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     saveOnFailureAnnotation: 'kpt.dev/save-on-render-failure',
     imagePrefixFlag: true,
     messages: BETA67_MESSAGES,
+    resultsWhenRootFails: true,
   },
 };
 

@@ -33,6 +33,8 @@ export interface SaveRequest {
   name: string;
   /** Absolute `--fn-config` path (saved as `configPath`, relative to the package). */
   fnConfigPath?: string;
+  /** beta.67's `--tag` (saved as the entry's `tag`, after its config, as kpt's Function struct orders it). */
+  tag?: string;
   /** `-- [Kind] k=v` data (saved as `configMap` when there is no config file). */
   data?: readonly (readonly [string, string])[];
   limits?: Partial<Limits>;
@@ -67,6 +69,7 @@ function functionNode(req: SaveRequest): YNode {
   else c.push(strNode('exec'), strNode(req.name));
   if (req.fnConfigPath) c.push(strNode('configPath'), strNode(relative(req.dir, req.fnConfigPath)));
   else if (req.data && req.data.length) c.push(strNode('configMap'), sortedMap(req.data));
+  if (req.spec.image && req.tag) c.push(strNode('tag'), strNode(req.tag));
   if (req.spec.selectors?.length) c.push(strNode('selectors'), sequenceNode(req.spec.selectors.map(selectorNode)));
   if (req.spec.exclude?.length) c.push(strNode('exclude'), sequenceNode(req.spec.exclude.map(selectorNode)));
   return mappingNode(c);

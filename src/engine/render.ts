@@ -350,7 +350,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
   outcome.packagesVisited = st.packagesVisited;
-  const file = rootLoaded ? await writeResults(opts, results, !outcome.ok) : undefined;
+  const file = rootLoaded || st.level.resultsWhenRootFails ? await writeResults(opts, results, !outcome.ok) : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }

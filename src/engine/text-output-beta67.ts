@@ -63,6 +63,7 @@ function formatEvent67(e: EngineEvent, opts: TextOptions, mode: 'render' | 'eval
 
 export const beta67Text: TextStrategy = {
   formatEvent: formatEvent67,
+  noticeBeforeResultsLine: true,
   renderSummary(o) {
     const packages = o.packagesVisited ?? o.packagesRun;
     if (o.ok) return `Successfully executed ${o.functionsRun} function(s) in ${packages} package(s).\n`;

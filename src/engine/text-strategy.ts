@@ -12,6 +12,11 @@ export interface TextStrategy {
   /** The line after an in-place render (`Successfully executed ...`), or ''. */
   renderSummary(outcome: RunOutcome): string;
   formatFailure(f: EngineFailure): string;
+  /**
+   * Whether eval's `--save` message comes before the results-file line (beta.67 prints it from the
+   * save step; beta.56, checked with the real kpt, after the results line).
+   */
+  noticeBeforeResultsLine: boolean;
 }
 
 /** kptdev/kpt internal/util/render/executor.go at v1.0.0-beta.56: a summary only on success. */
@@ -20,4 +25,5 @@ export const beta56Text: TextStrategy = {
   renderSummary: (o) =>
     o.ok ? `Successfully executed ${o.functionsRun} function(s) in ${o.packagesRun} package(s).\n` : '',
   formatFailure,
+  noticeBeforeResultsLine: false,
 };

@@ -158,10 +158,12 @@ export async function finish(
 ): Promise<number> {
   let err = '';
   if (mode === 'render' && outcome.stdout === undefined) err += strategy.renderSummary(outcome);
+  const notice = outcome.notice !== undefined ? `${outcome.notice}\n` : '';
+  if (strategy.noticeBeforeResultsLine) err += notice;
   if (outcome.resultsFile && resultsDirArg !== undefined) {
     err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
   }
-  if (outcome.notice !== undefined) err += `${outcome.notice}\n`;
+  if (!strategy.noticeBeforeResultsLine) err += notice;
   if (outcome.failure) err += strategy.formatFailure(outcome.failure);
   if (err) await write(io.stderr, err);
   if (json) {
