@@ -2,7 +2,7 @@
 //
 // Bundles src/starlark with esbuild into a temp dir (no prior build needed), then runs each
 // workload several times and prints the median: time, time per operation, native starlark-go's
-// figure from starlark.md Part D (2-core x86-64, Go 1.19) and the ratio to it, and the same
+// figure from docs/starlark.md, "Performance" (2-core x86-64, Go 1.19) and the ratio to it, and the same
 // workload written in plain JavaScript in this run (the same-run baseline: what V8 itself costs).
 // Lower ratios are better; the target is <= 1.5x starlark-go.
 import { build } from 'esbuild';
@@ -239,7 +239,7 @@ const fmt = (ms) =>
 const ns = (ms) => (ms >= 0.01 ? `${(ms * 1e3).toFixed(1)} µs` : `${(ms * 1e6).toFixed(0)} ns`);
 
 console.log(
-  `Starlark benchmark (median of ${RUNS} runs, Node ${process.version}); reference: native starlark-go (starlark.md Part D)\n`,
+  `Starlark benchmark (median of ${RUNS} runs, Node ${process.version}); reference: native starlark-go (docs/starlark.md, "Performance")\n`,
 );
 const header = ['workload', 'krmfn', 'per op', 'starlark-go/op', 'vs Go', 'plain JS', 'vs JS'];
 const rows = [header];

@@ -1,5 +1,5 @@
 /**
- * apply-replacements (catalog.md §4.10): kustomize `replacements` applied in order. Versions:
+ * apply-replacements (builtins/docs/apply-replacements.md): kustomize `replacements` applied in order. Versions:
  * v0.1.0–v0.1.1 (kustomize api v0.10.1) silently skip a target field that is missing without
  * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
  */

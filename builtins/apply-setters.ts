@@ -1,5 +1,5 @@
 /**
- * apply-setters (catalog.md §4.4): sets the fields marked `# kpt-set: <pattern>` from the
+ * apply-setters (builtins/docs/apply-setters.md): sets the fields marked `# kpt-set: <pattern>` from the
  * functionConfig's `data` map. v0.1.x fails on an empty setter list and on no matches; v0.2.x
  * reports `no matches for input setter(s)` and succeeds.
  */

@@ -1,5 +1,5 @@
 /**
- * create-setters (catalog.md §4.5): the inverse of apply-setters. Fields whose value contains a
+ * create-setters (builtins/docs/create-setters.md): the inverse of apply-setters. Fields whose value contains a
  * setter value get a `# kpt-set: <pattern>` line comment; sequences whose elements equal an array
  * setter's values (order-insensitive) get `# kpt-set: ${name}` on their key and become block style.
  */

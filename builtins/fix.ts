@@ -1,5 +1,5 @@
 /**
- * fix (catalog.md §4.16): migrates kpt v0.x packages offline. `kpt.dev/v1alpha1` and `v1alpha2`
+ * fix (builtins/docs/fix.md): migrates kpt v0.x packages offline. `kpt.dev/v1alpha1` and `v1alpha2`
  * Kptfiles become `kpt.dev/v1`: `packageMetadata` → `info`, `upstream` → `upstream` +
  * `upstreamLock`, `dependencies` dropped, OpenAPI setters → an apply-setters mutator; setter
  * comments in resources (`# {"$kpt-set":"x"}`, `# {"$openapi":"x"}`, `# {"$ref":"#/definitions/io.k8s.cli.setters.x"}`,

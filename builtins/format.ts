@@ -1,5 +1,5 @@
 /**
- * format (catalog.md §4.15): kyaml's FormatFilter. Orders mapping fields the way Kubernetes
+ * format (builtins/docs/format.md): kyaml's FormatFilter. Orders mapping fields the way Kubernetes
  * resources are conventionally written (a fixed list of well-known field names first, in that
  * order; any other field after them, lexicographically) and quotes strings a YAML 1.1 reader
  * would misread (`yes`, `on`, `0755`, …). Comments travel with their fields; indentation is the

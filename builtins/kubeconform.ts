@@ -1,5 +1,5 @@
 /**
- * kubeconform / kubeval (catalog.md §4.17): validates every item against offline schemas — the
+ * kubeconform / kubeval (builtins/docs/kubeconform.md): validates every item against offline schemas — the
  * built-in Kubernetes 1.33 kinds (precompiled validators of kubernetes-models, see
  * schemas/kubernetes.ts) and the `openAPIV3Schema` of CRDs found among the items. Results are
  * error results with resourceRef, file and field; any error fails the function. The `kubeval`

@@ -1,5 +1,5 @@
 /**
- * list-setters (catalog.md §4.6): a viewer. Reads the setters of the Kptfile's apply-setters
+ * list-setters (builtins/docs/list-setters.md): a viewer. Reads the setters of the Kptfile's apply-setters
  * mutator (inline `configMap` or the `configPath` file among the items) and reports each one with
  * its type and how many `# kpt-set:` markers use it. Never changes items.
  */

@@ -1,5 +1,5 @@
 /**
- * remove-local-config-resources (catalog.md §4.11): drops items whose
+ * remove-local-config-resources (builtins/docs/remove-local-config-resources.md): drops items whose
  * `config.kubernetes.io/local-config` annotation is `true` (case-insensitive; stricter than the
  * SDKs' IsLocalConfig) and empty items.
  */

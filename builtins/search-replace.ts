@@ -1,5 +1,5 @@
 /**
- * search-replace (catalog.md §4.7): matches field values by value, regex, path and file path,
+ * search-replace (builtins/docs/search-replace.md): matches field values by value, regex, path and file path,
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * set-annotations (catalog.md §4.3): kustomize commonAnnotations over every item (Kptfiles and
+ * set-annotations (builtins/docs/set-annotations.md): kustomize commonAnnotations over every item (Kptfiles and
  * local-config included). v0.1.3 re-encodes items (style B) and knows `SetAnnotationConfig`;
  * v0.1.4 edits nodes (style A) and knows `SetAnnotations`; newest (master) adds per-field results.
  */

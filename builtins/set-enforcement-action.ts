@@ -1,5 +1,5 @@
 /**
- * set-enforcement-action (catalog.md §4.13): sets `spec.enforcementAction` of every Gatekeeper
+ * set-enforcement-action (builtins/docs/set-enforcement-action.md): sets `spec.enforcementAction` of every Gatekeeper
  * constraint (`constraints.gatekeeper.sh/v1beta1` with a kind and a name).
  */
 import { defineBuiltin, defineMutator } from '../sdk/index.ts';

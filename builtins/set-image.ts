@@ -1,5 +1,5 @@
 /**
- * set-image (catalog.md §4.9). v0.1.x (released, kustomize imagetag filter): any kind, the four
+ * set-image (builtins/docs/set-image.md). v0.1.x (released, kustomize imagetag filter): any kind, the four
  * container image paths plus `additionalImageFields`, regex match with the image name NOT escaped
  * (reproduced), style B. Newest ('' = master rewrite): exact ConfigMap keys, only Pods and the
  * usual workloads, initContainers skipped (the `iniContainers` typo, reproduced), style A.

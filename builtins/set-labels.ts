@@ -1,5 +1,5 @@
 /**
- * set-labels (catalog.md §4.2), both behaviour generations, selected by the image version:
+ * set-labels (builtins/docs/set-labels.md), both behaviour generations, selected by the image version:
  * - v0.1.x: kustomize commonLabels over every item (Kptfile, fn-configs and local-config
  *   included), kyaml-framework errors, style group B; v0.1.5 renames the config kind to
  *   `SetLabels` and its `fieldSpecs` to `additionalLabelFields`;
@@ -162,7 +162,7 @@ interface V02Config {
   labels: Labels;
 }
 
-/** The fn SDK's `Runner` config parsing for `SetLabels` (catalog.md §3.2). */
+/** The fn SDK's `Runner` config parsing for `SetLabels` (docs/catalog.md, "SDK generations: how errors and results surface"). */
 function sdkConfig(ctx: Ctx): V02Config | undefined {
   const fc = ctx.functionConfig;
   if (isEmptyConfig(fc) || (fc && Object.keys(fc.toJS()).length === 0)) {

@@ -1,5 +1,5 @@
 /**
- * set-namespace (catalog.md §4.1), every behaviour generation, selected by the image version:
+ * set-namespace (builtins/docs/set-namespace.md), every behaviour generation, selected by the image version:
  * - v0.1.x / v0.2.x: kustomize's namespace transformer over every item (Kptfile included),
  *   kyaml-framework errors (error item, exit 1, `[error] : msg` on stderr), style group B;
  * - v0.3.x: replace the one old namespace (matcher, Namespace object or the common namespace);

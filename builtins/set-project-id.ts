@@ -1,5 +1,5 @@
 /**
- * set-project-id (catalog.md §4.14): puts a GCP project id into the apply-setters config of each
+ * set-project-id (builtins/docs/set-project-id.md): puts a GCP project id into the apply-setters config of each
  * Kptfile (inline `configMap`, the `configPath` file, or a new apply-setters mutator) and the
  * `cnrm.cloud.google.com/project-id` annotation on Config Connector resources that lack it.
  * Upstream bug (reproduced): an annotation that is present but empty is left alone.

@@ -1,5 +1,5 @@
 /**
- * upsert-resource (catalog.md §4.12): the functionConfig is the resource to upsert (or a `List`
+ * upsert-resource (builtins/docs/upsert-resource.md): the functionConfig is the resource to upsert (or a `List`
  * of them). Matching items (same group, kind, name and literal namespace; version ignored) are
  * replaced in place by a copy keeping their file annotations; otherwise the resource is appended.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Conformance check against the real kpt (kpt-compat.md §17.2), for machines that have kpt:
+# Conformance check against the real kpt (docs/kpt-semantics.md, "Testing against kpt"), for machines that have kpt:
 # renders each golden package with `kpt fn render` and with `krmfn render` and compares the
 # written trees and the exit status. kpt runs image functions through a docker stand-in that
 # calls `krmfn run IMAGE` (so this checks kpt's file handling, ordering and errors against

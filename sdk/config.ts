@@ -1,5 +1,5 @@
 /**
- * Config binding (spec/krm-sdk.md §4.10): turns the raw `functionConfig` into the typed,
+ * Config binding (docs/sdk.md, "Design"): turns the raw `functionConfig` into the typed,
  * coerced, validated config a function declared.
  *
  * 1. Absent, or the `function-input` ConfigMap with empty `data` (or an empty object) → "no

@@ -1,5 +1,5 @@
 /**
- * Function descriptors (spec/krm-sdk.md §4.3). `defineFunction` returns a plain frozen object;
+ * Function descriptors (docs/sdk.md, "Design"). `defineFunction` returns a plain frozen object;
  * hosts (the engine's built-in runtime, `processResourceList`, `runCli`, `krmfn build`, tests)
  * decide how to run it. Authors default-export the descriptor.
  *
@@ -44,7 +44,7 @@ export interface FnContext<C = undefined> {
   readonly image: ImageInfo | undefined;
   /**
    * Overrides the exit code the SDK would choose (0 without error results, 1 with). Catalog
-   * emulations use it where an upstream SDK generation exits differently (catalog.md §3.2).
+   * emulations use it where an upstream SDK generation exits differently (docs/catalog.md, "SDK generations: how errors and results surface").
    */
   exitCode: number | undefined;
   /** Items matching a selector spec or predicate. */

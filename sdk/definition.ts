@@ -1,7 +1,7 @@
 /**
  * What a function says about itself: `KRMFunctionDefinition` (KEP-2906, kyaml
  * `config.kubernetes.io/v1alpha1`) and `--help` text, both generated from the descriptor's
- * config schema, so the schema stays the single source of truth (spec/krm-sdk.md §4.1).
+ * config schema, so the schema stays the single source of truth (docs/sdk.md, "Design").
  */
 import type { KrmFunction } from './define.ts';
 import { DEFAULT_CONFIG_API_VERSION } from './config.ts';

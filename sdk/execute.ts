@@ -38,7 +38,7 @@ export interface ExecuteOptions {
   uncaughtResult?: boolean;
   /**
    * Double-quote new plain strings that YAML 1.1 readers (the API server) take for non-strings,
-   * such as `yes`, `on`, `1:20` (spec/krm-sdk.md §1.7). Default true; catalog emulations turn it
+   * such as `yes`, `on`, `1:20` (docs/sdk.md, "Wire format"). Default true; catalog emulations turn it
    * off, because their Go node edits write such values plain.
    */
   quoteYaml11?: boolean;

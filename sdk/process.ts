@@ -2,7 +2,7 @@
  * `processResourceList(fn, input, options)`: the pure, host-independent heart of every way an SDK
  * function runs outside the engine (stdin/stdout, exec, container, Web Worker, JS-global ABI).
  * String, bytes or a parsed ResourceList in; the output ResourceList text, the list, the results,
- * the exit code and the log out. No I/O, no globals (spec/krm-sdk.md §2, §4.4).
+ * the exit code and the log out. No I/O, no globals (docs/sdk.md, "Wire format", "Design").
  *
  * Wire rules: accepts `config.kubernetes.io/v1`/`v1beta1` ResourceLists and a `List` wrapper, and
  * echoes the input's apiVersion and kind; `items`, `functionConfig` and `results` are optional;
@@ -194,7 +194,7 @@ export function processResourceListSync(
 }
 
 /**
- * Installs the JS-global ABI some WASM/JS hosts use (spec/krm-sdk.md §4.4):
+ * Installs the JS-global ABI some WASM/JS hosts use (docs/sdk.md, "Design"):
  * `processResourceList(yaml) → yaml` and `processResourceListErrors(yaml) → string` (the messages
  * of error results, newline-joined) on `target` (default `globalThis`). Synchronous functions only.
  * Returns a function that removes them again.

@@ -1,5 +1,5 @@
 /**
- * `Resources`: the items of a ResourceList, in input order (spec/krm-sdk.md §4.6). New items are
+ * `Resources`: the items of a ResourceList, in input order (docs/sdk.md, "Design"). New items are
  * appended; nothing is sorted or de-duplicated silently (`duplicates()` reports same-identity
  * items). The permission of the call decides what may change: validators get a read-only list,
  * generators may add but not remove.

@@ -1,5 +1,5 @@
 /**
- * Style emulation of catalog versions that re-encode resources (catalog.md §3.4, group B:
+ * Style emulation of catalog versions that re-encode resources (docs/catalog.md, "Style generations", group B:
  * kustomize round trips through JSON/maps). `snapshotKeyOrder` records each mapping's keys before
  * the transform; `reencodeAsKustomize` then applies, in place:
  * - string scalars lose their quotes and explicit `!!str` tags (the emitter re-quotes what needs

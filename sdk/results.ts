@@ -1,5 +1,5 @@
 /**
- * Result builders (spec/krm-sdk.md §4.9). A `ResultBuilder` collects results in emission order;
+ * Result builders (docs/sdk.md, "Design"). A `ResultBuilder` collects results in emission order;
  * with `object` it fills `resourceRef` and `file` from the object's identity and reader annotations
  * (internal form first, legacy second); with `field` given as a path it emits the bracket form and
  * reads `currentValue` from the object unless one is given.

@@ -1,5 +1,5 @@
 /**
- * Selectors are plain predicates over KubeObjects (spec/krm-sdk.md §4.6), composable with
+ * Selectors are plain predicates over KubeObjects (docs/sdk.md, "Design"), composable with
  * `matchAll`, `matchAny` and `not`. `select(...)` takes the shape of kpt's `--match-*` flags and
  * Kptfile selectors: within one field any listed value matches; all given fields must match.
  */

@@ -1,5 +1,5 @@
 /**
- * `krmfn/sdk/testing`: runner-agnostic test utilities (spec/krm-sdk.md §4.11). Everything returns
+ * `krmfn/sdk/testing`: runner-agnostic test utilities (docs/sdk.md, "Design"). Everything returns
  * plain data; nothing touches `describe`, `it` or `expect`, so any runner (node:test, vitest,
  * jest, a plain script) wraps the cases itself. Browser-safe: files come through an injected fs.
  *

@@ -1,6 +1,6 @@
 /**
  * `versionedApi`: one function whose config API evolves, with an implementation per config
- * apiVersion (kyaml's `VersionedAPIProcessor`, spec/krm-sdk.md §4.10). The returned function
+ * apiVersion (kyaml's `VersionedAPIProcessor`, docs/sdk.md, "Design"). The returned function
  * dispatches on the functionConfig's apiVersion; each implementation binds its own config.
  * A ConfigMap (or no config) goes to `options.default` when given, else it is a config error.
  */

@@ -1,5 +1,5 @@
 /**
- * Which ABI a compiled module speaks (wasm.md §1.1), decided from its exports and imports before
+ * Which ABI a compiled module speaks (docs/wasm.md, "WASI command (the primary ABI)"), decided from its exports and imports before
  * anything is instantiated:
  * - `wasi`: exports `_start` and a memory, imports only `wasi_snapshot_preview1.*` (plus, at most, one
  *   imported memory, which the host then supplies with the cap as its maximum);

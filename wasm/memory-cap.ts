@@ -1,6 +1,6 @@
 /**
  * Bounds a module's linear memory by rewriting its memory section before compilation
- * (wasm.md §4.1): every defined memory gets `max = min(declared max, cap)`, or `cap` when it
+ * (docs/wasm.md, "Sandboxing"): every defined memory gets `max = min(declared max, cap)`, or `cap` when it
  * declares none. A module whose initial size already exceeds the cap, or whose memory is shared or
  * 64-bit, is refused. Imported memories are not touched here: the host caps them by the
  * `WebAssembly.Memory` it passes in (see `importedMemory` in classify.ts).

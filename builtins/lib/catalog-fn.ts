@@ -1,7 +1,7 @@
 /**
  * Glue between the pure catalog logic (which returns a `Report`) and the SDK: picks the emulated
  * version from `ctx.image`, appends the results verbatim and sets the exit code the catalog's SDK
- * generation would (catalog.md §3.2). kyaml-framework functions also print their results to
+ * generation would (docs/catalog.md, "SDK generations: how errors and results surface"). kyaml-framework functions also print their results to
  * stderr on failure, as `[error] <field>: <message>` blocks.
  */
 import type { FnContext } from '../../sdk/define.ts';

@@ -1,6 +1,6 @@
 /**
  * Quoting rules shared by the built-ins that restyle scalars (the `format` function). Style group
- * B re-encoding (catalog.md §3.4) is the SDK's `reencodeAsKustomize`.
+ * B re-encoding (docs/catalog.md, "Style generations") is the SDK's `reencodeAsKustomize`.
  */
 import { resolvePlainTag } from '../../sdk/index.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The `# kpt-set:` setter markers shared by apply-setters, create-setters and list-setters
- * (catalog.md §4.4–4.6). A marker is a line comment that starts exactly with `# kpt-set: `;
+ * (builtins/docs/apply-setters.md; builtins/docs/list-setters.md). A marker is a line comment that starts exactly with `# kpt-set: `;
  * head and foot comments never count. Scalars carry it on the value; block sequences on their
  * key; flow sequences on the value.
  */

@@ -1,5 +1,5 @@
 /**
- * Field paths (spec/krm-sdk.md §4.8). Accepted: a segment array, or a string of dot-separated keys
+ * Field paths (docs/sdk.md, "Design"). Accepted: a segment array, or a string of dot-separated keys
  * with `[n]` or `.n.` indexes and quoted brackets for keys containing dots or slashes
  * (`metadata.annotations["config.kubernetes.io/path"]`). Emitted: the bracket form.
  */

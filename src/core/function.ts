@@ -1,5 +1,5 @@
 /**
- * The seams every runtime plugs into (ARCHITECTURE.md §3).
+ * The seams every runtime plugs into (docs/architecture.md, "The seams").
  *
  * - A `FunctionRuntime` turns a `FunctionSpec` into a `FunctionRunner`, or throws `NotFoundError`
  *   when it does not handle that function; the engine's chain then tries the next runtime. Any

@@ -48,7 +48,7 @@ export const ANNOTATIONS = Object.freeze({
   upstreamIdentifier: 'internal.kpt.dev/upstream-identifier',
 });
 
-/** Annotations only the orchestrator may write (spec/krm-sdk.md §4.7). */
+/** Annotations only the orchestrator may write (docs/sdk.md, "Design"). */
 export const PROTECTED_ANNOTATIONS: readonly string[] = Object.freeze([
   ANNOTATIONS.id,
   ANNOTATIONS.legacyId,
@@ -216,7 +216,7 @@ export class KubeObject {
 
   /**
    * Sets the path (and index, default 0) in every annotation form the object already uses; an
-   * object with neither form gets both (spec/krm-sdk.md §1.4).
+   * object with neither form gets both (docs/sdk.md, "Wire format").
    */
   setSource(src: { path: string; index?: number }): void {
     const hasLegacy =

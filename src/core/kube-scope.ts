@@ -1,6 +1,6 @@
 /**
  * Scope of known Kubernetes kinds, keyed on the exact `apiVersion` + `kind` (as kyaml's built-in
- * OpenAPI data is; catalog.md §3.3). A kind missing from both tables is *unknown*: callers decide
+ * OpenAPI data is; docs/catalog.md, "SDK helpers whose semantics leak into behaviour"). A kind missing from both tables is *unknown*: callers decide
  * (kyaml's `IsNamespaceScoped` treats an unknown kind as namespaced iff it has `metadata.namespace`;
  * kustomize's namespace filter treats every unknown kind as namespaceable).
  */

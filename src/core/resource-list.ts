@@ -1,5 +1,5 @@
 /**
- * The ResourceList codec at the function boundary (kpt-compat.md §4.1, §4.5).
+ * The ResourceList codec at the function boundary (docs/kpt-semantics.md, "Calling a function").
  *
  * - `serializeResourceList` writes the YAML ResourceList kpt sends to bytes-moving functions:
  *   `apiVersion`, `kind`, `items`, then `functionConfig` when present; compact sequences. Item nodes

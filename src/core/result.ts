@@ -1,6 +1,6 @@
 /**
- * Function results, as the KRM Functions Specification and kpt define them (spec/krm-sdk.md §1.3,
- * spec/kpt-compat.md §9). Field order of these interfaces is the order kpt writes them.
+ * Function results, as the KRM Functions Specification and kpt define them (docs/sdk.md, "Wire format",
+ * docs/kpt-semantics.md, "Results file"). Field order of these interfaces is the order kpt writes them.
  */
 export type Severity = 'error' | 'warning' | 'info';
 

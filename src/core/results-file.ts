@@ -1,5 +1,5 @@
 /**
- * kpt's `results.yaml` (`FunctionResultList`, kpt-compat.md §9): key order `image`|`exec`,
+ * kpt's `results.yaml` (`FunctionResultList`, docs/kpt-semantics.md, "Results file"): key order `image`|`exec`,
  * `stderr`, `exitCode`, `results`; everything omit-empty except `exitCode`; wide sequences.
  * Multi-line stderr becomes a literal block, as go-yaml writes it.
  */

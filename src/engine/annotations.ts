@@ -1,5 +1,5 @@
 /**
- * kpt's bookkeeping annotations on items (kpt-compat.md §3.3, §4.1, §7.3): stamping on read,
+ * kpt's bookkeeping annotations on items (docs/kpt-semantics.md, "Reading resources", "Calling a function", "Writing"): stamping on read,
  * reading path/index (internal key first, then legacy), per-call ids, and stripping before write.
  */
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';

@@ -1,5 +1,5 @@
 /**
- * One function call, in kpt's order (kpt-compat.md §4.4): KRM check of the input → (bytes runners)
+ * One function call, in kpt's order (docs/kpt-semantics.md, "Calling a function"): KRM check of the input → (bytes runners)
  * ids, serialize, run, parse even on failure, restore comments and key order by id → stop on a
  * non-zero exit → default paths → package-path for new items → path invariants → KRM check of the
  * output → legacy/internal annotation reconciliation (mutators).
@@ -207,7 +207,7 @@ function wrapRunError(e: unknown, name: string): FunctionCallError {
 /**
  * After a successful call, in kpt's order: default paths (the functionConfig's directory),
  * package-path for new items, path invariants, the KRM check of the output, then (mutators) the
- * legacy/internal annotation reconciliation of kpt-compat.md §4.7. One annotation scan per item.
+ * legacy/internal annotation reconciliation of docs/kpt-semantics.md, "Calling a function". One annotation scan per item.
  */
 function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, PathSnapshot>, req: CallRequest): void {
   const name = req.name;

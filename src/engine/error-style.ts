@@ -1,4 +1,4 @@
-/** How kpt prints each kind of failure (kpt-compat.md §11.4); the CLI applies it. */
+/** How kpt prints each kind of failure (docs/kpt-semantics.md, "CLI text"); the CLI applies it. */
 import { isKrmfnError, KrmfnError } from '../core/errors.ts';
 import { isFunctionCallError } from './call-error.ts';
 import type { EngineFailure, ErrorStyle } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * kpt's checks around every function call (kpt-compat.md §3.4, §6.1, §12), with kpt's exact
+ * kpt's checks around every function call (docs/kpt-semantics.md, "Reading resources", "Default paths", "Invariants"), with kpt's exact
  * messages, plus the default-path rule for items a function left without a path.
  */
 import { KrmfnError, type ErrorData } from '../core/errors.ts';

@@ -1,5 +1,5 @@
 /**
- * Pipeline validation and functionConfig construction (kpt-compat.md §1.4, §4.2): the static
+ * Pipeline validation and functionConfig construction (docs/kpt-semantics.md, "Kptfile", "Calling a function"): the static
  * checks of every function (mutators first), the configPath file checks, the run-time rule that a
  * configPath names a resource read from this package, and the `function-input` ConfigMap.
  */

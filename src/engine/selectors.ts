@@ -1,5 +1,5 @@
 /**
- * Selection and merge (kpt-compat.md §5.3): an item is selected when it matches any selector (all
+ * Selection and merge (docs/kpt-semantics.md, "Selection and merge"): an item is selected when it matches any selector (all
  * items when there are none) — once per matching selector, kpt's duplicate quirk — and dropped when
  * it matches any non-empty exclusion. After the call, `mergeSelected` folds the output back by
  * `internal.config.k8s.io/kpt-resource-id`.

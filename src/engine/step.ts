@@ -1,5 +1,5 @@
 /**
- * One pipeline step as kpt runs it (kpt-compat.md §5): selection, the call, the merge, the result
+ * One pipeline step as kpt runs it (docs/kpt-semantics.md, "Selection and merge"): selection, the call, the merge, the result
  * record and the start/end events. Shared by render and eval.
  */
 import type { FunctionRunner, FunctionSpec } from '../core/function.ts';

@@ -58,7 +58,7 @@ export interface FileChange {
   after: string | undefined;
 }
 
-/** How the CLI should print an error (kpt-compat.md §11.4). */
+/** How the CLI should print an error (docs/kpt-semantics.md, "CLI text"). */
 export type ErrorStyle =
   /** `Error: <message> ` + newline (kpt typed errors and the Kptfile resolvers). */
   | 'typed'

@@ -1,5 +1,5 @@
 /**
- * `krmfn/sdk/node`: Node hosts for SDK functions (spec/krm-sdk.md §4.4, §4.11).
+ * `krmfn/sdk/node`: Node hosts for SDK functions (docs/sdk.md, "Design").
  *
  * - `runCli(fn, argv?, io?)`: the function as a program. ResourceList mode (stdin → stdout) makes
  *   it usable as kpt's `exec:` and as a container entrypoint; standalone mode

@@ -61,7 +61,7 @@ export const STARLARK_IMAGE_REPOSITORIES: readonly string[] = Object.freeze([
   'ghcr.io/kptdev/krm-functions-catalog',
 ]);
 
-/** The dialect kpt's function enables (starlark.md §14). */
+/** The dialect kpt's function enables (docs/starlark.md, "The KRM `starlark` function"). */
 export const KRM_STARLARK_DIALECT: Readonly<Dialect> = Object.freeze({
   set: true,
   while: true,

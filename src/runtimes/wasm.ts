@@ -1,6 +1,6 @@
 /**
  * The WASM KRM runtime: a `FunctionRuntime` whose runners move ResourceList bytes through a WASM
- * module (ARCHITECTURE.md §3; wasm.md; kpt-compat.md §15.3).
+ * module (docs/architecture.md, "The seams"; docs/wasm.md; docs/kpt-semantics.md, "Runtimes").
  *
  * Which functions it takes (only with `--allow-alpha-wasm`, i.e. `ctx.allowWasm`):
  * - `exec: path/to/fn.wasm` (render needs `--allow-exec` too, as in kpt; eval does not), relative to
@@ -65,7 +65,7 @@ export interface WasmRuntimeOptions {
   claimAllExec?: boolean;
   /**
    * Names of environment variables (from the call's `RunContext.env`) a WASI module may see.
-   * Default none: a module's environ is empty (wasm.md §1.2), whatever the host passes to exec
+   * Default none: a module's environ is empty (docs/wasm.md, "WASI command (the primary ABI)"), whatever the host passes to exec
    * functions. Go js/wasm programs never get an environment (kpt's protocol).
    */
   passEnv?: readonly string[];

@@ -1,6 +1,6 @@
 /**
  * Golden runner for built-in function cases, in the catalog's (and kpt's e2e) example shape
- * (catalog.md §6): a case is a small kpt package plus `.expected/`:
+ * (docs/catalog.md, "Golden cases"): a case is a small kpt package plus `.expected/`:
  *
  *   <case>/Kptfile, resources..., fn-config.yaml    the package (any files, subpackages)
  *   <case>/.expected/config.yaml   optional: testType render|eval (default render), exitCode
@@ -9,7 +9,7 @@
  *   <case>/.expected/diff.patch    `git diff` of the package after the run (absent = no change)
  *   <case>/.expected/results.yaml  the results file kpt writes (compared when present)
  *
- * Procedure (catalog.md §6.4): copy the case without `.expected/` to a temp dir, `git init` and
+ * Procedure (docs/catalog.md, "Golden cases"): copy the case without `.expected/` to a temp dir, `git init` and
  * commit, run `krmfn render|eval` through the real CLI entry in-process with `--results-dir`,
  * compare exit code, stderr substring and results on the first run, then the diff; run a second
  * time to check idempotency (skipped when a failure is expected).

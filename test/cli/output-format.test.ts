@@ -1,4 +1,4 @@
-// kpt's CLI text, from events (kpt-compat.md §11).
+// kpt's CLI text, from events (docs/kpt-semantics.md, "CLI text").
 import { describe, expect, test } from 'vitest';
 import { formatEvent, formatFailure, formatGoDuration, formatResultLine } from '../../src/engine/text-output.ts';
 import { parseDuration } from '../../src/node/cli-flags.ts';

@@ -1,4 +1,4 @@
-// Strict Kptfile decoding (kpt-compat.md §1.2): unknown fields and wrong kinds at every level,
+// Strict Kptfile decoding (docs/kpt-semantics.md, "Kptfile"): unknown fields and wrong kinds at every level,
 // reported as go-yaml's unmarshal errors with the offending line.
 import { describe, expect, test } from 'vitest';
 import { decodeKptfile, formatUnmarshalErrors } from '../../src/core/kptfile.ts';

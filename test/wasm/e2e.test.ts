@@ -109,7 +109,7 @@ describe('render with a WASI function in the pipeline', () => {
       namespace: 'prod',
       annotations: { 'wasm.krmfn.dev/touched': 'true' },
     });
-    // Everything in scope is an item, the Kptfile too (kpt-compat.md §4.1).
+    // Everything in scope is an item, the Kptfile too (docs/kpt-semantics.md, "Calling a function").
     expect(outcome.written.sort()).toEqual([
       join(dir, 'Kptfile'),
       join(dir, 'configmap.yaml'),

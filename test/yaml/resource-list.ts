@@ -1,5 +1,5 @@
 // The real function boundary of kpt render, built from our own parse and emit (spec
-// yaml-format.md §7): the file's resources go into one ResourceList after the Kptfile, the list is
+// docs/yaml-output.md, "After a function"): the file's resources go into one ResourceList after the Kptfile, the list is
 // emitted with compact sequences and parsed again, and every returned item gets CopyComments and
 // SyncOrder from its input. normalizeAfterFunction must give the same bytes without any of this.
 import {

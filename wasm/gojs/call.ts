@@ -1,5 +1,5 @@
 /**
- * One KRM call through kpt's js/wasm protocol (wasm.md §2.3): `processResourceList(input)`; when
+ * One KRM call through kpt's js/wasm protocol (docs/wasm.md, "Go `js/wasm` (kpt's alpha ABI)"): `processResourceList(input)`; when
  * the result does not look like a ResourceList, ask `processResourceListErrors(input)` for the
  * messages of the error results, as kpt's drivers do. Whether the output really parses is left to
  * the caller; this only decides which of the two strings is the answer.

@@ -1,5 +1,5 @@
 /**
- * The curated global object a Go `js/wasm` program sees as `js.Global()` (wasm.md §2.5): only what
+ * The curated global object a Go `js/wasm` program sees as `js.Global()` (docs/wasm.md, "Go `js/wasm` (kpt's alpha ABI)"): only what
  * the Go runtime and syscall/js need. Writes to fd 1 and 2 go to one output callback (the
  * function's stderr); every other filesystem call fails with ENOSYS. No network API, no host
  * process, no real `globalThis`. Each instance gets its own object, so the functions a program

@@ -1,6 +1,6 @@
 /**
  * kpt's alpha ABI for Go `GOOS=js GOARCH=wasm` KRM functions, written from the ABI description in
- * wasm.md §2.4 (not derived from Go's wasm_exec.js). One `GoJsInstance` holds one running Go
+ * docs/wasm.md, "Go `js/wasm` (kpt's alpha ABI)" (not derived from Go's wasm_exec.js). One `GoJsInstance` holds one running Go
  * program: `start()` runs `main` until every goroutine blocks (the program has registered
  * `processResourceList` / `processResourceListErrors` on its global and waits forever); each
  * `processResourceList(input)` call then re-enters Go through a `js.FuncOf` wrapper.

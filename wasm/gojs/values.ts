@@ -1,5 +1,5 @@
 /**
- * The host's table of JS values referenced from Go (Go `js/wasm` port, wasm.md §2.4). A reference
+ * The host's table of JS values referenced from Go (Go `js/wasm` port, docs/wasm.md, "Go `js/wasm` (kpt's alpha ABI)"). A reference
  * is 8 bytes read as a float64: a plain non-zero number is itself, all-zero bits are `undefined`,
  * and everything else is a NaN-boxed id (`0x7FF80000 | typeFlag` in the high word, the id in the
  * low word) into this table. Ids are reference-counted; ids 0–6 are predefined and never freed.

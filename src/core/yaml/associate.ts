@@ -1,5 +1,5 @@
 /**
- * go-yaml's association of own-line comments with nodes (spec yaml-format.md §5.3–5.4, §6.3).
+ * go-yaml's association of own-line comments with nodes (docs/yaml-output.md, "Comments").
  *
  * The builder (build.ts) walks the CST in source order, registers every block entry (a mapping
  * key or a sequence dash) and collects the own-line comment and blank lines between entries into

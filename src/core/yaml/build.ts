@@ -1,5 +1,5 @@
 /**
- * One kyaml document piece → a go-yaml-style `document` node (spec yaml-format.md §6.2).
+ * One kyaml document piece → a go-yaml-style `document` node (docs/yaml-output.md, "Reading a file").
  *
  * Walks the `yaml` package's CST directly (no Document composition): scalars keep their style and
  * source text, tags and anchors are attached as go-yaml does, same-line comments go to the node

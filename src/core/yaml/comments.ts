@@ -1,6 +1,6 @@
 /**
- * kyaml's comment and key-order restoration around a function call (spec yaml-format.md §7,
- * kpt-compat.md §4.6), and a direct emulation of the whole ResourceList round trip for a resource
+ * kyaml's comment and key-order restoration around a function call (docs/yaml-output.md, "After a function",
+ * docs/kpt-semantics.md, "Calling a function"), and a direct emulation of the whole ResourceList round trip for a resource
  * a function returned unchanged.
  *
  * `from` is the resource as it was before the call (a document node, or its root mapping); `to` is

@@ -1,5 +1,5 @@
 /**
- * The go-yaml v3 output rules with kyaml's settings (spec yaml-format.md §6.4): indent 2, no line
+ * The go-yaml v3 output rules with kyaml's settings (docs/yaml-output.md, "Scalars"): indent 2, no line
  * width, unicode, `\n`, compact or wide sequences per document. Writes YNode trees; never uses the
  * `yaml` package's stringifier. Output is built from string parts joined once.
  */

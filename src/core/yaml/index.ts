@@ -1,4 +1,4 @@
-/** The YAML layer: kpt-exact reading and writing of package files (spec yaml-format.md). */
+/** The YAML layer: kpt-exact reading and writing of package files (docs/yaml-output.md). */
 export { parseYamlFile } from './parse.ts';
 export type { ParsedFile, ParseOptions, SeqIndent } from './parse.ts';
 export { emitYamlDocument, emitYamlFile } from './emit.ts';

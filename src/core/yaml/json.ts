@@ -1,5 +1,5 @@
 /**
- * The JSON writer kpt uses for a `.json` file holding one resource (spec yaml-format.md §4.8): the
+ * The JSON writer kpt uses for a `.json` file holding one resource (docs/yaml-output.md, "Writing a file"): the
  * document decoded as go-yaml decodes into Go values, then Go's encoding/json with a two-space
  * indent, map keys sorted byte-wise, HTML-safe escapes and a final newline.
  */

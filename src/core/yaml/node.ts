@@ -2,7 +2,7 @@
  * The YAML node model of krmfn: a faithful mirror of go-yaml v3's `Node`, because kpt (through
  * kyaml) reads, edits and writes packages in exactly this model. Every comment slot, style flag and
  * the source text of every scalar survives a parse/emit round trip, so untouched bytes come back
- * exactly as kpt would write them (see spec/yaml-format.md).
+ * exactly as kpt would write them (see docs/yaml-output.md).
  *
  * Contract:
  * - `content` of a mapping is the flat list [key0, value0, key1, value1, ...] (as go-yaml).

@@ -1,5 +1,5 @@
 /**
- * Reading a package file as kyaml does (spec yaml-format.md §1.1, §3.2, §6.2): normalise line
+ * Reading a package file as kyaml does (docs/yaml-output.md, "Reading a file", "Whitespace and indentation"): normalise line
  * breaks, split into document pieces, decode each piece as one go-yaml-style document, drop empty,
  * comment-only and null documents, and detect each document's sequence style.
  */

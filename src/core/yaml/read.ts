@@ -1,5 +1,5 @@
 /**
- * kyaml's reading rules for a package file (spec yaml-format.md §1.1, §3.2): newline
+ * kyaml's reading rules for a package file (docs/yaml-output.md, "Reading a file", "Whitespace and indentation"): newline
  * normalisation, splitting into document pieces, and the per-piece sequence style. Pure string
  * work, no YAML parsing.
  */

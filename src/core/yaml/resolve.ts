@@ -1,5 +1,5 @@
 /**
- * go-yaml v3's implicit resolver for plain scalars (spec yaml-format.md §4.5). It decides only
+ * go-yaml v3's implicit resolver for plain scalars (docs/yaml-output.md, "Scalars"). It decides only
  * which tag a plain scalar's text reads as; the parser uses it to tag plain scalars and the
  * emitter to decide whether a `!!str` value must be quoted or a tag can be left out.
  */

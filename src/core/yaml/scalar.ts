@@ -1,5 +1,5 @@
 /**
- * Scalar presentation as go-yaml v3 writes it (spec yaml-format.md §4.1–4.4): which styles a value
+ * Scalar presentation as go-yaml v3 writes it (docs/yaml-output.md, "Scalars"): which styles a value
  * allows, the style finally used, and the quoted and block writers.
  */
 import { CST } from 'yaml';

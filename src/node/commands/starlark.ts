@@ -4,7 +4,7 @@
  *
  *   krmfn starlark [flags] FILE.star     run a file (also `krmfn starlark run FILE.star`)
  *   krmfn starlark [flags]               read-eval-print loop on stdin
- *   krmfn starlark test [flags] FILE...  run chunked test files (starlark.md §12.7)
+ *   krmfn starlark test [flags] FILE...  run chunked test files (docs/starlark.md, "Test files")
  *
  * `print` goes to stdout; errors go to stderr (message and Starlark backtrace) with exit 1.
  * Dialect flags follow starlark-go's legacy flags (one or two dashes): -set (default true),

@@ -1,6 +1,6 @@
 /**
  * The container runtime: runs a function image with docker, podman or nerdctl exactly as kpt does
- * (kpt-compat.md §15.1):
+ * (docs/kpt-semantics.md, "Runtimes"):
  *
  *   <engine> run --rm -i --network none --user nobody --security-opt=no-new-privileges \
  *     --pull missing [--mount type=bind,source=S,target=T[,readonly]] [-e K=V] <image>

@@ -1,5 +1,5 @@
 /**
- * The `ctx` global of the KRM `starlark` function (starlark.md §14): a read-only struct with
+ * The `ctx` global of the KRM `starlark` function (docs/starlark.md, "The KRM `starlark` function"): a read-only struct with
  * `resource_list` (a mutable dict the host reads back), `open_api` (converted lazily on first
  * access) and `environment`. `type(ctx) == "struct"`, `dir(ctx)` is sorted, assignments fail with
  * `can't assign to .x field of struct`.

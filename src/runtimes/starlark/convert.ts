@@ -1,6 +1,6 @@
 /**
  * Conversion between YAML nodes and Starlark values for the KRM `starlark` function
- * (starlark.md §15).
+ * (docs/starlark.md, "The KRM `starlark` function").
  *
  * In: mapping → dict (scalar keys keep their type: string keys are strings), sequence → list,
  * `!!int` → int, `!!float` → float, `!!bool` → bool, `!!null` → None, every other scalar (timestamps

@@ -1,5 +1,5 @@
 /**
- * The `assert` module and `freeze` builtin of the test harness (starlark.md §12.5), native, with
+ * The `assert` module and `freeze` builtin of the test harness (docs/starlark.md, "Test files"), native, with
  * upstream's failure texts. Assertion failures do not stop the chunk: each is handed to the
  * `AssertReporter` with the Starlark call stack at the failing call, and execution continues.
  * Failing `assert.fails` patterns are RE2, translated by `compileRe2`.

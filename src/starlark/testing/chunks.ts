@@ -1,5 +1,5 @@
 /**
- * Splitting a chunked Starlark test file (starlark.md §12.1, §12.3) into independent programs.
+ * Splitting a chunked Starlark test file (docs/starlark.md, "Test files") into independent programs.
  *
  * Contract: CRLF/CR are normalised to LF first; chunks are separated by lines that are exactly
  * `---`; each chunk's `source` is prefixed with `startLine - 1` newlines so positions stay

@@ -1,5 +1,5 @@
 /**
- * `### "regexp"` expectations of one chunk (starlark.md §12.2). A line containing `###` expects an
+ * `### "regexp"` expectations of one chunk (docs/starlark.md, "Test files"). A line containing `###` expects an
  * error on that line; the rest of the line, trimmed, must be one Go string literal holding an RE2
  * pattern. Recognised anywhere on the line, even inside a Starlark string.
  */

@@ -1,5 +1,5 @@
 /**
- * Values predeclared in every chunk by the test harness (starlark.md §12.6): `hasfields()`,
+ * Values predeclared in every chunk by the test harness (docs/starlark.md, "Test files"): `hasfields()`,
  * `fibonacci` and `struct`. They plug into the value layer through its capability interfaces
  * (value/capabilities.ts), exactly as any host type would.
  */

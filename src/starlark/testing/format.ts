@@ -1,5 +1,5 @@
 /**
- * Rendering of test outcomes, as the `test` command prints them (starlark.md §12.7): each failure
+ * Rendering of test outcomes, as the `test` command prints them (docs/starlark.md, "Test files"): each failure
  * as `<file>:<line>: <message>` (assertions add the stack), print output only for failing chunks,
  * known failures with their reason, and a summary line `N passed, M failed`.
  */

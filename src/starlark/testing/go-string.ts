@@ -1,5 +1,5 @@
 /**
- * Unquoting Go string literals, as used by `### "regexp"` expectations (starlark.md §12.2):
+ * Unquoting Go string literals, as used by `### "regexp"` expectations (docs/starlark.md, "Test files"):
  * interpreted `"…"` literals with Go escapes, and raw `` `…` `` literals. Returns null when the
  * text is not exactly one literal. The result is a host (UTF-16) string.
  */

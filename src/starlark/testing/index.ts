@@ -1,5 +1,5 @@
 /**
- * The Starlark test harness: chunked `.star` test files (starlark.md Part B). Browser-safe; file
+ * The Starlark test harness: chunked `.star` test files (docs/starlark.md, "Test files"). Browser-safe; file
  * access for `load()` is a host callback.
  */
 export { splitChunks, chunkOptions, CHUNK_OPTION_NAMES } from './chunks.ts';

@@ -1,5 +1,5 @@
 /**
- * The library modules the harness `load()` table offers besides `assert.star` (starlark.md §12.6):
+ * The library modules the harness `load()` table offers besides `assert.star` (docs/starlark.md, "Test files"):
  * `json.star` → `json`, `math.star` → `math`, `time.star` → `time` (without a clock: `time.now()` fails,
  * so runs are deterministic). `proto.star` is Go-only.
  */

@@ -1,6 +1,6 @@
 /**
  * RE2 → JavaScript RegExp translation for test expectations and `assert.fails` patterns
- * (starlark.md §12.2). Common patterns are identical in both dialects; this rewrites the RE2-only
+ * (docs/starlark.md, "Test files"). Common patterns are identical in both dialects; this rewrites the RE2-only
  * forms (leading inline flags, `(?P<name>…)`, `\A`, `\z`, `\Q…\E`, `[[:alpha:]]`) and rejects what
  * cannot be expressed. Matching is unanchored (`RegExp#test`).
  */

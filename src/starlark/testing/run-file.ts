@@ -1,5 +1,5 @@
 /**
- * Runs a chunked Starlark test file (starlark.md §12): every chunk is an independent program with
+ * Runs a chunked Starlark test file (docs/starlark.md, "Test files"): every chunk is an independent program with
  * fresh predeclared fixtures and its own dialect options. Static errors are matched first (the
  * first parse error, or every resolver error), then the first dynamic error; assertion failures
  * are collected and do not stop the chunk. Each outcome is data; `format.ts` renders it.

@@ -1,4 +1,4 @@
-// Dynamic error positions and backtraces (starlark.md §11): a frame's position is the operation
+// Dynamic error positions and backtraces (docs/starlark.md, "The language"): a frame's position is the operation
 // that failed — `(` of a call, `[` of an index or item assignment, the operator of a binary op,
 // the `.` of an attribute, the `for` keyword of a loop or comprehension clause — and the
 // backtrace reads like starlark-go's.

@@ -1,5 +1,5 @@
 // The pure parts of the chunked test-file format: chunk splitting, options, `###` expectations,
-// Go string literals and RE2 translation (starlark.md §12.1–12.3).
+// Go string literals and RE2 translation (docs/starlark.md, "Test files").
 import { describe, expect, it } from 'vitest';
 import { splitChunks, chunkOptions } from '../../../src/starlark/testing/chunks.ts';
 import { unquoteGoString } from '../../../src/starlark/testing/go-string.ts';

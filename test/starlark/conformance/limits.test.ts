@@ -1,4 +1,4 @@
-// Sandbox limits (starlark.md §11, issue item 3): each budget stops a runaway script with a
+// Sandbox limits (docs/starlark.md, "The language", issue item 3): each budget stops a runaway script with a
 // Starlark limit error (never a host crash or hang), and cancellation is sticky.
 import { describe, expect, it } from 'vitest';
 import { execFile, isStarlarkLimitError, isStarlarkEvalError, StarlarkThread } from '../../../src/starlark/index.ts';
