@@ -85,12 +85,12 @@ export function matchesLabelSelector(sel: string | undefined, labels: Record<str
     const t = raw.trim();
     let m: RegExpMatchArray | null;
     if ((m = t.match(/^(\S+)\s+(in|notin)\s+\(([^)]*)\)$/))) {
-      const vals = m[3]!.split(',').map((x) => x.trim());
-      const has = m[1]! in labels && vals.includes(labels[m[1]!]!);
+      const vals = m[3].split(',').map((x) => x.trim());
+      const has = m[1] in labels && vals.includes(labels[m[1]]);
       return m[2] === 'in' ? has : !has;
     }
-    if ((m = t.match(/^(\S+?)\s*!=\s*(\S*)$/))) return labels[m[1]!] !== m[2];
-    if ((m = t.match(/^(\S+?)\s*==?\s*(\S*)$/))) return labels[m[1]!] === m[2];
+    if ((m = t.match(/^(\S+?)\s*!=\s*(\S*)$/))) return labels[m[1]] !== m[2];
+    if ((m = t.match(/^(\S+?)\s*==?\s*(\S*)$/))) return labels[m[1]] === m[2];
     if (t.startsWith('!')) return !(t.slice(1) in labels);
     return t in labels;
   });
@@ -133,7 +133,7 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
   if (found.length === 0) throw new ReplacementError(`nothing selected by ${selectorString(sel)}`);
   if (found.length > 1) throw new ReplacementError(`multiple matches for selector ${selectorString(sel)}`);
   const fp = src.fieldPath || 'metadata.name';
-  const source = found[0]!;
+  const source = found[0];
   const paths = lookupAll(source, parseKustomizePath(fp));
   const node = paths[0] && source.getNode(paths[0]);
   if (!node || (node.kind === 'scalar' && (node.value === '' || node.tag === '!!null'))) {
@@ -146,7 +146,7 @@ function applyOne(items: readonly KubeObject[], r: Replacement, v19: boolean): v
     const idx = src.options.index ?? 0;
     if (idx < 0 || idx >= parts.length)
       throw new ReplacementError(`options.index ${idx} is out of bounds for value ${node.value}`);
-    value = { ...cloneNode(node), value: parts[idx]! };
+    value = { ...cloneNode(node), value: parts[idx] };
   }
   for (const t of r.targets) {
     if (!t.select) throw new ReplacementError('target must specify resources to select');
@@ -195,7 +195,7 @@ export const applyReplacementsFn = defineMutator({
   name: 'apply-replacements',
   usage: 'Copies field values from one resource into fields of others (kustomize replacements).',
   run(ctx) {
-    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!);
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]);
     const cfg = parseApplyReplacementsConfig(ctx.functionConfig);
     finish(ctx, typeof cfg === 'string' ? fail(cfg) : applyReplacements(ctx.items.all, cfg, version), 'fn-sdk');
   },

@@ -56,8 +56,8 @@ export function applySetters(
         obj.root,
         (map, mapPath) => {
           for (let i = 0; i + 1 < map.content.length; i += 2) {
-            const key = map.content[i]!;
-            const value = map.content[i + 1]!;
+            const key = map.content[i];
+            const value = map.content[i + 1];
             if (value.kind !== 'sequence') continue;
             // v0.1.0 reads the marker from the key only; later tags from the value of a flow list.
             const pattern = v010 ? markerPattern(key.lineComment) : fieldMarker(value, key);
@@ -120,7 +120,7 @@ export function deriveSetterValues(pattern: string, current: string): Map<string
   if (!m || m.length !== refs.length + 1) return out;
   for (let i = 0; i < refs.length; i++) {
     if (!m[i + 1]) return new Map();
-    out.set(refs[i]!, m[i + 1]!);
+    out.set(refs[i], m[i + 1]);
   }
   return out;
 }
@@ -162,7 +162,7 @@ export const applySettersFn = defineMutator({
   name: 'apply-setters',
   usage: 'Sets fields marked `# kpt-set: <pattern>` from the setters in the functionConfig `data` map.',
   run(ctx) {
-    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!);
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]);
     finish(ctx, applySetters(ctx.items.all, dataMap(ctx.functionConfig), version));
   },
 });

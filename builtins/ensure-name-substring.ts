@@ -33,7 +33,7 @@ export function parseEnsureNameSubstringConfig(fc: KubeObject | undefined): Ensu
   if (fc && isConfigMap(fc)) {
     const data = dataMap(fc);
     if (data.size !== 1) return `${WRAP}only 1 entry is allowed in the ConfigMap, but got: ${data.size}`;
-    const [k, v] = [...data][0]!;
+    const [k, v] = [...data][0];
     if (k !== 'prepend' && k !== 'append') return `${WRAP}unknown editMode: ${k}, only prepend and append are allowed`;
     cfg = { substring: v, editMode: k, additionalNameFields: [] };
   } else if (fc && fc.kind === 'EnsureNameSubstring' && fc.apiVersion === 'fn.kpt.dev/v1alpha1') {
@@ -166,7 +166,7 @@ function fixDependsOn(
 }
 
 const VERSIONS = ['v0.1.0', 'v0.1.1', 'v0.2.0'];
-const NEWEST = VERSIONS[VERSIONS.length - 1]!;
+const NEWEST = VERSIONS[VERSIONS.length - 1];
 const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 
 /**

@@ -130,7 +130,7 @@ const rank = new Map(FIELD_ORDER.map((k, i) => [k, i]));
 
 function sortMapping(n: YNode): void {
   const pairs: [YNode, YNode][] = [];
-  for (let i = 0; i + 1 < n.content.length; i += 2) pairs.push([n.content[i]!, n.content[i + 1]!]);
+  for (let i = 0; i + 1 < n.content.length; i += 2) pairs.push([n.content[i], n.content[i + 1]]);
   const order = (k: YNode): [number, string] => [rank.get(k.value) ?? FIELD_ORDER.length, k.value];
   pairs.sort((a, b) => {
     const [ra, ka] = order(a[0]);

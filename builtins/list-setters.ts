@@ -49,7 +49,7 @@ export function findSetters(items: readonly KubeObject[]): Map<string, string> |
   const cm = mapGet(entry, 'configMap');
   const out = new Map<string, string>();
   if (cm && cm.kind === 'mapping') {
-    for (let i = 0; i + 1 < cm.content.length; i += 2) out.set(cm.content[i]!.value, cm.content[i + 1]!.value);
+    for (let i = 0; i + 1 < cm.content.length; i += 2) out.set(cm.content[i].value, cm.content[i + 1].value);
     return out;
   }
   const configPath = mapGet(entry, 'configPath')?.value;

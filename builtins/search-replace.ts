@@ -109,8 +109,8 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
         (map, mapPath) => {
           if (!cfg.putComment || !cfg.byPath) return;
           for (let i = 0; i + 1 < map.content.length; i += 2) {
-            const key = map.content[i]!;
-            const node = map.content[i + 1]!;
+            const key = map.content[i];
+            const node = map.content[i + 1];
             // `IsNilOrEmpty`: an empty list is skipped.
             if (node.kind !== 'sequence' || node.content.length === 0) continue;
             if (!pathMatch(cfg.byPath, kyamlPath([...mapPath, key.value]))) continue;
@@ -180,7 +180,7 @@ export function pathMatch(pattern: string, path: string): boolean {
     else if (pat[i] === '**') {
       result = false;
       for (let k = j; k <= segs.length && !result; k++) result = rec(i + 1, k);
-    } else result = j < segs.length && segmentMatch(pat[i]!, segs[j]!) && rec(i + 1, j + 1);
+    } else result = j < segs.length && segmentMatch(pat[i], segs[j]) && rec(i + 1, j + 1);
     memo.set(key, result);
     return result;
   };
@@ -207,7 +207,7 @@ function expand(text: string, oldValue: string | undefined, regex: GoRegexp | un
   if (!regex || oldValue === undefined) return text;
   const groups = regex.findStringSubmatch(oldValue) ?? [];
   let out = text;
-  for (let i = 1; i < groups.length; i++) out = out.replaceAll(`\${${i}}`, groups[i]!);
+  for (let i = 1; i < groups.length; i++) out = out.replaceAll(`\${${i}}`, groups[i]);
   if (/\$\{[0-9]+\}/.test(out)) throw new SearchReplaceError('unable to resolve capture groups');
   return out;
 }
@@ -246,7 +246,7 @@ export const searchReplaceFn = defineMutator({
   name: 'search-replace',
   usage: 'Finds field values by value, regex, field path or file path and reports, replaces or comments them.',
   run(ctx) {
-    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!);
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]);
     const cfg = parseSearchReplaceConfig(dataMap(ctx.functionConfig), version);
     finish(ctx, typeof cfg === 'string' ? fail(cfg) : searchReplace(ctx.items.all, cfg));
   },

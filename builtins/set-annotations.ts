@@ -123,7 +123,7 @@ export const setAnnotationsFn = defineMutator({
   name: 'set-annotations',
   usage: 'Adds or updates annotations on every resource (and on pod templates of workloads).',
   run(ctx) {
-    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!, true);
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1], true);
     const cfg = parseSetAnnotationsConfig(ctx.functionConfig, version);
     // kustomize api v0.7 (v0.1.3) leaves local-config items out of its resource map.
     if (typeof cfg !== 'string' && !atLeast(version, '0.1.4')) dropKustomizeIgnored(ctx.items);

@@ -75,7 +75,7 @@ export function parseSetImageConfig(fc: KubeObject | undefined, version: string)
     const img = fc.get('image');
     const o = img && typeof img === 'object' && !Array.isArray(img) ? (img as Record<string, unknown>) : {};
     const s = (k: string): string =>
-      typeof o[k] === 'string' ? (o[k] as string) : o[k] === undefined || o[k] === null ? '' : String(o[k]);
+      typeof o[k] === 'string' ? o[k] : o[k] === undefined || o[k] === null ? '' : String(o[k]);
     image = { name: s('name') };
     if (s('newName')) image.newName = s('newName');
     if (s('newTag')) image.newTag = s('newTag');
@@ -234,7 +234,7 @@ export const setImageFn = defineMutator({
   name: 'set-image',
   usage: 'Updates container image names, tags and digests.',
   run(ctx) {
-    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]!, true);
+    const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1], true);
     const cfg = parseSetImageConfig(ctx.functionConfig, version);
     finish(ctx, 'failed' in cfg ? cfg : setImage(ctx.items.all, cfg, version), 'fn-sdk');
   },

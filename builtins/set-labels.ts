@@ -137,7 +137,7 @@ function runKustomize(ctx: Ctx, v015: boolean): void {
       // kustomize's labels filter: for each key (sorted), every FieldSpec; labels are mappings.
       for (const k of keys)
         for (const fs of specs)
-          walkFieldSpec(obj, fs, (path) => setMapEntry(obj, path, k, cfg.labels[k]!), { createKind: 'mapping' });
+          walkFieldSpec(obj, fs, (path) => setMapEntry(obj, path, k, cfg.labels[k]), { createKind: 'mapping' });
     } catch (e) {
       if (!(e instanceof FieldSpecError || e instanceof FieldEditError)) throw e;
       // The kyaml framework stops at the first failing item; kpt then writes nothing.
@@ -217,7 +217,7 @@ class LabelSetter {
       const at = [...path, k];
       const exists = this.obj.has(at);
       const old = exists ? this.obj.getString(at) : undefined;
-      if (exists ? old !== this.labels[k] : create && this.canCreate(path)) this.obj.set(at, this.labels[k]!);
+      if (exists ? old !== this.labels[k] : create && this.canCreate(path)) this.obj.set(at, this.labels[k]);
     }
   }
 
@@ -377,7 +377,7 @@ export const setLabels = defineMutator({
   name: 'set-labels',
   usage: 'Sets labels on every resource, and on the selectors and templates that must carry them.',
   run(ctx) {
-    const version = ctx.image?.version ?? SET_LABELS_VERSIONS[SET_LABELS_VERSIONS.length - 1]!;
+    const version = ctx.image?.version ?? SET_LABELS_VERSIONS[SET_LABELS_VERSIONS.length - 1];
     if (versionAtLeast(version, 'v0.2.0')) runV02(ctx);
     else runKustomize(ctx, versionAtLeast(version, 'v0.1.5'));
   },

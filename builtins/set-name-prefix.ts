@@ -30,7 +30,7 @@ export function packageName(items: readonly KubeObject[]): string {
   const matches = items.filter((o) => isLocalConfig(o) && o.name === PACKAGE_CONTEXT_NAME);
   if (matches.length === 0) throw new FnError('unable to find package context object');
   if (matches.length !== 1) throw new FnError('found multiple matches for package-context object');
-  const ctxObj = matches[0]!;
+  const ctxObj = matches[0];
   const name = ctxObj.get(['data', 'name']);
   if (name !== undefined && name !== null && typeof name !== 'string') {
     // The SDK's ErrUnmatchedField text (kpt-functions-sdk go/fn/errors.go at 5fa523b306fe).

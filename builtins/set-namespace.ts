@@ -273,7 +273,7 @@ function runV03(ctx: Ctx): void {
       `cannot accept more than one Namespace objects from the input resources, found [${namespaces.map((n) => n.name).join(' ')}]`,
     );
   } else if (namespaces.length === 1) {
-    old = namespaces[0]!.name;
+    old = namespaces[0].name;
   } else {
     const seen = [...new Set(items.filter((o) => o.isNamespaceScoped).map((o) => o.namespace))];
     if (seen.length > 1) {
@@ -316,7 +316,7 @@ function runV04(ctx: Ctx): void {
   updateDependsOn(ctx, items, olds, s.namespace);
   const dups = ctx.items.duplicates();
   for (const group of dups) {
-    const o = group[0]!;
+    const o = group[0];
     ctx.results.error(
       `duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`,
     );
@@ -348,7 +348,7 @@ function updateDependsOn(
       const [, group, ns, kind, name] = m;
       targets ??= new Set(ctx.items.all.map((o) => `${o.group}\u0000${o.kind}\u0000${o.name}`));
       const exists = targets.has(`${group}\u0000${kind}\u0000${name}`);
-      return exists && changed.has(ns!) ? `${group}/namespaces/${namespace}/${kind}/${name}` : ref;
+      return exists && changed.has(ns) ? `${group}/namespaces/${namespace}/${kind}/${name}` : ref;
     });
     const next = parts.join(',');
     if (next !== value) obj.setAnnotation(DEPENDS_ON, next);
@@ -376,7 +376,7 @@ function originOf(o: KubeObject): Origin {
         `annotation ${ANNOTATIONS.upstreamIdentifier}: ${raw} is in bad format. expect "<GROUP>|<KIND>|<NAMESPACE>|<NAME>"`,
       );
     }
-    return { group: parts[0]!, kind: parts[1]!, namespace: parts[2]!, name: parts[3]! };
+    return { group: parts[0], kind: parts[1], namespace: parts[2], name: parts[3] };
   }
   const ns = o.namespace || (o.isNamespaceScoped ? 'default' : '~C');
   return { group: o.group, kind: o.kind, namespace: ns, name: o.name };
@@ -480,7 +480,7 @@ function runV05(ctx: Ctx): void {
         if (!m || !preIds.has(ref)) return ref;
         const [, group, ns, kind, name] = m;
         if (ns === s.namespace || (s.matcher && ns !== s.matcher)) return ref;
-        if (!depOlds.includes(ns!)) depOlds.push(ns!);
+        if (!depOlds.includes(ns)) depOlds.push(ns);
         depCount++;
         return `${group}/namespaces/${s.namespace}/${kind}/${name}`;
       })
@@ -538,7 +538,7 @@ export const setNamespace = defineMutator({
   usage:
     'Sets the namespace of every namespaced resource (and the namespace references kpt knows about) to `namespace`.',
   run(ctx) {
-    const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1]!;
+    const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1];
     if (!versionAtLeast(version, 'v0.3.0'))
       return runKustomize(ctx, { v014: versionAtLeast(version, 'v0.1.4'), v02: versionAtLeast(version, 'v0.2.0') });
     if (versionAtLeast(version, 'v0.5.0')) return runV05(ctx);

@@ -53,7 +53,7 @@ export function setProjectId(items: readonly KubeObject[], projectId: string): R
             (m) => m.kind === 'mapping' && (mapGet(m, 'image')?.value ?? '').includes('apply-setters'),
           )
         : -1;
-    const entry = idx >= 0 ? mutators!.content[idx]! : undefined;
+    const entry = idx >= 0 ? mutators!.content[idx] : undefined;
     if (!entry) {
       const fresh = mappingNode([
         strNode('image'),

@@ -114,7 +114,7 @@ const scalarText = (v: unknown): string =>
 
 export function bindConfig<C>(spec: ConfigSpec<C>, raw: KubeObject | undefined, ctx: BindContext = {}): BindOutcome<C> {
   if (spec.bind) return { ok: true, config: spec.bind(raw, ctx), results: [] };
-  const kinds = kindsOf(spec as ConfigSpec<unknown>);
+  const kinds = kindsOf(spec);
   const apiVersions = spec.apiVersions ?? [DEFAULT_CONFIG_API_VERSION];
   const expected = `${spec.acceptConfigMap === false ? '' : '`ConfigMap` (v1) or '}${kinds.map((k) => `\`${k}\``).join(' or ')} (${apiVersions.join(', ')})`;
   const fail = (message: string, field?: string): BindOutcome<C> => ({

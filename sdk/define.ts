@@ -64,6 +64,7 @@ export interface FunctionSpec<C> {
   run(ctx: FnContext<C>): RunReturn;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a function of unknown config type must accept any config
 export interface KrmFunction<C = any> extends FunctionSpec<C> {
   readonly kind: FunctionKind;
   readonly isKrmFunction: true;

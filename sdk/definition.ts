@@ -58,8 +58,8 @@ export function helpText(fn: KrmFunction): string {
       '',
       `Config: a ConfigMap, or ${kinds.join(' / ')} (${(fn.config.apiVersions ?? [DEFAULT_CONFIG_API_VERSION]).join(', ')}).`,
     );
-    const props = (schema as Obj)['properties'];
-    const required = new Set(((schema as Obj)['required'] as string[] | undefined) ?? []);
+    const props = schema['properties'];
+    const required = new Set((schema['required'] as string[] | undefined) ?? []);
     if (props && typeof props === 'object') {
       for (const [k, v] of Object.entries(props as Record<string, Obj>)) {
         const type = Array.isArray(v['type']) ? (v['type'] as string[]).join('|') : String(v['type'] ?? 'any');

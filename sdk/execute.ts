@@ -90,7 +90,7 @@ function neverAborted(): AbortSignal {
     removeEventListener: noop,
     throwIfAborted: noop,
     dispatchEvent: () => false,
-  } as unknown as AbortSignal;
+  };
 }
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>

@@ -57,7 +57,7 @@ export function isYaml11NonString(value: string): boolean {
   const t = value.trim();
   if (YAML11_BOOL.test(t) || YAML11_NULL.test(t) || YAML11_INT.test(t) || YAML11_FLOAT.test(t)) return true;
   if ((t.startsWith('[') && t.endsWith(']')) || (t.startsWith('{') && t.endsWith('}'))) return true;
-  if (t.startsWith('#') || /^-( |$)/.test(t) || /^[^'"#\[{][^#]*?:( |$)/.test(t)) return true;
+  if (t.startsWith('#') || /^-( |$)/.test(t) || /^[^'"#[{][^#]*?:( |$)/.test(t)) return true;
   return false;
 }
 

@@ -92,11 +92,11 @@ export function matchesGvk(obj: KubeObject, sel: GvkSelector): boolean {
 /** kustomize `utils.PathSplitter(path, "/")`: `\/` keeps the slash; empty parts are kept. */
 export function splitFieldSpecPath(path: string): string[] {
   const parts = path.split('/');
-  const out = [parts[0]!];
+  const out = [parts[0]];
   for (let i = 1; i < parts.length; i++) {
     const last = out.length - 1;
-    if (out[last]!.endsWith('\\')) out[last] = `${out[last]!.slice(0, -1)}/${parts[i]}`;
-    else out.push(parts[i]!);
+    if (out[last].endsWith('\\')) out[last] = `${out[last].slice(0, -1)}/${parts[i]}`;
+    else out.push(parts[i]);
   }
   return out;
 }
@@ -147,7 +147,7 @@ export function walkFieldSpec(
       return;
     }
     if (node.kind !== 'mapping') throw new FieldSpecError(fs.path, 'expected sequence or mapping node');
-    const raw = segs[i]!;
+    const raw = segs[i];
     const isSeq = raw.endsWith('[]');
     const name = isSeq ? raw.slice(0, -2) : raw;
     if (name === '') throw new FieldSpecError(fs.path, 'cannot set or create an empty field name');

@@ -13,7 +13,7 @@ export function parseObject(text: string): KubeObject {
   const docs = parseYamlFile(text).docs;
   if (docs.length !== 1)
     throw new KrmfnError({ code: 'usage', message: `expected one YAML document, found ${docs.length}` });
-  return new KubeObject(docs[0]!);
+  return new KubeObject(docs[0]);
 }
 
 /** Every object in a multi-document YAML stream. */

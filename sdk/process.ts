@@ -119,9 +119,9 @@ function reconcileSources(items: readonly KubeObject[], before: SourceSnapshot):
       const legacyChanged = now[legacy] !== old[legacy];
       const internalChanged = now[internal] !== old[internal];
       if (legacyChanged && !internalChanged && now[legacy] !== undefined && old[internal] !== undefined)
-        o.setAnnotation(internal, now[legacy]!);
+        o.setAnnotation(internal, now[legacy]);
       if (internalChanged && !legacyChanged && now[internal] !== undefined && old[legacy] !== undefined)
-        o.setAnnotation(legacy, now[internal]!);
+        o.setAnnotation(legacy, now[internal]);
     }
   }
 }
@@ -199,10 +199,7 @@ export function processResourceListSync(
  * of error results, newline-joined) on `target` (default `globalThis`). Synchronous functions only.
  * Returns a function that removes them again.
  */
-export function toWasmGlobal(
-  fn: KrmFunction,
-  target: Record<string, unknown> = globalThis as unknown as Record<string, unknown>,
-): () => void {
+export function toWasmGlobal(fn: KrmFunction, target: Record<string, unknown> = globalThis): () => void {
   const prev = { a: target['processResourceList'], b: target['processResourceListErrors'] };
   target['processResourceList'] = (yaml: string): string => {
     try {

@@ -101,7 +101,7 @@ export class Resources implements Iterable<KubeObject> {
       return o;
     }
     if (this.#access === 'append-only') throw new ReadOnlyError('existing items (generators may only add)');
-    const old = this.#items[i]!;
+    const old = this.#items[i];
     const src = old.source;
     if (src && !o.source) o.setSource(src);
     this.#prepare(o, !isKubeObject(obj));
@@ -115,7 +115,7 @@ export class Resources implements Iterable<KubeObject> {
     const drop = typeof target === 'function' ? target : (o: KubeObject): boolean => o === target;
     let n = 0;
     for (let i = this.#items.length - 1; i >= 0; i--) {
-      if (drop(this.#items[i]!)) {
+      if (drop(this.#items[i])) {
         this.#items.splice(i, 1);
         n++;
       }

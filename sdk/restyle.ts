@@ -20,7 +20,7 @@ export function snapshotKeyOrder(obj: KubeObject): KeySnapshot {
   const walk = (n: YNode): void => {
     if (n.kind === 'mapping') {
       const keys = new Set<string>();
-      for (let i = 0; i + 1 < n.content.length; i += 2) keys.add(n.content[i]!.value);
+      for (let i = 0; i + 1 < n.content.length; i += 2) keys.add(n.content[i].value);
       snap.set(n, keys);
     }
     for (const c of n.content) walk(c);
@@ -54,7 +54,7 @@ export function reencodeAsKustomize(obj: KubeObject, before: KeySnapshot): void 
     if (n.kind === 'mapping') {
       const known = before.get(n);
       const pairs: [YNode, YNode][] = [];
-      for (let i = 0; i + 1 < n.content.length; i += 2) pairs.push([n.content[i]!, n.content[i + 1]!]);
+      for (let i = 0; i + 1 < n.content.length; i += 2) pairs.push([n.content[i], n.content[i + 1]]);
       const old = known ? pairs.filter(([k]) => known.has(k.value)) : [];
       const added = pairs
         .filter(([k]) => !known || !known.has(k.value))

@@ -133,7 +133,7 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
       }
     }
     if (typeof v === 'number') {
-      const num = (k: string): number | undefined => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
+      const num = (k: string): number | undefined => (typeof s[k] === 'number' ? s[k] : undefined);
       const min = num('minimum');
       const max = num('maximum');
       const xmin = num('exclusiveMinimum');
@@ -198,7 +198,7 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
         let matched = false;
         if (k in props) {
           matched = true;
-          walk(props[k]!, v[k], child, `${spath}/properties/${escapePointer(k)}`, out);
+          walk(props[k], v[k], child, `${spath}/properties/${escapePointer(k)}`, out);
         }
         for (const [p, ps] of patterns) {
           if (re(p).test(k)) {
@@ -251,8 +251,7 @@ export function allowsProperty(schema: JsonSchema | undefined, key: string): boo
   const props = schema['properties'];
   if (isObj(props) && key in props) return true;
   if (isObj(schema['patternProperties'])) {
-    for (const p of Object.keys(schema['patternProperties'] as Obj))
-      if (compileGoRegexp(p).matchString(key)) return true;
+    for (const p of Object.keys(schema['patternProperties'])) if (compileGoRegexp(p).matchString(key)) return true;
   }
   const ap = schema['additionalProperties'];
   if (ap === false) return false;

@@ -38,7 +38,7 @@ export interface RunFunctionOutput {
 function toObjects(items: ItemsInput | undefined): KubeObject[] {
   if (items === undefined) return [];
   if (typeof items === 'string') return parseYamlFile(items).docs.map((d) => new KubeObject(d));
-  return items.map((o) => (isKubeObject(o) ? o : KubeObject.fromJS(o as Record<string, unknown>)));
+  return items.map((o) => (isKubeObject(o) ? o : KubeObject.fromJS(o)));
 }
 
 function toConfig(config: RunFunctionInput['config']): KubeObject | undefined {

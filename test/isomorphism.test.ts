@@ -35,7 +35,7 @@ describe('browser isomorphism of the core entries', () => {
             name: 'forbid-node',
             setup(b) {
               b.onResolve({ filter: /.*/ }, (args) => {
-                const bare = args.path.replace(/^node:/, '').split('/')[0]!;
+                const bare = args.path.replace(/^node:/, '').split('/')[0];
                 if (args.path.startsWith('node:') || builtinModules.includes(bare)) {
                   nodeImports.push(`${args.importer} -> ${args.path}`);
                   return { path: args.path, external: true };

@@ -33,7 +33,7 @@ export function classifyModule(module: WebAssembly.Module): ModuleAbi {
     const foreign = importModules.filter((m) => m !== goNamespace);
     if (foreign.length > 0)
       throw abiError(`Go js/wasm module also imports ${foreign.join(', ')}`, exports, importModules);
-    return { abi: 'gojs', namespace: goNamespace as 'go' | 'gojs' };
+    return { abi: 'gojs', namespace: goNamespace };
   }
 
   if (exported.get('_start') === 'function') {

@@ -182,7 +182,7 @@ class Reader {
   }
   byte(): number {
     if (this.pos >= this.buf.byteLength) throw new WasmHostError('compile', 'malformed module: unexpected end');
-    return this.buf[this.pos++]!;
+    return this.buf[this.pos++];
   }
   u32(): number {
     let result = 0;

@@ -3,7 +3,7 @@
  * every `open()` fails with ENOTCAPABLE). Built on the shim's `Directory`/`File`, with every
  * mutating call answered `EROFS` and every file opened read-only, at any depth.
  */
-import { Directory, File, Inode, OpenDirectory, wasi, type Fd } from '@bjorn3/browser_wasi_shim';
+import { Directory, File, type Inode, OpenDirectory, wasi, type Fd } from '@bjorn3/browser_wasi_shim';
 
 /** Files by slash path relative to the mount point, e.g. `{ 'config/a.yaml': bytes }`. */
 export interface ReadOnlyTree {
@@ -29,7 +29,7 @@ export function preopenTree(tree: ReadOnlyTree): Fd {
       }
       dir = (next as Directory).contents;
     }
-    dir.set(parts[parts.length - 1]!, new File(data, { readonly: true }));
+    dir.set(parts[parts.length - 1], new File(data, { readonly: true }));
   }
   return new ReadOnlyPreopen(tree.mountPath, root);
 }

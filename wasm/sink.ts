@@ -68,7 +68,7 @@ export class CollectorFd extends Fd {
 
   /** Everything written so far, as one buffer (one copy; none when there is a single chunk). */
   bytes(): Uint8Array {
-    if (this.parts.length === 1) return this.parts[0]!;
+    if (this.parts.length === 1) return this.parts[0];
     const out = new Uint8Array(this.size);
     let at = 0;
     for (const p of this.parts) {

@@ -11,8 +11,8 @@ export function dataMap(obj: KubeObject | undefined, field = 'data'): Map<string
   const n = obj.getNode([field]);
   if (!n || n.kind !== 'mapping') return out;
   for (let i = 0; i + 1 < n.content.length; i += 2) {
-    const v = n.content[i + 1]!;
-    if (v.kind === 'scalar') out.set(n.content[i]!.value, v.tag === '!!null' ? '' : v.value);
+    const v = n.content[i + 1];
+    if (v.kind === 'scalar') out.set(n.content[i].value, v.tag === '!!null' ? '' : v.value);
   }
   return out;
 }

@@ -17,7 +17,7 @@ export function parseKustomizePath(path: string): KSegment[] {
   let cur = '';
   let depth = 0;
   for (let i = 0; i < path.length; i++) {
-    const c = path[i]!;
+    const c = path[i];
     if (c === '\\' && path[i + 1] === '.') {
       cur += '.';
       i++;
@@ -106,7 +106,7 @@ function step(obj: KubeObject, path: PathSegment[], seg: KSegment): PathSegment[
 export function lookupCreate(obj: KubeObject, segs: readonly KSegment[]): PathSegment[][] {
   let cur: PathSegment[][] = [[]];
   for (let i = 0; i < segs.length; i++) {
-    const seg = segs[i]!;
+    const seg = segs[i];
     const nextSeg = segs[i + 1];
     const next: PathSegment[][] = [];
     for (const p of cur) {

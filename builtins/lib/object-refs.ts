@@ -36,7 +36,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
   const parts = apiVersion.split('/');
   if (parts.length === 1) return { group: '', version: apiVersion };
-  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
+  if (parts.length === 2) return { group: parts[0], version: parts[1] };
   throw new RenameError(`unexpected GroupVersion string: ${apiVersion}`);
 }
 
@@ -244,14 +244,14 @@ function qualifiedRef(info: RefInfo, obj: KubeObject, ref: Sub): Ref {
         throw new RenameError(`unexpected target kind=${goQuote(kind)}, group=${goQuote(apiGroup)}`);
     }
     if (targets.length !== 1) throw new RenameError('found multiple target kinds');
-    const t = targets[0]!;
+    const t = targets[0];
     if (kind === '') kind = t.kind;
     if (apiVersion === '') apiVersion = t.group === '' ? t.version : `${t.group}/${t.version}`;
   }
   const target: Gvk = { ...parseRefApiVersion(apiVersion), kind };
-  if (info.targets?.length === 1 && !same(info.targets[0]!, target)) {
+  if (info.targets?.length === 1 && !same(info.targets[0], target)) {
     throw new RenameError(
-      `unexpected GVK for path ${goQuote(info.fieldPath)}: got ${gvkString(target)} want ${gvkString(info.targets[0]!)}`,
+      `unexpected GVK for path ${goQuote(info.fieldPath)}: got ${gvkString(target)} want ${gvkString(info.targets[0])}`,
     );
   }
   const clusterScoped = isClusterScoped(target);

@@ -37,7 +37,7 @@ function parseFlow(t: string): YNode[] | undefined {
   const out: YNode[] = [];
   let i = 0;
   while (i < body.length) {
-    while (i < body.length && /\s/.test(body[i]!)) i++;
+    while (i < body.length && /\s/.test(body[i])) i++;
     if (i >= body.length) break;
     let raw: string;
     const q = body[i];
@@ -56,7 +56,7 @@ function parseFlow(t: string): YNode[] | undefined {
     const item = scalar(raw);
     if (!item) return undefined;
     out.push(item);
-    while (i < body.length && /\s/.test(body[i]!)) i++;
+    while (i < body.length && /\s/.test(body[i])) i++;
     if (i < body.length) {
       if (body[i] !== ',') return undefined;
       i++;

@@ -26,8 +26,8 @@ export function walk(root: YNode, fn: (v: Visit) => void | 'skip', path: PathSeg
     const n = v.node;
     if (n.kind === 'mapping') {
       for (let i = 0; i + 1 < n.content.length; i += 2) {
-        const k = n.content[i]!;
-        rec({ node: n.content[i + 1]!, path: [...v.path, k.value], key: k, parent: n });
+        const k = n.content[i];
+        rec({ node: n.content[i + 1], path: [...v.path, k.value], key: k, parent: n });
       }
     } else if (n.kind === 'sequence') {
       n.content.forEach((c, i) => rec({ node: c, path: [...v.path, i], parent: n }));
@@ -64,7 +64,7 @@ export function acceptKyaml(
       if (node.content[0]) rec(node.content[0], path);
     } else if (node.kind === 'mapping') {
       mapping(node, path);
-      for (let i = 0; i + 1 < node.content.length; i += 2) rec(node.content[i + 1]!, [...path, node.content[i]!.value]);
+      for (let i = 0; i + 1 < node.content.length; i += 2) rec(node.content[i + 1], [...path, node.content[i].value]);
     } else if (node.kind === 'sequence') {
       node.content.forEach((c, i) => rec(c, [...path, i]));
     } else if (node.kind === 'scalar') scalar(node, path);

@@ -24,8 +24,8 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
       let x: number;
-      if (k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)) x = v[offset + k + 1]!;
-      else x = v[offset + k - 1]! + 1;
+      if (k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])) x = v[offset + k + 1]!;
+      else x = v[offset + k - 1] + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -43,21 +43,21 @@ export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] 
   let x = n;
   let y = m;
   for (let d = trace.length - 1; d >= 0; d--) {
-    const vd = trace[d]!;
+    const vd = trace[d];
     const k = x - y;
     let prevK: number;
-    if (k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!)) prevK = k + 1;
+    if (k === -d || (k !== d && vd[offset + k - 1] < vd[offset + k + 1])) prevK = k + 1;
     else prevK = k - 1;
-    const prevX = d === 0 ? 0 : vd[offset + prevK]!;
+    const prevX = d === 0 ? 0 : vd[offset + prevK];
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
-      ops.push({ op: 'equal', line: a[x - 1]! });
+      ops.push({ op: 'equal', line: a[x - 1] });
       x--;
       y--;
     }
     if (d > 0) {
-      if (x === prevX) ops.push({ op: 'insert', line: b[y - 1]! });
-      else ops.push({ op: 'delete', line: a[x - 1]! });
+      if (x === prevX) ops.push({ op: 'insert', line: b[y - 1] });
+      else ops.push({ op: 'delete', line: a[x - 1] });
     }
     x = prevX;
     y = prevY;
@@ -81,13 +81,13 @@ export function hunks(ops: readonly DiffOp[], context = 3): Hunk[] {
   let cur: Hunk | undefined;
   let trailing = 0;
   for (let i = 0; i < ops.length; i++) {
-    const o = ops[i]!;
+    const o = ops[i];
     if (o.op === 'equal') {
       if (cur) {
         // Does another change follow within 2*context lines? Then keep the hunk open.
         let next = i;
-        while (next < ops.length && ops[next]!.op === 'equal' && next - i < 2 * context) next++;
-        if (trailing < context || (next < ops.length && ops[next]!.op !== 'equal')) {
+        while (next < ops.length && ops[next].op === 'equal' && next - i < 2 * context) next++;
+        if (trailing < context || (next < ops.length && ops[next].op !== 'equal')) {
           cur.ops.push(o);
           cur.oldLines++;
           cur.newLines++;
@@ -103,7 +103,7 @@ export function hunks(ops: readonly DiffOp[], context = 3): Hunk[] {
     }
     if (!cur) {
       const before: DiffOp[] = [];
-      for (let j = i - 1; j >= 0 && before.length < context && ops[j]!.op === 'equal'; j--) before.unshift(ops[j]!);
+      for (let j = i - 1; j >= 0 && before.length < context && ops[j].op === 'equal'; j--) before.unshift(ops[j]);
       cur = {
         oldStart: oldLine - before.length,
         oldLines: before.length,

@@ -12,7 +12,7 @@ export function parseGoDuration(text: string): number | undefined {
   let pos = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
-    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+    total += Number(m[1]) * UNIT_MS[m[2]];
     pos = re.lastIndex;
   }
   return pos === text.length && text.length > 0 ? total : undefined;

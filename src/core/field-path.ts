@@ -22,7 +22,7 @@ export function parseFieldPath(path: FieldPathInput): PathSegment[] {
     haveCur = false;
   };
   while (i < n) {
-    const ch = path[i]!;
+    const ch = path[i];
     if (ch === '.') {
       flush();
       i++;

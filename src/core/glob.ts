@@ -210,7 +210,7 @@ function doublestarToRegexp(glob: string): string {
   let i = 0;
   const atSegmentStart = (): boolean => i === 0 || glob[i - 1] === '/';
   while (i < glob.length) {
-    const c = glob[i]!;
+    const c = glob[i];
     if (c === '*') {
       if (glob[i + 1] === '*' && atSegmentStart()) {
         if (i + 2 === glob.length) {

@@ -106,7 +106,7 @@ function splitCaptureNames(pattern: string): { unnamed: string; names: string[] 
   let out = '';
   let i = 0;
   while (i < pattern.length) {
-    const ch = pattern[i]!;
+    const ch = pattern[i];
     if (pattern.startsWith('\\Q', i)) {
       const end = pattern.indexOf('\\E', i + 2);
       const stop = end < 0 ? pattern.length : end + 2;
@@ -224,7 +224,7 @@ export class GoRegexp {
 
   findStringIndex(s: string): [number, number] | null {
     const m = this.#execute(this.#re.matcher(s), s, 0, 1);
-    return m === null ? null : [m[0]!, m[1]!];
+    return m === null ? null : [m[0], m[1]];
   }
 
   findStringSubmatch(s: string): string[] | null {
@@ -242,7 +242,7 @@ export class GoRegexp {
   }
 
   findAllStringIndex(s: string, n: number): Array<[number, number]> | null {
-    return nullIfEmpty(this.#allMatches(s, n, 1).map((m): [number, number] => [m[0]!, m[1]!]));
+    return nullIfEmpty(this.#allMatches(s, n, 1).map((m): [number, number] => [m[0], m[1]]));
   }
 
   findAllStringSubmatch(s: string, n: number): string[][] | null {
@@ -293,7 +293,7 @@ export class GoRegexp {
       }
       rest = rest.slice(ref.length);
       const group = ref.num >= 0 ? ref.num : this.#names.indexOf(ref.name, 1);
-      if (group >= 0 && 2 * group + 1 < match.length && match[2 * group]! >= 0) {
+      if (group >= 0 && 2 * group + 1 < match.length && match[2 * group] >= 0) {
         out += src.slice(match[2 * group], match[2 * group + 1]);
       }
     }
@@ -369,11 +369,11 @@ export class GoRegexp {
       const m = this.#execute(matcher, src, searchPos, groups);
       if (m === null) break;
       parts.push(src.slice(lastMatchEnd, m[0]));
-      if (m[1]! > lastMatchEnd || m[0] === 0) parts.push(repl(m));
+      if (m[1] > lastMatchEnd || m[0] === 0) parts.push(repl(m));
       lastMatchEnd = m[1]!;
       const width = charWidth(src, searchPos);
-      if (searchPos + width > m[1]!) searchPos += width;
-      else if (searchPos + 1 > m[1]!) searchPos++;
+      if (searchPos + width > m[1]) searchPos += width;
+      else if (searchPos + 1 > m[1]) searchPos++;
       else searchPos = m[1]!;
     }
     parts.push(src.slice(lastMatchEnd));
@@ -383,7 +383,7 @@ export class GoRegexp {
 
 function submatchTexts(s: string, m: MatchIndex): string[] {
   const out: string[] = [];
-  for (let i = 0; i < m.length; i += 2) out.push(m[i]! >= 0 ? s.slice(m[i], m[i + 1]) : '');
+  for (let i = 0; i < m.length; i += 2) out.push(m[i] >= 0 ? s.slice(m[i], m[i + 1]) : '');
   return out;
 }
 

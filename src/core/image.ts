@@ -112,7 +112,7 @@ function parseSemVer(v: string): SemVer | undefined {
 function comparePre(a: string[], b: string[]): number {
   if (a.length === 0 || b.length === 0) return b.length - a.length;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const [x, y] = [a[i]!, b[i]!];
+    const [x, y] = [a[i], b[i]];
     const [nx, ny] = [/^\d+$/.test(x), /^\d+$/.test(y)];
     if (nx && ny && Number(x) !== Number(y)) return Number(x) - Number(y);
     if (nx !== ny) return nx ? -1 : 1;
@@ -135,7 +135,7 @@ export function compareVersions(a: string, b: string): number {
   if (b === '') return -1;
   const pa = parseSemVer(a) ?? { core: [0, 0, 0], pre: [] };
   const pb = parseSemVer(b) ?? { core: [0, 0, 0], pre: [] };
-  for (let i = 0; i < 3; i++) if (pa.core[i] !== pb.core[i]) return pa.core[i]! < pb.core[i]! ? -1 : 1;
+  for (let i = 0; i < 3; i++) if (pa.core[i] !== pb.core[i]) return pa.core[i] < pb.core[i] ? -1 : 1;
   return Math.sign(comparePre(pa.pre, pb.pre));
 }
 

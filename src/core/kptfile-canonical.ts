@@ -53,8 +53,8 @@ function marshal(node: YNode | undefined, type: FieldType, keep: boolean): YNode
       if (absent || n.kind !== 'mapping' || n.content.length === 0) return undefined;
       const pairs: [string, string][] = [];
       for (let i = 0; i + 1 < n.content.length; i += 2) {
-        const v = deref(n.content[i + 1]!);
-        pairs.push([deref(n.content[i]!).value, isNull(v) ? '' : v.value]);
+        const v = deref(n.content[i + 1]);
+        pairs.push([deref(n.content[i]).value, isNull(v) ? '' : v.value]);
       }
       pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       return mappingNode(pairs.flatMap(([k, v]) => [strNode(k), goStringNode(v)]));
@@ -71,7 +71,7 @@ function marshal(node: YNode | undefined, type: FieldType, keep: boolean): YNode
       for (const [key, ft] of Object.entries(type.fields)) {
         let value: YNode | undefined;
         for (let i = 0; i + 1 < n.content.length; i += 2) {
-          if (deref(n.content[i]!).value === key) value = n.content[i + 1];
+          if (deref(n.content[i]).value === key) value = n.content[i + 1];
         }
         const out = marshal(value, ft, type.keep?.includes(key) ?? false);
         if (out) content.push(strNode(key), out);

@@ -256,8 +256,8 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
       const out: Record<string, string> = {};
       const seen = new Map<string, number>();
       for (let i = 0; i + 1 < n.content.length; i += 2) {
-        const k = deref(n.content[i]!);
-        const v = deref(n.content[i + 1]!);
+        const k = deref(n.content[i]);
+        const v = deref(n.content[i + 1]);
         if (seen.has(k.value)) {
           errors.push(
             `line ${k.line}: mapping key ${JSON.stringify(k.value)} already defined at line ${seen.get(k.value)}`,
@@ -288,7 +288,7 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
       const out: Record<string, unknown> = {};
       const seen = new Map<string, number>();
       for (let i = 0; i + 1 < n.content.length; i += 2) {
-        const k = deref(n.content[i]!);
+        const k = deref(n.content[i]);
         const key = k.value;
         if (seen.has(key)) {
           errors.push(`line ${k.line}: mapping key ${JSON.stringify(key)} already defined at line ${seen.get(key)}`);
@@ -300,7 +300,7 @@ function decodeNode(node: YNode, type: FieldType, errors: string[]): unknown {
           errors.push(`line ${k.line}: field ${key} not found in type ${type.name}`);
           continue;
         }
-        const v = decodeNode(n.content[i + 1]!, ft, errors);
+        const v = decodeNode(n.content[i + 1], ft, errors);
         if (v !== undefined) out[key] = v;
       }
       return out;
@@ -342,7 +342,7 @@ export function decodeKptfile(doc: YNode, version: KptVersion = DEFAULT_KPT_VERS
     kptfile: {
       apiVersion: String(raw.apiVersion ?? ''),
       kind: String(raw.kind ?? ''),
-      metadata: (raw.metadata ?? {}) as Kptfile['metadata'],
+      metadata: raw.metadata ?? {},
       pipeline: {
         mutators: (pipeline.mutators ?? []).map(toSpec),
         validators: (pipeline.validators ?? []).map(toSpec),

@@ -307,7 +307,7 @@ export class KubeObject {
     this.checkWrite(segs, value, false);
     let parent = this.root;
     for (let i = 0; i < segs.length - 1; i++) {
-      const seg = segs[i]!;
+      const seg = segs[i];
       let next = deref(childOf(parent, seg));
       if (!next || next.kind === 'scalar') {
         next = typeof segs[i + 1] === 'number' ? sequenceNode() : mappingNode();
@@ -315,7 +315,7 @@ export class KubeObject {
       }
       parent = next;
     }
-    const last = segs[segs.length - 1]!;
+    const last = segs[segs.length - 1];
     const existing = childOf(parent, last);
     const fresh = fromJS(value);
     if (this.quoteYaml11) quoteYaml11Strings(fresh);
@@ -343,7 +343,7 @@ export class KubeObject {
     const parentPath = segs.slice(0, -1);
     const parent = parentPath.length ? this.getNode(parentPath) : this.root;
     if (!parent) return false;
-    const last = segs[segs.length - 1]!;
+    const last = segs[segs.length - 1];
     if (parent.kind === 'mapping' && typeof last === 'string') {
       const i = mapIndexOf(parent, last);
       if (i < 0) return false;
@@ -499,14 +499,14 @@ export class KubeObject {
     if (segs.length === 0) return { value: this.root };
     const parent = segs.length === 1 ? this.root : this.getNode(segs.slice(0, -1));
     if (!parent) return undefined;
-    const last = segs[segs.length - 1]!;
+    const last = segs[segs.length - 1];
     if (parent.kind === 'mapping') {
       const i = mapIndexOf(parent, String(last));
       if (i < 0) return undefined;
-      return { key: parent.content[i]!, value: parent.content[i + 1]! };
+      return { key: parent.content[i], value: parent.content[i + 1] };
     }
     if (parent.kind === 'sequence' && typeof last === 'number' && last < parent.content.length) {
-      return { value: parent.content[last]! };
+      return { value: parent.content[last] };
     }
     return undefined;
   }
@@ -563,7 +563,7 @@ export function quoteYaml11Strings(n: YNode): void {
   for (let i = 0; i < n.content.length; i++) {
     // Keys stay as they are; only values are quoted.
     if (n.kind === 'mapping' && i % 2 === 0) continue;
-    quoteYaml11Strings(n.content[i]!);
+    quoteYaml11Strings(n.content[i]);
   }
 }
 
@@ -644,8 +644,8 @@ function stringMap(n: YNode | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (!n || n.kind !== 'mapping') return out;
   for (let i = 0; i + 1 < n.content.length; i += 2) {
-    const v = n.content[i + 1]!;
-    out[n.content[i]!.value] = v.kind === 'scalar' ? v.value : '';
+    const v = n.content[i + 1];
+    out[n.content[i].value] = v.kind === 'scalar' ? v.value : '';
   }
   return out;
 }

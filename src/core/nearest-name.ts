@@ -26,9 +26,9 @@ export function levenshtein(a: string, b: string): number {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
     }
     prev = cur;
   }
-  return prev[b.length]!;
+  return prev[b.length];
 }

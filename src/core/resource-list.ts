@@ -78,7 +78,7 @@ export function parseFunctionOutput(
   const parsed = parseYamlFile(text, opts);
   const first = parsed.docs[0]?.content[0];
   if (parsed.docs.length >= 1 && isListKind(first)) {
-    const root = first!;
+    const root = first;
     const results = parseResultsValue(toJS(mapGet(root, 'results'), opts.limits));
     const items = itemsOf(root);
     return { items, results, wrapped: true };
@@ -107,7 +107,7 @@ export function parseResourceListInput(
   const parsed = parseYamlFile(text, opts);
   const first = parsed.docs[0]?.content[0];
   if (parsed.docs.length === 1 && isListKind(first)) {
-    const items = itemsOf(first!);
+    const items = itemsOf(first);
     items.forEach((o, i) => {
       if (o.root.kind !== 'mapping') return;
       if (o.getAnnotation(ANNOTATIONS.index) === undefined) o.setAnnotation(ANNOTATIONS.index, String(i));

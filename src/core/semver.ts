@@ -83,7 +83,7 @@ function parsePartial(text: string): Partial | undefined {
   if (!m) return undefined;
   const num = (s: string | undefined): number | undefined =>
     s === undefined || /^[xX*]$/.test(s) ? undefined : Number(s);
-  let major = num(m[1]);
+  const major = num(m[1]);
   let minor = major === undefined ? undefined : num(m[2]);
   const patch = minor === undefined ? undefined : num(m[3]);
   if (major === undefined) minor = undefined;
@@ -161,7 +161,7 @@ function parseTerm(text: string): Term | undefined {
   const m = OP_RE.exec(text);
   if (!m) return undefined;
   const op = m[1] === '=>' ? '>=' : m[1] === '=<' ? '<=' : (m[1] ?? '');
-  const p = parsePartial(m[2]!);
+  const p = parsePartial(m[2]);
   if (!p) return undefined;
   const test = termTest(op, p);
   return test ? { test, prerelease: p.prerelease !== '' } : undefined;

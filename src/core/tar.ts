@@ -50,7 +50,7 @@ function checksumMatches(h: Uint8Array, at: number): boolean {
   let unsigned = 0;
   let signed = 0;
   for (let i = 0; i < BLOCK; i++) {
-    const b = i >= 148 && i < 156 ? 32 : h[i]!;
+    const b = i >= 148 && i < 156 ? 32 : h[i];
     unsigned += b;
     signed += b > 127 ? b - 256 : b;
   }
@@ -81,7 +81,7 @@ export function readTar(buf: Uint8Array, opts: ReadTarOptions = {}): TarEntry[] 
     if (!checksumMatches(header, off))
       throw tarError(`header at byte ${off} has a bad checksum (corrupt or not a tar)`);
     const size = octal(header, 124, 12, 'size', off);
-    const type = String.fromCharCode(header[156]!);
+    const type = String.fromCharCode(header[156]);
     let name = field(header, 0, 100);
     // POSIX ustar (magic "ustar\0"): a path prefix; old GNU headers use those bytes for times.
     if (field(header, 257, 6) === 'ustar' && header[262] === 0) {

@@ -19,7 +19,7 @@ export function decodeUtf8Strict(bytes: Uint8Array): { text: string } | { proble
 /** go-yaml's message for the first invalid UTF-8 sequence in `b`, or undefined when valid. */
 export function firstUtf8Problem(b: Uint8Array): string | undefined {
   for (let i = 0; i < b.length;) {
-    const lead = b[i]!;
+    const lead = b[i];
     const width =
       (lead & 0x80) === 0
         ? 1
@@ -34,7 +34,7 @@ export function firstUtf8Problem(b: Uint8Array): string | undefined {
     if (i + width > b.length) return 'incomplete UTF-8 octet sequence';
     let value = width === 1 ? lead & 0x7f : width === 2 ? lead & 0x1f : width === 3 ? lead & 0x0f : lead & 0x07;
     for (let k = 1; k < width; k++) {
-      const trail = b[i + k]!;
+      const trail = b[i + k];
       if ((trail & 0xc0) !== 0x80) return 'invalid trailing UTF-8 octet';
       value = (value << 6) + (trail & 0x3f);
     }

@@ -68,16 +68,16 @@ export function setAnnotations(
 ): void {
   let ann = annotationsNode(o);
   if (!ann) {
-    o.setAnnotation(pairs[0]![0], pairs[0]![1]);
+    o.setAnnotation(pairs[0][0], pairs[0][1]);
     ann = annotationsNode(o);
     if (!ann) return;
-    const first = mapGet(ann, pairs[0]![0]);
+    const first = mapGet(ann, pairs[0][0]);
     if (first) first.style = style;
   }
   for (const [k, v] of pairs) {
     const i = mapIndexOf(ann, k);
     if (i >= 0) {
-      const n = ann.content[i + 1]!;
+      const n = ann.content[i + 1];
       if (n.kind === 'scalar') {
         n.value = v;
         n.tag = '!!str';
@@ -143,9 +143,9 @@ export function bookkeeping(o: KubeObject): Bookkeeping {
   if (!ann) return bk;
   const c = ann.content;
   for (let i = 0; i + 1 < c.length; i += 2) {
-    const v = c[i + 1]!;
+    const v = c[i + 1];
     if (v.kind !== 'scalar' || v.tag === '!!null') continue;
-    switch (c[i]!.value) {
+    switch (c[i].value) {
       case ANNOTATIONS.path:
         bk.path ??= v.value;
         break;
@@ -205,11 +205,11 @@ export function pruneEmptyMetadata(o: KubeObject): void {
   if (!root || root.kind !== 'mapping') return;
   const mi = mapIndexOf(root, 'metadata');
   if (mi < 0) return;
-  const meta = root.content[mi + 1]!;
+  const meta = root.content[mi + 1];
   if (meta.kind === 'mapping') {
     const ai = mapIndexOf(meta, 'annotations');
     if (ai >= 0) {
-      const a = meta.content[ai + 1]!;
+      const a = meta.content[ai + 1];
       const empty =
         ((a.kind === 'mapping' || a.kind === 'sequence') && a.content.length === 0) ||
         (a.kind === 'scalar' && a.tag === '!!null');

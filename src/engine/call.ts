@@ -246,7 +246,7 @@ function postProcess(output: readonly KubeObject[], snapshots: Map<KubeObject, P
   ] as const;
   output.forEach((o, n) => {
     if (o.root.kind !== 'mapping') return;
-    const now = states[n]!;
+    const now = states[n];
     rememberBookkeeping(o, now);
     const before = snapshots.get(o);
     for (const [lk, ik, legacyKey, internalKey, label] of pairs) {

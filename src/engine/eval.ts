@@ -41,7 +41,12 @@ export interface EvalOptions extends EngineHost {
 const dec = new TextDecoder();
 
 function nonEmpty(s: Selector | undefined): s is Selector {
-  return !!s && Object.values(s).some((v) => (typeof v === 'string' ? v !== '' : v && Object.keys(v).length > 0));
+  return (
+    !!s &&
+    Object.values(s).some((v) =>
+      typeof v === 'string' ? v !== '' : v !== undefined && Object.keys(v as object).length > 0,
+    )
+  );
 }
 
 async function loadFnConfig(opts: EvalOptions): Promise<KubeObject> {
@@ -55,14 +60,14 @@ async function loadFnConfig(opts: EvalOptions): Promise<KubeObject> {
       message: `must not contain more than one config, got ${parsed.docs.length}`,
     });
   }
-  const root = parsed.docs[0]!.content[0];
+  const root = parsed.docs[0].content[0];
   if (!root || root.kind !== 'mapping') {
     throw new KrmfnError({
       code: 'config-invalid',
       message: `wrong node kind: expected MappingNode but got ${root ? (root.kind === 'sequence' ? 'SequenceNode' : 'ScalarNode') : 'ScalarNode'}`,
     });
   }
-  const o = new KubeObject(parsed.docs[0]!);
+  const o = new KubeObject(parsed.docs[0]);
   o.setAnnotation(ANNOTATIONS.index, '0');
   o.setAnnotation(ANNOTATIONS.internalIndex, '0');
   o.setAnnotation(ANNOTATIONS.seqIndent, parsed.seqIndent[0] ?? 'compact');
@@ -122,8 +127,8 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       scan.files.forEach((rel, i) => {
         const abs = join(root, rel);
         readFiles.push(abs);
-        originals.set(abs, reads[i]!.bytes);
-        items.push(...reads[i]!.items);
+        originals.set(abs, reads[i].bytes);
+        items.push(...reads[i].items);
       });
     } else {
       try {

@@ -83,7 +83,7 @@ export function pathInvariantError(bk: Bookkeeping, seen: PathIndexSet): ErrorDa
   const idx = bk.iindex ?? bk.index ?? '';
   const pkg = bk.packagePath ?? '';
   let paths = seen.get(pkg);
-  if (!paths) seen.set(pkg, (paths = new Map()));
+  if (!paths) seen.set(pkg, (paths = new Map<string, Set<string>>()));
   let indexes = paths.get(c);
   if (!indexes) paths.set(c, (indexes = new Set()));
   if (indexes.has(idx)) {

@@ -67,6 +67,6 @@ const LEVELS: Record<KptVersion, KptLevel> = {
 };
 
 /** The level for `version` (a KptVersion or a string such as `v1.0.0-beta.67`); throws on unknown ones. */
-export function kptLevel(version: KptVersion | string = DEFAULT_KPT_VERSION): KptLevel {
+export function kptLevel(version: string = DEFAULT_KPT_VERSION): KptLevel {
   return LEVELS[parseKptVersion(version)];
 }

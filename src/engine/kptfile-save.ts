@@ -44,7 +44,9 @@ const dec = new TextDecoder();
 
 /** A Go `map[string]string` as go-yaml marshals it: keys sorted. */
 function sortedMap(m: Readonly<Record<string, string>> | readonly (readonly [string, string])[]): YNode {
-  const entries = Array.isArray(m) ? [...m] : Object.entries(m);
+  const entries: (readonly [string, string])[] = Array.isArray(m)
+    ? [...(m as readonly (readonly [string, string])[])]
+    : Object.entries(m);
   const last = new Map<string, string>();
   for (const [k, v] of entries) last.set(k, v);
   const keys = [...last.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -54,7 +56,7 @@ function sortedMap(m: Readonly<Record<string, string>> | readonly (readonly [str
 /** kptfile.Selector in its Go field order. */
 function selectorNode(s: Selector): YNode {
   const c: YNode[] = [];
-  for (const k of ['apiVersion', 'kind', 'name', 'namespace'] as const) if (s[k]) c.push(strNode(k), strNode(s[k]!));
+  for (const k of ['apiVersion', 'kind', 'name', 'namespace'] as const) if (s[k]) c.push(strNode(k), strNode(s[k]));
   for (const k of ['labels', 'annotations'] as const) {
     const m = s[k];
     if (m && Object.keys(m).length) c.push(strNode(k), sortedMap(m));

@@ -113,7 +113,7 @@ export function parseKrmignore(text: string, file = '.krmignore'): IgnoreMatcher
   const accept: Pattern[] = [];
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
-    let raw = lines[n]!;
+    let raw = lines[n];
     if (n === lines.length - 1 && raw === '') break;
     if (utf8.encode(raw).length >= MAX_LINE_BYTES) break;
     if (raw.endsWith('\r')) raw = raw.slice(0, -1);

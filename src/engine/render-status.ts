@@ -113,9 +113,9 @@ export const beta67RenderStatus: RenderStatusWriter = {
     }
     if (!doc || !decodeKptfile(doc, '1.0.0-beta.67').ok) return undefined;
     const canonical = canonicalKptfileNode(doc, '1.0.0-beta.67');
-    const root = canonical.content[0]!;
+    const root = canonical.content[0];
     const statusAt = root.content.findIndex((n, i) => i % 2 === 0 && n.value === 'status');
-    const old = statusAt >= 0 ? root.content[statusAt + 1]! : undefined;
+    const old = statusAt >= 0 ? root.content[statusAt + 1] : undefined;
     if (statusAt >= 0) root.content.splice(statusAt, 2);
     const oldConditions = old ? mapGet(old, 'conditions') : undefined;
     const kept = (oldConditions?.content ?? []).filter((cond) => mapGet(cond, 'type')?.value !== 'Rendered');

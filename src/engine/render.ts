@@ -139,7 +139,7 @@ async function runPipeline(
   for (const m of mutators) runners.push(await resolve(m));
   let items = input;
   for (let i = 0; i < mutators.length; i++) {
-    const e = mutators[i]!;
+    const e = mutators[i];
     let fnConfig: KubeObject | undefined;
     if (e.spec.configPath !== undefined)
       fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
@@ -157,7 +157,7 @@ async function runPipeline(
           {
             spec: e.spec,
             name: names.get(e)!,
-            runner: runners[i]!,
+            runner: runners[i],
             functionConfig: fnConfig,
             validator: false,
             packagePath: dir,
@@ -212,8 +212,8 @@ async function hydrate(
     scan.files.forEach((rel, i) => {
       const abs = join(dir, rel);
       st.readFiles.push(abs);
-      local.push(...reads[i]!.items);
-      st.originals.set(abs, reads[i]!.bytes);
+      local.push(...reads[i].items);
+      st.originals.set(abs, reads[i].bytes);
     });
     return local;
   };
@@ -223,10 +223,10 @@ async function hydrate(
   for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits, st.level.version));
   const input: KubeObject[] = local ? [...local] : [];
   for (let i = 0; i < subs.length; i++) {
-    const sub = subs[i]!;
+    const sub = subs[i];
     try {
-      const subEntries = await validatePipeline(fs, sub, subKptfiles[i]!, st.limits, st.level.messages);
-      input.push(...(await hydrate(st, sub, subKptfiles[i]!, subEntries)));
+      const subEntries = await validatePipeline(fs, sub, subKptfiles[i], st.limits, st.level.messages);
+      input.push(...(await hydrate(st, sub, subKptfiles[i], subEntries)));
     } catch (e) {
       st.partial = st.partial?.dir === sub ? { dir, items: [...input, ...st.partial.items] } : undefined;
       throw e;

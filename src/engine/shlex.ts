@@ -15,7 +15,7 @@ export function splitCommandLine(line: string): string[] {
     throw new KrmfnError({ code: 'usage', message: `cannot split exec command ${JSON.stringify(line)}: ${what}` });
   };
   while (i < line.length) {
-    const ch = line[i]!;
+    const ch = line[i];
     if (/\s/.test(ch)) {
       if (inWord) {
         words.push(cur);
@@ -36,13 +36,13 @@ export function splitCommandLine(line: string): string[] {
       inWord = true;
       let closed = false;
       while (i < line.length) {
-        const c = line[i]!;
+        const c = line[i];
         if (c === '"') {
           closed = true;
           i++;
           break;
         }
-        if (c === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1]!)) {
+        if (c === '\\' && i + 1 < line.length && '"\\$`\n'.includes(line[i + 1])) {
           if (line[i + 1] !== '\n') cur += line[i + 1];
           i += 2;
           continue;

@@ -66,7 +66,7 @@ export const MAX_BLOCK_CHARS = 1 << 20;
 /** `text` cut to `max` characters, never inside a surrogate pair. */
 function clip(text: string, max: number): string {
   if (text.length <= max) return text;
-  const end = max > 0 && /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  const end = max > 0 && /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
   return text.slice(0, end);
 }
 

@@ -110,7 +110,7 @@ function seqIndentOf(o: KubeObject): SeqIndent {
 /** The document to emit: unwraps kyaml's bare-sequence wrapper. */
 function emitDoc(o: KubeObject): YNode {
   const root = o.doc.content[0];
-  if (root && root.kind === 'mapping' && root.content.length === 2 && root.content[0]!.value === BARE_SEQ_KEY) {
+  if (root && root.kind === 'mapping' && root.content.length === 2 && root.content[0].value === BARE_SEQ_KEY) {
     const seq = mapGet(root, BARE_SEQ_KEY)!;
     return { ...o.doc, content: [seq] };
   }
@@ -151,7 +151,7 @@ export function groupByPath(items: readonly KubeObject[]): FileGroup[] {
 export function emitFile(path: string, items: readonly KubeObject[]): string {
   const seq = items.map(seqIndentOf);
   for (const o of items) stripForWrite(o);
-  if (path.endsWith('.json') && items.length === 1) return emitJsonFile(emitDoc(items[0]!));
+  if (path.endsWith('.json') && items.length === 1) return emitJsonFile(emitDoc(items[0]));
   return emitYamlFile(items.map(emitDoc), seq);
 }
 
@@ -183,7 +183,11 @@ export async function planWrite(fs: PackageFs, items: readonly KubeObject[], opt
   const writes = new Map<string, Uint8Array>();
   const groups = groupByPath(items);
   const kinds = await Promise.all(
-    groups.map((g) => (opts.originals?.has(join(opts.root, g.path)) ? 'file' : fs.stat(join(opts.root, g.path)))),
+    groups.map((g) =>
+      opts.originals?.has(join(opts.root, g.path))
+        ? Promise.resolve('file' as const)
+        : fs.stat(join(opts.root, g.path)),
+    ),
   );
   groups.forEach((g, i) => {
     if (kinds[i] === 'dir') {
@@ -280,7 +284,7 @@ export function emitUnwrap(items: readonly KubeObject[]): string {
   if (!items.length) return '';
   // kyaml's ByteWriter JSON-encodes one unwrapped item read from a .json file
   // (kustomize kyaml/kio/byteio_writer.go `shouldJSONEncodeSingleBareNode` at kyaml/v0.15.0).
-  const only = items.length === 1 ? itemPath(items[0]!) : undefined;
+  const only = items.length === 1 ? itemPath(items[0]) : undefined;
   if (only !== undefined && only.endsWith('.json')) return emitFile(only, items);
   const seq = items.map(seqIndentOf);
   for (const o of items) stripForWrite(o);

@@ -30,7 +30,7 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
   const out: ParsedArgs = { flags: new Map(), positional: [], rest: [] };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+    const a = argv[i];
     if (a === '--') {
       out.rest = argv.slice(i + 1);
       break;

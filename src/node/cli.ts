@@ -38,7 +38,7 @@ async function dispatch(io: CliIO): Promise<number> {
     return 0;
   }
   // kpt spellings: `krmfn fn render ...` is `krmfn render ...`.
-  const [name, args] = first === 'fn' && rest.length > 0 ? [rest[0]!, rest.slice(1)] : [first, rest];
+  const [name, args] = first === 'fn' && rest.length > 0 ? [rest[0], rest.slice(1)] : [first, rest];
   const cmd = COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
   if (!cmd) {
     await write(io.stderr, `error: unknown command ${JSON.stringify(name)}\n\n${usage()}`);

@@ -142,7 +142,7 @@ async function inParallel<T>(items: readonly T[], run: (item: T) => Promise<void
   const worker = async (): Promise<void> => {
     while (failure === undefined && next < items.length) {
       try {
-        await run(items[next++]!);
+        await run(items[next++]);
       } catch (e) {
         failure ??= e;
       }

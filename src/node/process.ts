@@ -162,12 +162,12 @@ export function runProcess(req: ProcessRequest): Promise<ProcessResult> {
       if (child.pid !== undefined) untrackGroup(child.pid);
       if (err) {
         stopChild(child);
-        reject(err);
+        reject(err instanceof Error ? err : new Error(String(err)));
       } else resolve(value!);
     };
     const child = spawn(req.program, [...req.args], {
       cwd: req.cwd,
-      env: req.env as NodeJS.ProcessEnv | undefined,
+      env: req.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: GROUPS,
     });

@@ -201,7 +201,7 @@ export function runStarlarkFunction(
     });
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {
-      const first = e.errors[0]!;
+      const first = e.errors[0];
       return failed(
         input,
         `${first.file}:${first.line}:${first.col}: ${toHostString(first.message)}`,
@@ -299,7 +299,7 @@ function takeIds(root: YNode): string | undefined {
   for (const k of ID_ANNOTATIONS) {
     const i = mapIndexOf(ann, k);
     if (i < 0) continue;
-    if (k === ANNOTATIONS.id) id = ann.content[i + 1]!.value;
+    if (k === ANNOTATIONS.id) id = ann.content[i + 1].value;
     ann.content.splice(i, 2);
   }
   if (ann.content.length === 0) {

@@ -114,7 +114,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
       const pin = PIN.exec(rest)?.[1];
       if (pin) rest = rest.slice(0, -pin.length - 1);
       const m = /^(.*?)(?::([\w][\w.-]{0,127}))?$/.exec(rest)!;
-      const path = absolute(m[1]!, ctx.cwd);
+      const path = absolute(m[1], ctx.cwd);
       const kind = await opts.loader.stat(path);
       const ref: WasmRef = { path, layout: kind === 'dir' ? 'dir' : 'tar', args: [] };
       if (m[2]) ref.tag = m[2];

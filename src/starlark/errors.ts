@@ -135,6 +135,6 @@ function formatPos(p: { file: string; line: number; col: number }): string {
 }
 
 function innermostPositioned(frames: FrameInfo[]): FrameInfo | undefined {
-  for (let i = frames.length - 1; i >= 0; i--) if (frames[i]!.line > 0) return frames[i];
+  for (let i = frames.length - 1; i >= 0; i--) if (frames[i].line > 0) return frames[i];
   return undefined;
 }

@@ -98,7 +98,7 @@ describe('playground in Chromium', () => {
     // The typed resource is now part of the input, and the render namespaces it too.
     await expect
       .poll(async () => page.locator('.file-diff[data-path="service.yaml"]').innerText(), { timeout: 10_000 })
-      .toMatch(/name: typed-in\n\+  namespace: hello-prod/);
+      .toMatch(/name: typed-in\n\+ {2}namespace: hello-prod/);
     await page.close();
   });
 
@@ -106,7 +106,7 @@ describe('playground in Chromium', () => {
     const page = await openPage();
     const original = await page.evaluate(
       () =>
-        (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml']!,
+        (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml'],
     );
     const broken = original.replace('set_replicas(ctx.resource_list', 'set_replicas(undefined_name, ctx.resource_list');
     const r = await renderedWith(page, { 'replicas.star.yaml': broken });
@@ -122,7 +122,7 @@ describe('playground in Chromium', () => {
     const page = await openPage('?timeout=1500');
     const original = await page.evaluate(
       () =>
-        (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml']!,
+        (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground.files()['replicas.star.yaml'],
     );
     const runaway = original.replace(
       /source: \|[\s\S]*$/,

@@ -53,7 +53,7 @@ describe('search-replace by-value-regex', () => {
 
   it('rejects JavaScript-only syntax that Go rejects (lookahead)', async () => {
     const r = await runBuiltin(SR, configMap('abc'), cm({ 'by-value-regex': 'a(?=b)' }));
-    expect(r.results[0]!.message).toBe(
+    expect(r.results[0].message).toBe(
       'failed to perform search-replace operation: "error parsing regexp: invalid or unsupported Perl syntax: `(?=`"',
     );
   });

@@ -21,8 +21,8 @@ describe('krmfn CLI', () => {
   test('top-level help lists render and eval', async () => {
     const r = await runCli(['--help'], { cwd: tmp });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/\n  eval +Run one function/);
-    expect(r.stdout).toMatch(/\n  render +Render a package/);
+    expect(r.stdout).toMatch(/\n {2}eval +Run one function/);
+    expect(r.stdout).toMatch(/\n {2}render +Render a package/);
   });
 
   for (const argv of [

@@ -23,8 +23,8 @@ describe('line diff', () => {
     let seed = 7;
     const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
     for (let t = 0; t < 300; t++) {
-      const a = Array.from({ length: rnd(12) }, () => 'abcd'[rnd(4)]!);
-      const b = Array.from({ length: rnd(12) }, () => 'abcd'[rnd(4)]!);
+      const a = Array.from({ length: rnd(12) }, () => 'abcd'[rnd(4)]);
+      const b = Array.from({ length: rnd(12) }, () => 'abcd'[rnd(4)]);
       const ops = diffLines(a, b);
       expect(apply(a, ops)).toEqual(b);
       // Minimal: never more edits than replacing everything, and exactly 0 for equal inputs.

@@ -29,8 +29,8 @@ describe('compareVersions', () => {
     for (let i = 0; i < row.length; i++) {
       for (let j = 0; j < row.length; j++) {
         const want = Math.sign(i - j);
-        expect(Math.sign(compareVersions(row[i]!, row[j]!)), `${row[i]} vs ${row[j]}`).toBe(want);
-        expect(Math.sign(libCompare(row[i]!, row[j]!)), `lib: ${row[i]} vs ${row[j]}`).toBe(want);
+        expect(Math.sign(compareVersions(row[i], row[j])), `${row[i]} vs ${row[j]}`).toBe(want);
+        expect(Math.sign(libCompare(row[i], row[j])), `lib: ${row[i]} vs ${row[j]}`).toBe(want);
       }
     }
   });

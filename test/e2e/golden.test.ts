@@ -10,7 +10,7 @@ const oracle = selectedOracle();
 describe.concurrent(`golden packages (${oracle})`, () => {
   test('there are cases', () => expect(cases.length).toBeGreaterThan(10));
   cases.forEach((dir, i) => {
-    const config = configs[i]!;
+    const config = configs[i];
     const skip = config.skip ?? (oracle === 'kpt' ? config.kptSkip : undefined);
     test.skipIf(skip !== undefined)(path.basename(dir), async () => {
       const run = await runCase(dir, oracle);

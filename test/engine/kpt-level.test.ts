@@ -163,12 +163,12 @@ status:
         exitCode: 0
 `;
   test('Go field order, omitempty, sorted maps, wide sequences, no comments', () => {
-    const doc = parseYamlFile(input).docs[0]!;
+    const doc = parseYamlFile(input).docs[0];
     expect(decodeKptfile(doc, '1.0.0-beta.67').ok).toBe(true);
     expect(emitCanonicalKptfile(canonicalKptfileNode(doc, '1.0.0-beta.67'))).toBe(want);
   });
   test('beta.56 does not know the newer fields', () => {
-    const doc = parseYamlFile(input).docs[0]!;
+    const doc = parseYamlFile(input).docs[0];
     const r = decodeKptfile(doc, '1.0.0-beta.56');
     expect(r).toEqual({
       ok: false,

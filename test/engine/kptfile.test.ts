@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { decodeKptfile, formatUnmarshalErrors } from '../../src/core/kptfile.ts';
 import { parseYamlFile } from 'krmfn';
 
-const decode = (text: string) => decodeKptfile(parseYamlFile(text).docs[0]!);
+const decode = (text: string) => decodeKptfile(parseYamlFile(text).docs[0]);
 const head = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n';
 
 describe('decodeKptfile', () => {

@@ -225,7 +225,7 @@ describe('deadlines', () => {
         new Promise((_, rej) =>
           signal.addEventListener('abort', () => {
             aborted = true;
-            rej(signal.reason);
+            rej(signal.reason as Error);
           }),
         ),
     ).catch(() => undefined);

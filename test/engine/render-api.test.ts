@@ -140,9 +140,10 @@ describe('render with objects runners', () => {
   test('a path that is a directory fails before anything is written', async () => {
     const moveToDir: Fn = async (list) => {
       for (const o of list.items)
-        if (o.kind === 'ConfigMap')
-          (o.setAnnotation('config.kubernetes.io/path', 'sub'),
-            o.setAnnotation('internal.config.kubernetes.io/path', 'sub'));
+        if (o.kind === 'ConfigMap') {
+          o.setAnnotation('config.kubernetes.io/path', 'sub');
+          o.setAnnotation('internal.config.kubernetes.io/path', 'sub');
+        }
       return { output: list, stderr: '', exitCode: 0 };
     };
     const fs = pkg(KPTFILE(['ex.com/move']), { '/w/app/sub/x.txt': 'not yaml' });

@@ -63,7 +63,7 @@ describe('Stderr and Results blocks', () => {
     const err = formatFailure({
       style: 'plain',
       error: new KrmfnError({ code: 'function-failed', message: huge }),
-    } as Parameters<typeof formatFailure>[0]);
+    });
     expect(err.length).toBeLessThan(MAX_BLOCK_CHARS + 200);
   });
 });

@@ -113,12 +113,12 @@ test('a render killed at any point leaves every file entirely old or entirely ne
     renderSync(pkg);
     versions.push(await snapshot(res));
   }
-  for (const [name, a] of versions[0]!) expect(a.equals(versions[1]!.get(name)!), name).toBe(false);
+  for (const [name, a] of versions[0]) expect(a.equals(versions[1].get(name)!), name).toBe(false);
 
   const random = rng(0x5eed10);
   const seen = { finished: 0, killed: 0, mixed: 0 };
   for (let it = 0; it < ITERATIONS; it++) {
-    const signal = SIGNALS[it % SIGNALS.length]!;
+    const signal = SIGNALS[it % SIGNALS.length];
     const afterPass = random() < 0.6;
     const delayMs = Math.floor(random() * (afterPass ? 100 : 1000));
     await fsp.writeFile(path.join(pkg, 'Kptfile'), kptfile(it % 2 ? 'a' : 'b'));
@@ -136,8 +136,8 @@ test('a render killed at any point leaves every file entirely old or entirely ne
     expect(now.size).toBe(FILES);
     let fromA = 0;
     for (const [name, bytes] of now) {
-      const isA = bytes.equals(versions[0]!.get(name)!);
-      const isB = bytes.equals(versions[1]!.get(name)!);
+      const isA = bytes.equals(versions[0].get(name)!);
+      const isB = bytes.equals(versions[1].get(name)!);
       expect(isA || isB, `iteration ${it} (${signal}): ${name} is neither old nor new (${bytes.length} bytes)`).toBe(
         true,
       );

@@ -33,7 +33,7 @@ function realTar(format: string, extra: string[] = []): Uint8Array {
   const r = spawnSync('tar', ['-c', `--format=${format}`, '-f', '-', '-C', path.join(tmp, 'pkg'), ...extra, '.'], {
     maxBuffer: 1 << 26,
   });
-  if (r.status !== 0) throw new Error(`tar failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`tar failed: ${String(r.stderr)}`);
   return new Uint8Array(r.stdout);
 }
 

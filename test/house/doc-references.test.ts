@@ -36,7 +36,7 @@ const checked = [...tracked].filter(
 
 function headingsOf(doc: string): Set<string> {
   const text = readFileSync(join(ROOT, doc), 'utf8');
-  return new Set([...text.matchAll(/^#{1,6}\s+(.+?)\s*$/gm)].map((m) => m[1]!));
+  return new Set([...text.matchAll(/^#{1,6}\s+(.+?)\s*$/gm)].map((m) => m[1]));
 }
 
 const MD_PATH = /(?<![\w/.@-])((?:\.{1,2}\/)?(?:[\w.-]+\/)*[\w.-]+\.md)\b(?:((?:,\s*"[^"]+")+))?/g;
@@ -55,7 +55,7 @@ function scan(): { refs: number; dangling: Dangling[] } {
     lines.forEach((text, i) => {
       if (UPSTREAM.test(text) || /https?:\/\//.test(text)) return;
       for (const m of text.matchAll(MD_PATH)) {
-        const path = m[1]!;
+        const path = m[1];
         if (path.includes('*') || path.startsWith('.expected')) continue;
         refs++;
         const candidates = [normalize(path), normalize(join(dirname(file), path))].map((p) => p.replaceAll('\\', '/'));
@@ -65,7 +65,7 @@ function scan(): { refs: number; dangling: Dangling[] } {
           continue;
         }
         for (const h of (m[2] ?? '').matchAll(/"([^"]+)"/g)) {
-          if (!headingsOf(target).has(h[1]!)) dangling.push({ file, line: i + 1, ref: `${path}, "${h[1]}"` });
+          if (!headingsOf(target).has(h[1])) dangling.push({ file, line: i + 1, ref: `${path}, "${h[1]}"` });
         }
       }
       if (/\b[\w-]+\.md\s*§/.test(text) && !/docs\//.test(text)) {

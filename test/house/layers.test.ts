@@ -82,7 +82,7 @@ function edges(): Edge[] {
   for (const file of sourceFiles()) {
     const text = readFileSync(join(ROOT, file), 'utf8');
     for (const m of text.matchAll(IMPORT_RE)) {
-      list.push({ from: file, to: normalize(join(dirname(file), m[1]!)).replaceAll('\\', '/') });
+      list.push({ from: file, to: normalize(join(dirname(file), m[1])).replaceAll('\\', '/') });
     }
   }
   return list;

@@ -47,7 +47,7 @@ beforeAll(() => {
   const tool = join(work, 'tool');
   mkdirSync(tool);
   writeFileSync(join(tool, 'package.json'), JSON.stringify({ name: 'tool', private: true }));
-  const install = run('npm', ['install', '--ignore-scripts', join(work, packed[0]!.filename)], tool);
+  const install = run('npm', ['install', '--ignore-scripts', join(work, packed[0].filename)], tool);
   if (install.code !== 0) throw new Error(`npm install of the krmfn tarball failed:\n${install.out}`);
   krmfnBin = join(tool, 'node_modules', '.bin', 'krmfn');
 }, 600_000);

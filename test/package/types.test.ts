@@ -38,11 +38,11 @@ beforeAll(() => {
       encoding: 'utf8',
     }),
   ) as { filename: string; files: { path: string }[] }[];
-  files = packed[0]!.files.map((f) => f.path);
+  files = packed[0].files.map((f) => f.path);
   const consumer = join(work, 'consumer');
   pkgDir = join(consumer, 'node_modules', 'krmfn');
   mkdirSync(pkgDir, { recursive: true });
-  execFileSync('tar', ['-xzf', join(work, packed[0]!.filename), '-C', pkgDir, '--strip-components=1']);
+  execFileSync('tar', ['-xzf', join(work, packed[0].filename), '-C', pkgDir, '--strip-components=1']);
   // The package's own dependencies, as npm would install them beside it.
   symlinkSync(join(ROOT, 'node_modules'), join(pkgDir, 'node_modules'));
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module' }));
@@ -113,7 +113,7 @@ describe('the packed package', () => {
     };
     for (const [entry, conditions] of Object.entries(manifest.exports)) {
       expect(Object.keys(conditions)[0], entry).toBe('types');
-      expect(files, entry).toContain(conditions.types!.replace(/^\.\//, ''));
+      expect(files, entry).toContain(conditions.types.replace(/^\.\//, ''));
     }
   });
 

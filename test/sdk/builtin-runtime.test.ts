@@ -57,7 +57,7 @@ describe('createBuiltinRuntime', () => {
     const input = { items: [item()], results: [] };
     const out = await runner.run(input, runCtx());
     expect(out.exitCode).toBe(0);
-    expect(out.output.items[0]!.getAnnotation('seen-version')).toBe('v0.2.1');
+    expect(out.output.items[0].getAnnotation('seen-version')).toBe('v0.2.1');
     expect(out.output.results).toEqual([{ message: 'tag v0.2', severity: 'info' }]);
   });
 
@@ -92,7 +92,7 @@ describe('createFunctionRuntime', () => {
     const runner = (await rt.resolve({ image: 'example.com/probe:v1' }, resolveCtx)) as ObjectsRunner;
     const out = await runner.run({ items: [], results: [] }, runCtx());
     expect(out.exitCode).toBe(2);
-    expect(out.output.results[0]!.message).toBe('no items, crashing like a container');
+    expect(out.output.results[0].message).toBe('no items, crashing like a container');
     await expect(rt.resolve({ image: 'example.com/probe:v2' }, resolveCtx)).rejects.toSatisfy(isNotFoundError);
   });
 });

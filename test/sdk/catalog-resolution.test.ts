@@ -53,7 +53,7 @@ describe('every released version of every built-in resolves', () => {
   it.each(BUILTINS.map((d) => [d.name, d.versions] as const))(
     '%s: vX.Y floats to the newest patch, latest and unstable to the newest',
     (name, versions) => {
-      const newest = versions[versions.length - 1]!;
+      const newest = versions[versions.length - 1];
       for (const tag of ['latest', 'unstable'])
         expect(findBuiltin(BUILTINS, `${name}:${tag}`)?.image.version).toBe(newest);
       expect(findBuiltin(BUILTINS, `gcr.io/kpt-fn/${name}`)?.image.version).toBe(newest);

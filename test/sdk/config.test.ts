@@ -40,7 +40,7 @@ describe('bindConfig', () => {
       ['functionConfig is invalid: replicas: must be integer', 'data.replicas'],
       ['functionConfig is invalid: strict: must be boolean', 'data.strict'],
     ]);
-    expect(out.results[0]!.resourceRef).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', name: 'function-input' });
+    expect(out.results[0].resourceRef).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', name: 'function-input' });
   });
 
   it('catches typos in ConfigMap keys (error, warn or ignore)', () => {
@@ -69,7 +69,7 @@ describe('bindConfig', () => {
       metadata: { name: 'x' },
       team: 'a',
     });
-    expect(bindConfig(spec, wrongVersion).results[0]!.message).toBe(
+    expect(bindConfig(spec, wrongVersion).results[0].message).toBe(
       'functionConfig must be a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1), got `SetTeam` (fn.kpt.dev/v2)',
     );
   });

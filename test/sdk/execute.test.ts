@@ -51,7 +51,7 @@ describe('executeFunction', () => {
     const l = { ...list(), functionConfig: cm({ team: 'blue' }) };
     const out = await executeFunction(setTeam, l);
     expect(out.exitCode).toBe(0);
-    expect(l.items[0]!.getLabel('team')).toBe('blue');
+    expect(l.items[0].getLabel('team')).toBe('blue');
     expect(out.results).toEqual([
       {
         message: 'labelled web',
@@ -72,7 +72,7 @@ describe('executeFunction', () => {
     expect(out.results.map((r) => r.message)).toEqual([
       'functionConfig is required: provide a `ConfigMap` (v1) or `SetTeam` (fn.kpt.dev/v1alpha1)',
     ]);
-    expect(l.items[0]!.getLabel('team')).toBeUndefined();
+    expect(l.items[0].getLabel('team')).toBeUndefined();
   });
 
   it('makes validators read-only and exits 1 on error results', async () => {
@@ -81,7 +81,7 @@ describe('executeFunction', () => {
       run(ctx) {
         for (const o of ctx.items.where(select({ kinds: ['ConfigMap'] })))
           ctx.results.error('ConfigMaps are not allowed', { object: o });
-        ctx.items.all[0]!.set('spec.x', 1);
+        ctx.items.all[0].set('spec.x', 1);
       },
     });
     const l = list();
@@ -91,7 +91,7 @@ describe('executeFunction', () => {
       'ConfigMaps are not allowed',
       'cannot change spec.x: the object is read-only (validators may not edit items)',
     ]);
-    expect(l.items[0]!.has('spec.x')).toBe(false);
+    expect(l.items[0].has('spec.x')).toBe(false);
   });
 
   it('lets mutators add, upsert and remove items; generators only add', async () => {
@@ -106,12 +106,12 @@ describe('executeFunction', () => {
     const l = list();
     await executeFunction(m, l);
     expect(l.items.map((o) => `${o.kind}/${o.name}`)).toEqual(['ConfigMap/cfg', 'Secret/s']);
-    expect(l.items[0]!.get('data')).toEqual({ b: '2' });
+    expect(l.items[0].get('data')).toEqual({ b: '2' });
 
     const g = defineGenerator({ name: 'g', run: (ctx) => void ctx.items.remove(byKind('ConfigMap')) });
     const out = await executeFunction(g, list());
     expect(out.exitCode).toBe(2);
-    expect(out.results[0]!.message).toMatch(/read-only/);
+    expect(out.results[0].message).toMatch(/read-only/);
   });
 
   it('appends ResultsError results, reports ConfigError, and maps uncaught errors to exit 2', async () => {
@@ -125,9 +125,9 @@ describe('executeFunction', () => {
     const r1 = await executeFunction(thrower(new ResultsError([{ message: 'bad', severity: 'error' }])), list());
     expect([r1.exitCode, r1.results.map((r) => r.message)]).toEqual([1, ['bad']]);
     const r2 = await executeFunction(thrower(new ConfigError('need x', 'data.x')), list());
-    expect([r2.exitCode, r2.results[0]!.field]).toEqual([1, { path: 'data.x' }]);
+    expect([r2.exitCode, r2.results[0].field]).toEqual([1, { path: 'data.x' }]);
     const r3 = await executeFunction(thrower(new Error('boom')), list());
-    expect([r3.exitCode, r3.results[0]!.message]).toEqual([2, 'boom']);
+    expect([r3.exitCode, r3.results[0].message]).toEqual([2, 'boom']);
     expect(r3.log[0]).toMatch(/^Error: boom/);
     const r4 = await executeFunction(thrower(new Error('boom')), list(), {
       uncaughtExitCode: 1,
@@ -138,9 +138,9 @@ describe('executeFunction', () => {
   });
 
   it('refuses writes to orchestrator annotations', async () => {
-    const m = defineMutator({ name: 'm', run: (ctx) => ctx.items.all[0]!.setAnnotation('config.k8s.io/id', '7') });
+    const m = defineMutator({ name: 'm', run: (ctx) => ctx.items.all[0].setAnnotation('config.k8s.io/id', '7') });
     const out = await executeFunction(m, list());
-    expect(out.results[0]!.message).toMatch(/config\.k8s\.io\/id is set by the orchestrator/);
+    expect(out.results[0].message).toMatch(/config\.k8s\.io\/id is set by the orchestrator/);
   });
 
   it('honours ctx.exitCode and sorts results on request', async () => {
@@ -188,7 +188,7 @@ describe('versionedApi', () => {
     const run = async (fc: KubeObject): Promise<string | undefined> => {
       const l = { ...list(), functionConfig: fc };
       await executeFunction(fn, l);
-      return l.items[0]!.getAnnotation('owner');
+      return l.items[0].getAnnotation('owner');
     };
     expect(
       await run(
@@ -203,7 +203,7 @@ describe('versionedApi', () => {
       ...list(),
       functionConfig: KubeObject.fromJS({ apiVersion: 'example.com/v3', kind: 'Own', metadata: { name: 'x' } }),
     });
-    expect([bad.exitCode, bad.results[0]!.message]).toEqual([
+    expect([bad.exitCode, bad.results[0].message]).toEqual([
       1,
       'unsupported functionConfig apiVersion "example.com/v3": expected one of example.com/v1, example.com/v2',
     ]);

@@ -110,7 +110,7 @@ describe('KubeObject writes', () => {
       metadata: Record<string, unknown>;
     }>((d) => {
       d.spec.replicas = 5;
-      d.spec.template.spec.containers[0]!.image = 'nginx:2';
+      d.spec.template.spec.containers[0].image = 'nginx:2';
       d.spec.template.spec.containers.push({ name: 'side', image: 'busybox' });
       delete d.metadata['labels'];
     });

@@ -85,17 +85,17 @@ results:
   it('turns unparsable input into an error result', async () => {
     const out = await processResourceList(setTeam, 'items: [\n');
     expect(out.exitCode).toBe(1);
-    expect(out.results[0]!.message).toMatch(/^cannot parse the input ResourceList/);
+    expect(out.results[0].message).toMatch(/^cannot parse the input ResourceList/);
     expect(out.output).toMatch(/^apiVersion: config.kubernetes.io\/v1\nkind: ResourceList\nitems: \[\]\n/);
   });
 
   it('reconciles a path changed in only one annotation form', async () => {
     const mover = defineMutator({
       name: 'mover',
-      run: (ctx) => ctx.items.all[0]!.setAnnotation('internal.config.kubernetes.io/path', 'moved.yaml'),
+      run: (ctx) => ctx.items.all[0].setAnnotation('internal.config.kubernetes.io/path', 'moved.yaml'),
     });
     const out = await processResourceList(mover, INPUT);
-    expect(out.resourceList.items[0]!.getAnnotation('config.kubernetes.io/path')).toBe('moved.yaml');
+    expect(out.resourceList.items[0].getAnnotation('config.kubernetes.io/path')).toBe('moved.yaml');
   });
 });
 
@@ -106,7 +106,7 @@ describe('runFunction and resourceListBuilder', () => {
       config: { team: 'red' },
     });
     expect(out.exitCode).toBe(0);
-    expect(out.items[0]!.getLabel('team')).toBe('red');
+    expect(out.items[0].getLabel('team')).toBe('red');
   });
 
   it('builds inputs in code', async () => {

@@ -86,7 +86,7 @@ describe('runCli', () => {
     const crash = run(['-d', 'note=x', '-d', 'crash=true'], LIST);
     expect(crash.status).toBe(2);
     expect(crash.stdout).toContain('message: crashed on purpose');
-    expect(crash.stderr).toMatch(/^starting\nError: crashed on purpose\n    at /);
+    expect(crash.stderr).toMatch(/^starting\nError: crashed on purpose\n {4}at /);
   });
 
   it('--help, --definition and --json', () => {
@@ -97,7 +97,7 @@ describe('runCli', () => {
     const json = JSON.parse(run(['--json'], LIST).stdout) as {
       items: { metadata: { annotations: Record<string, string> } }[];
     };
-    expect(json.items[0]!.metadata.annotations['example.com/note']).toBe('hi');
+    expect(json.items[0].metadata.annotations['example.com/note']).toBe('hi');
     expect(run(['--bogus']).status).toBe(1);
   });
 });

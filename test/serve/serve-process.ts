@@ -36,8 +36,8 @@ export async function startServeProcess(args: string[]): Promise<ServeProcess> {
   let buffered = '';
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    proc.stderr!.setEncoding('utf8');
-    proc.stderr!.on('data', (chunk: string) => {
+    proc.stderr.setEncoding('utf8');
+    proc.stderr.on('data', (chunk: string) => {
       buffered += chunk;
       const lines = buffered.split('\n');
       buffered = lines.pop()!;

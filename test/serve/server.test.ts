@@ -114,7 +114,7 @@ describe('krmfn serve: function calls', () => {
     });
     expect(res.status).toBe(200);
     const out = (await res.json()) as { items: { metadata: { labels: Record<string, string> } }[] };
-    expect(out.items[0]!.metadata.labels).toEqual({ env: 'dev' });
+    expect(out.items[0].metadata.labels).toEqual({ env: 'dev' });
   });
 
   it('rejects unknown images, malformed bodies and wrong methods with clear errors', async () => {

@@ -33,7 +33,7 @@ describe('WASM code is browser-safe', () => {
       });
       const inputs = Object.keys(result.metafile.inputs);
       expect(inputs.filter((i) => i.startsWith('node:'))).toEqual([]);
-      const code = result.outputFiles[0]!.text;
+      const code = result.outputFiles[0].text;
       expect(code).not.toMatch(/\bprocess\.(env|argv|exit|cwd)\b|\bBuffer\.from\b|\brequire\(/);
     },
   );
@@ -42,7 +42,7 @@ describe('WASM code is browser-safe', () => {
     for (const file of sources(join(root, 'wasm'))) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)) {
-        const spec = m[1]!;
+        const spec = m[1];
         const ok =
           spec === '@bjorn3/browser_wasi_shim' ||
           (spec.startsWith('.') && !join(file, '..', spec).startsWith(join(root, 'src')));

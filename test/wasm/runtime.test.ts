@@ -259,7 +259,7 @@ describe('createWasmRuntime: OCI image layouts', () => {
   it('rejects a layout whose blob does not match its digest, or an unknown tag', async () => {
     const broken = wasmLayout(fixture('echo'));
     const layerPath = Object.keys(broken.files).find(
-      (p) => p.startsWith('blobs/') && broken.files[p]!.byteLength > 1000,
+      (p) => p.startsWith('blobs/') && broken.files[p].byteLength > 1000,
     )!;
     broken.files[layerPath] = enc('tampered');
     writeLayoutDir(join(tmp, 'broken-image'), broken);

@@ -14,12 +14,12 @@ describe('JSON files as kpt writes them', () => {
     it(name, () => {
       const f = parseYamlFile(readFileSync(`${dir}${name}.in.json`, 'utf8'));
       expect(f.docs).toHaveLength(1);
-      expect(emitJsonFile(f.docs[0]!)).toBe(readFileSync(`${dir}${name}.out.json`, 'utf8'));
+      expect(emitJsonFile(f.docs[0])).toBe(readFileSync(`${dir}${name}.out.json`, 'utf8'));
     });
   }
 
   it('an infinite float cannot be written', () => {
     const f = parseYamlFile('a: .inf\n');
-    expect(() => emitJsonFile(f.docs[0]!)).toThrow(/unsupported value/);
+    expect(() => emitJsonFile(f.docs[0])).toThrow(/unsupported value/);
   });
 });

@@ -29,8 +29,8 @@ export function throughResourceList(file: ParsedFile, mode: 'together' | 'alone'
   if (mode === 'alone') {
     return file.docs.flatMap((d) => throughResourceList({ docs: [d], seqIndent: ['compact'] }, 'together'));
   }
-  const kptfile = parseYamlFile(KPTFILE).docs[0]!.content[0]!;
-  const items = file.docs.map((d) => cloneNode(d.content[0]!));
+  const kptfile = parseYamlFile(KPTFILE).docs[0].content[0];
+  const items = file.docs.map((d) => cloneNode(d.content[0]));
   const list = mappingNode([
     strNode('apiVersion'),
     strNode('config.kubernetes.io/v1'),
@@ -40,11 +40,11 @@ export function throughResourceList(file: ParsedFile, mode: 'together' | 'alone'
     sequenceNode([kptfile, ...items]),
   ]);
   const wire = emitYamlDocument(documentNode(list), 'compact');
-  const back = parseYamlFile(wire).docs[0]!.content[0]!;
+  const back = parseYamlFile(wire).docs[0].content[0];
   const returned = mapGet(back, 'items')!.content.slice(1);
   return returned.map((item, i) => {
-    copyComments(file.docs[i]!, item);
-    syncOrder(file.docs[i]!, item);
+    copyComments(file.docs[i], item);
+    syncOrder(file.docs[i], item);
     return documentNode(item);
   });
 }

@@ -332,7 +332,7 @@ export class GoJsInstance {
       },
       'syscall/js.valueGet': (sp) => {
         sp >>>= 0;
-        const result = Reflect.get(this.loadValue(sp + 8) as object, this.loadString(sp + 16));
+        const result: unknown = Reflect.get(this.loadValue(sp + 8) as object, this.loadString(sp + 16));
         this.storeValue(this.sp() + 32, result);
       },
       'syscall/js.valueSet': (sp) => {

@@ -52,7 +52,7 @@ export class ValueTable {
       this.counts[id] = 0;
       this.ids.set(v, id);
     }
-    this.counts[id]!++;
+    this.counts[id]++;
     view.setUint32(addr + 4, NAN_HEAD | typeFlag(v), true);
     view.setUint32(addr, id, true);
   }
@@ -81,7 +81,7 @@ export class ValueTable {
   /** Live (non-predefined) references, for leak checks. */
   get liveCount(): number {
     let n = 0;
-    for (let i = 7; i < this.counts.length; i++) if (this.counts[i]! > 0) n++;
+    for (let i = 7; i < this.counts.length; i++) if (this.counts[i] > 0) n++;
     return n;
   }
 }

@@ -68,9 +68,9 @@ function pick(manifests: Descriptor[], tag: string | undefined): Descriptor {
     if (candidates.length === 0) fail(`no manifest tagged ${JSON.stringify(tag)}`);
   }
   const wasm = candidates.filter((d) => d.platform?.os === 'js' && d.platform.architecture === 'wasm');
-  if (wasm.length > 0) return wasm[0]!;
+  if (wasm.length > 0) return wasm[0];
   const unplatformed = candidates.filter((d) => !d.platform);
-  if (unplatformed.length > 0) return unplatformed[0]!;
+  if (unplatformed.length > 0) return unplatformed[0];
   return fail('no manifest for platform js/wasm');
 }
 
@@ -97,7 +97,7 @@ export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?
   const manifest = json(await blob(read, desc.digest), `manifest ${desc.digest}`);
   const layers = (manifest.layers as Descriptor[] | undefined) ?? [];
   if (layers.length !== 1) fail(`expected one layer holding the .wasm, found ${layers.length}`);
-  const layer = layers[0]!;
+  const layer = layers[0];
   let data = await blob(read, layer.digest);
   if (isGzip(data)) data = await gunzip(data);
   let bytes: Uint8Array | undefined;

@@ -279,7 +279,7 @@ function unexpected(op: string): WasmFailure {
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
+  if (parts.length === 1) return parts[0];
   let n = 0;
   for (const p of parts) n += p.byteLength;
   const out = new Uint8Array(n);

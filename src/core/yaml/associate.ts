@@ -106,7 +106,7 @@ export function assignLeadingRun(run: readonly RunLine[], n: Entry | null, ctx: 
   let lastBlank = -1;
   let seenText = false;
   for (let i = 0; i < run.length; i++) {
-    if (!run[i]!.blank) seenText = true;
+    if (!run[i].blank) seenText = true;
     else if (seenText) lastBlank = i;
   }
   const docPart = lastBlank === -1 ? [] : runText(run.slice(0, lastBlank));
@@ -144,7 +144,7 @@ function footOfEntry(p: Entry, text: string): void {
     if (!item) return;
     // A foot under a flow mapping item lands on its last key (go-yaml then writes `{a: 1,}`).
     if (item.kind === 'mapping' && item.style === 'flow' && item.content.length >= 2) {
-      const last = item.content[item.content.length - 2]!;
+      const last = item.content[item.content.length - 2];
       last.footComment = joinComment(last.footComment, text);
     } else item.footComment = joinComment(item.footComment, text);
   }
@@ -162,7 +162,7 @@ export function assignRun(
   ctx: RunContext,
 ): void {
   const levels = levelsOf(p);
-  const nextIndent = levels.length ? levels[0]!.indent : 0;
+  const nextIndent = levels.length ? levels[0].indent : 0;
   const footLine = pLastLine === ctx.docFirstLine ? -1 : pLastLine + 1;
 
   const records: CommentRecord[] = [];
@@ -215,7 +215,7 @@ export function assignRun(
     if (n && level.indent <= n.col) break;
     let at = -0.9;
     for (let i = Math.max(0, Math.ceil(prevEnd)); i < records.length; i++) {
-      if (records[i]!.col === level.indent) {
+      if (records[i].col === level.indent) {
         at = i - 0.5;
         break;
       }
@@ -273,5 +273,5 @@ function previousKey(n: Entry): YNode | null {
   // N's key is not in the mapping's content yet: the last key there is the one before it.
   const idx = c.lastIndexOf(n.key!);
   const at = idx === -1 ? c.length - 2 : idx - 2;
-  return at >= 0 ? c[at]! : null;
+  return at >= 0 ? c[at] : null;
 }

@@ -151,10 +151,10 @@ class PieceBuilder {
   private lineOf(offset: number): number {
     const ls = this.lineStarts;
     let h = this.lineHint;
-    if (ls[h]! <= offset) {
+    if (ls[h] <= offset) {
       const limit = Math.min(ls.length - 1, h + 4);
-      while (h < limit && ls[h + 1]! <= offset) h++;
-      if (h === ls.length - 1 || ls[h + 1]! > offset) {
+      while (h < limit && ls[h + 1] <= offset) h++;
+      if (h === ls.length - 1 || ls[h + 1] > offset) {
         this.lineHint = h;
         return h + 1;
       }
@@ -163,7 +163,7 @@ class PieceBuilder {
     let hi = ls.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (ls[mid]! <= offset) lo = mid;
+      if (ls[mid] <= offset) lo = mid;
       else hi = mid - 1;
     }
     this.lineHint = lo;
@@ -171,7 +171,7 @@ class PieceBuilder {
   }
 
   private colOf(offset: number, line: number): number {
-    return offset - this.lineStarts[line - 1]!;
+    return offset - this.lineStarts[line - 1];
   }
 
   /**
@@ -215,7 +215,7 @@ class PieceBuilder {
   /** Processes separator tokens. Returns the offset of the first property or indicator seen. */
   private tokens(list: readonly SourceToken[] | undefined): void {
     if (!list) return;
-    for (let i = 0; i < list.length; i++) this.token(list[i]!);
+    for (let i = 0; i < list.length; i++) this.token(list[i]);
   }
 
   private token(t: SourceToken): void {
@@ -279,7 +279,7 @@ class PieceBuilder {
   private checkTab(t: SourceToken): void {
     const line = this.lineOf(t.offset);
     const col = this.colOf(t.offset, line);
-    if (col !== 0 && this.src.slice(this.lineStarts[line - 1]!, t.offset).trim() !== '') return;
+    if (col !== 0 && this.src.slice(this.lineStarts[line - 1], t.offset).trim() !== '') return;
     const after = this.src[t.offset + t.source.length];
     if (after === undefined || after === '\n' || after === '#') return;
     const tab = t.offset + t.source.indexOf('\t');
@@ -534,7 +534,7 @@ class PieceBuilder {
       i = src.lastIndexOf('\n', end - 1);
     }
     for (let k = blanks.length - 1; k >= 0; k--) {
-      if (blanks[k]! > this.lastContentLine) this.pushRun({ blank: true, line: blanks[k]!, col: 0, text: '' });
+      if (blanks[k] > this.lastContentLine) this.pushRun({ blank: true, line: blanks[k], col: 0, text: '' });
     }
     if (src.length) this.lastTokenLine = this.lineOf(start + src.length - 1);
   }
@@ -583,7 +583,7 @@ class PieceBuilder {
       keyProps = this.takeProps();
       if (!item.key && !item.sep && !item.value) continue;
       const keyTok = item.key ?? null;
-      const keyOffset = indOffset !== -1 ? indOffset : keyTok ? keyTok.offset : item.sep![0]!.offset;
+      const keyOffset = indOffset !== -1 ? indOffset : keyTok ? keyTok.offset : item.sep[0].offset;
       const keyCol = this.colOf(keyOffset, this.lineOf(keyOffset));
       if (first) {
         level.indent = keyCol;
@@ -619,7 +619,7 @@ class PieceBuilder {
         value = this.value(item.value, depth + 1, e, level);
         e.hasValue = true;
       } else {
-        value = this.emptyValue(item.sep?.length ? item.sep[item.sep.length - 1]!.offset : keyOffset);
+        value = this.emptyValue(item.sep?.length ? item.sep[item.sep.length - 1].offset : keyOffset);
       }
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
@@ -677,7 +677,7 @@ class PieceBuilder {
       if (item.value) {
         value = this.value(item.value, depth + 1, e, level);
         e.hasValue = true;
-      } else value = this.emptyValue(e.line ? this.lineStarts[e.line - 1]! + e.col : tok.offset);
+      } else value = this.emptyValue(e.line ? this.lineStarts[e.line - 1] + e.col : tok.offset);
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
@@ -725,7 +725,7 @@ class PieceBuilder {
         this.props = keyProps;
         key = this.value(item.key, depth + 1, null, null, true);
       } else {
-        key = this.place(newNode('scalar', { tag: '!!null' }), item.sep![0]!.offset);
+        key = this.place(newNode('scalar', { tag: '!!null' }), item.sep![0].offset);
         this.applyProps(key, keyProps);
       }
       if (head) key.headComment = joinComment(head, key.headComment);

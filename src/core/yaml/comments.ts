@@ -51,12 +51,12 @@ function copyWalk(from: YNode | undefined, to: YNode, depth: number): void {
     const tc = to.content;
     const fc = from && from.kind === 'mapping' ? from.content : null;
     for (let i = 0; i + 1 < tc.length; i += 2) {
-      const k = tc[i]!;
-      const v = tc[i + 1]!;
+      const k = tc[i];
+      const v = tc[i + 1];
       const j = fc ? indexOfKey(fc, k) : -1;
       if (j !== -1) {
-        fill(fc![j]!, k);
-        fill(fc![j + 1]!, v);
+        fill(fc![j], k);
+        fill(fc![j + 1], v);
       }
       if (k.style === 'folded') k.style = 'double';
       copyWalk(j !== -1 ? fc![j + 1] : undefined, v, depth + 1);
@@ -71,8 +71,8 @@ function copyWalk(from: YNode | undefined, to: YNode, depth: number): void {
     }
     const n = Math.min(to.content.length, from.content.length);
     for (let i = 0; i < n; i++) {
-      const t = to.content[i]!;
-      const f = from.content[i]!;
+      const t = to.content[i];
+      const f = from.content[i];
       if (t.value !== f.value) continue;
       fill(f, t);
       copyWalk(f, t, depth + 1);
@@ -83,7 +83,7 @@ function copyWalk(from: YNode | undefined, to: YNode, depth: number): void {
 function indexOfKey(content: readonly YNode[], key: YNode): number {
   if (key.kind !== 'scalar') return -1;
   for (let i = 0; i + 1 < content.length; i += 2) {
-    const k = content[i]!;
+    const k = content[i];
     if (k.kind === 'scalar' && k.value === key.value) return i;
   }
   return -1;
@@ -107,15 +107,15 @@ function syncWalk(from: YNode, to: YNode, inSequence: boolean, depth: number): v
     reorder(from.content, to.content);
     const tc = to.content;
     for (let i = 0; i + 1 < tc.length; i += 2) {
-      const j = indexOfKey(from.content, tc[i]!);
-      if (j !== -1) syncWalk(from.content[j + 1]!, tc[i + 1]!, false, depth + 1);
+      const j = indexOfKey(from.content, tc[i]);
+      if (j !== -1) syncWalk(from.content[j + 1], tc[i + 1], false, depth + 1);
     }
     return;
   }
   if (to.kind === 'sequence' && from.kind === 'sequence') {
     if (!inSequence) liftItemHeads(to);
     const n = Math.min(to.content.length, from.content.length);
-    for (let i = 0; i < n; i++) syncWalk(from.content[i]!, to.content[i]!, true, depth + 1);
+    for (let i = 0; i < n; i++) syncWalk(from.content[i], to.content[i], true, depth + 1);
   }
 }
 
@@ -148,7 +148,7 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
   let sorted = true;
   let prev = -1;
   for (let i = 0; i < to.length; i += 2) {
-    const r = rank(to[i]!);
+    const r = rank(to[i]);
     if (r < prev) {
       sorted = false;
       break;
@@ -157,7 +157,7 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
   }
   if (sorted) return;
   const pairs: { k: YNode; v: YNode; r: number; i: number }[] = [];
-  for (let i = 0; i + 1 < to.length; i += 2) pairs.push({ k: to[i]!, v: to[i + 1]!, r: rank(to[i]!), i });
+  for (let i = 0; i + 1 < to.length; i += 2) pairs.push({ k: to[i], v: to[i + 1], r: rank(to[i]), i });
   pairs.sort((a, b) => a.r - b.r || a.i - b.i);
   let w = 0;
   for (const p of pairs) {
@@ -215,10 +215,10 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
   if (n.kind === 'scalar') return n.style === 'folded' ? CHANGE : 0;
   let found = 0;
   if (n.kind === 'mapping') {
-    for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i]!)) return REAL;
+    for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i])) return REAL;
   } else if (n.kind === 'sequence' && !inSequence) {
     for (let i = 0; i < c.length; i++) {
-      const item = c[i]!;
+      const item = c[i];
       const first = item.content[0];
       if (
         first &&
@@ -233,7 +233,7 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
   }
   const nested = n.kind === 'sequence';
   for (let i = 0; i < c.length; i++) {
-    const child = c[i]!;
+    const child = c[i];
     // Scalars (most nodes) inline: same answer as scan(child), without the call.
     if (child.kind === 'scalar' && depth < 10_000) {
       if (child.footComment) return REAL;
@@ -267,9 +267,9 @@ function needsRealRoundTrip(root: YNode): boolean {
     if (n.footComment) return true;
     const c = n.content;
     if (n.kind === 'mapping') {
-      for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i]!)) return true;
+      for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i])) return true;
     }
-    for (let i = 0; i < c.length; i++) stack.push(c[i]!);
+    for (let i = 0; i < c.length; i++) stack.push(c[i]);
   }
   return false;
 }
@@ -286,7 +286,7 @@ function realRoundTrip(doc: YNode, root: YNode): void {
   ]);
   const text = emitYamlDocument(documentNode(list), 'compact');
   const back = buildPiece({ text, firstLine: 1, file: undefined, limits: DEFAULT_LIMITS });
-  const item = back && mapGet(back.content[0]!, 'items')?.content[0];
+  const item = back && mapGet(back.content[0], 'items')?.content[0];
   if (!item) return;
   copyComments(doc, item);
   syncOrder(doc, item);
@@ -307,7 +307,7 @@ function normalizeWalk(n: YNode, inSequence: boolean, depth: number): void {
   }
   if (n.kind === 'mapping') {
     const c = n.content;
-    for (let i = 0; i < c.length; i++) normalizeWalk(c[i]!, false, depth + 1);
+    for (let i = 0; i < c.length; i++) normalizeWalk(c[i], false, depth + 1);
     return;
   }
   if (n.kind === 'sequence') {

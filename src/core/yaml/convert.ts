@@ -36,13 +36,14 @@ export function toJS(node: YNode | undefined, opts: ToJSOptions = {}): unknown {
         const o: Record<string, unknown> = {};
         const c = n.content;
         for (let i = 0; i + 1 < c.length; i += 2) {
-          const k = c[i]!;
-          const v = c[i + 1]!;
+          const k = c[i];
+          const v = c[i + 1];
           if (k.kind === 'scalar' && k.tag === '!!merge' && k.value === '<<') {
             const src = walk(v, depth + 1);
             const merges = Array.isArray(src) ? src : [src];
             for (const m of merges) {
-              if (m && typeof m === 'object') for (const [mk, mv] of Object.entries(m)) if (!(mk in o)) o[mk] = mv;
+              if (m && typeof m === 'object')
+                for (const [mk, mv] of Object.entries(m as Record<string, unknown>)) if (!(mk in o)) o[mk] = mv;
             }
             continue;
           }

@@ -16,7 +16,7 @@ export function emitYamlFile(docs: readonly YNode[], seqIndent: SeqIndent | read
   for (let i = 0; i < docs.length; i++) {
     const style = typeof seqIndent === 'string' ? seqIndent : (seqIndent[i] ?? 'compact');
     if (i > 0) parts.push('---\n');
-    parts.push(emitYamlDocument(docs[i]!, style));
+    parts.push(emitYamlDocument(docs[i], style));
   }
   return parts.join('');
 }
@@ -87,7 +87,7 @@ class Emitter {
   private comment(text: string, indent: number, inlineFirst = false): void {
     const lines = text.split('\n');
     for (let i = 0; i < lines.length; i++) {
-      const l = lines[i]!;
+      const l = lines[i];
       if (l === '') {
         if (!this.atLineStart) this.out.push('\n');
         this.out.push('\n');
@@ -267,8 +267,8 @@ class Emitter {
   private mapping(m: YNode, indent: number, inline: boolean): void {
     const c = m.content;
     for (let i = 0; i + 1 < c.length; i += 2) {
-      const k = c[i]!;
-      const v = c[i + 1]!;
+      const k = c[i];
+      const v = c[i + 1];
       if (i === 0 && inline) {
         if (k.headComment) {
           this.comment(k.headComment, indent, true);
@@ -347,7 +347,7 @@ class Emitter {
   private sequence(s: YNode, indent: number, inline: boolean): void {
     const c = s.content;
     for (let i = 0; i < c.length; i++) {
-      const item = c[i]!;
+      const item = c[i];
       if (i === 0 && inline) {
         if (item.headComment) {
           this.comment(item.headComment, indent, true);
@@ -397,8 +397,8 @@ class Emitter {
     const step = isMap ? 2 : 1;
     let pendingComment = '';
     for (let i = 0; i < c.length; i += step) {
-      const entry = c[i]!;
-      const value = isMap ? c[i + 1]! : entry;
+      const entry = c[i];
+      const value = isMap ? c[i + 1] : entry;
       if (i > 0) this.w(',');
       const head = entry.headComment;
       if (pendingComment) {
@@ -419,7 +419,7 @@ class Emitter {
     }
     // go-yaml ends a flow mapping whose last key has a foot comment with `,`, then writes the
     // foot after the collection, at the indentation of the line holding it.
-    const tail = isMap && c.length >= 2 ? c[c.length - 2]!.footComment : '';
+    const tail = isMap && c.length >= 2 ? c[c.length - 2].footComment : '';
     if (tail) this.w(',');
     if (pendingComment) {
       this.lineComment(pendingComment);

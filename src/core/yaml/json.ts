@@ -72,9 +72,9 @@ function collectPairs(n: YNode, into: Map<string, YNode>, depth: number): void {
   const c = n.content;
   const merges: YNode[] = [];
   for (let i = 0; i + 1 < c.length; i += 2) {
-    const k = c[i]!;
-    if (k.kind === 'scalar' && k.tag === '!!merge') merges.push(c[i + 1]!);
-    else into.set(keyString(k), c[i + 1]!);
+    const k = c[i];
+    if (k.kind === 'scalar' && k.tag === '!!merge') merges.push(c[i + 1]);
+    else into.set(keyString(k), c[i + 1]);
   }
   for (const m of merges) {
     const target = m.kind === 'alias' && m.alias ? m.alias : m;
@@ -171,7 +171,7 @@ function quote(s: string): string {
       out.push(s.slice(i, i + 2));
       i++;
     } else if (c >= 0xd800 && c <= 0xdfff) out.push('\ufffd');
-    else out.push(s[i]!);
+    else out.push(s[i]);
   }
   out.push('"');
   return out.join('');

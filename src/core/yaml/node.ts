@@ -97,7 +97,7 @@ export function cloneNode(node: YNode): YNode {
 export function mapGet(map: YNode, key: string): YNode | undefined {
   const c = map.content;
   for (let i = 0; i + 1 < c.length; i += 2) {
-    if (c[i]!.value === key && c[i]!.kind === 'scalar') return c[i + 1];
+    if (c[i].value === key && c[i].kind === 'scalar') return c[i + 1];
   }
   return undefined;
 }
@@ -106,7 +106,7 @@ export function mapGet(map: YNode, key: string): YNode | undefined {
 export function mapIndexOf(map: YNode, key: string): number {
   const c = map.content;
   for (let i = 0; i + 1 < c.length; i += 2) {
-    if (c[i]!.value === key && c[i]!.kind === 'scalar') return i;
+    if (c[i].value === key && c[i].kind === 'scalar') return i;
   }
   return -1;
 }

@@ -61,7 +61,7 @@ export function resolvePlainTag(value: string): string {
     if (YAML_FLOAT.test(plain) && Number.isFinite(Number(plain))) return '!!float';
     return '!!str';
   }
-  if (LOOKUP_FIRST.includes(value[0]!) && fixed) return fixed;
+  if (LOOKUP_FIRST.includes(value[0]) && fixed) return fixed;
   return '!!str';
 }
 
@@ -75,12 +75,22 @@ function isGoInt(s: string): boolean {
   }
   let digits: string;
   let prefix: string;
-  if (/^0[xX][0-9a-fA-F]+$/.test(body)) ((prefix = '0x'), (digits = body.slice(2)));
-  else if (/^0[oO][0-7]+$/.test(body)) ((prefix = '0o'), (digits = body.slice(2)));
-  else if (/^0[bB][01]+$/.test(body)) ((prefix = '0b'), (digits = body.slice(2)));
-  else if (/^0[0-7]*$/.test(body)) ((prefix = '0o'), (digits = body.length > 1 ? body.slice(1) : '0'));
-  else if (/^[1-9][0-9]*$/.test(body)) ((prefix = ''), (digits = body));
-  else return false;
+  if (/^0[xX][0-9a-fA-F]+$/.test(body)) {
+    prefix = '0x';
+    digits = body.slice(2);
+  } else if (/^0[oO][0-7]+$/.test(body)) {
+    prefix = '0o';
+    digits = body.slice(2);
+  } else if (/^0[bB][01]+$/.test(body)) {
+    prefix = '0b';
+    digits = body.slice(2);
+  } else if (/^0[0-7]*$/.test(body)) {
+    prefix = '0o';
+    digits = body.length > 1 ? body.slice(1) : '0';
+  } else if (/^[1-9][0-9]*$/.test(body)) {
+    prefix = '';
+    digits = body;
+  } else return false;
   if (digits.length < 18 && prefix === '') return true;
   let n = BigInt(prefix + digits);
   if (neg) n = -n;

@@ -104,7 +104,7 @@ export function analyzeScalar(value: string, tabsInBlocks = false): ScalarAnalys
           break;
       }
     } else {
-      if (FLOW_INDICATORS.includes(value[i]!)) flowIndicators = true;
+      if (FLOW_INDICATORS.includes(value[i])) flowIndicators = true;
       if (c === 0x3a) {
         flowIndicators = true;
         if (followedByWhitespace) blockIndicators = true;
@@ -242,14 +242,14 @@ export function blockScalar(
   const lastIdx = lines.length - 1;
   if (style === 'literal') {
     for (let i = 0; i < lastIdx; i++) {
-      const l = lines[i]!;
+      const l = lines[i];
       parts.push(l === '' ? '\n' : `${ind}${l}\n`);
     }
-    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
+    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]);
   } else {
     const firstNotBlank = first !== 0x20 && first !== 0x09 && first !== 0x0a;
     for (let i = 0; i < lastIdx; i++) {
-      const l = lines[i]!;
+      const l = lines[i];
       if (l === '') {
         parts.push('\n');
         continue;
@@ -258,7 +258,7 @@ export function blockScalar(
       parts.push(`${ind}${l}\n`);
       if (!leadingSpace && firstNotBlank) parts.push('\n');
     }
-    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]!);
+    if (lines[lastIdx] !== '') parts.push(ind + lines[lastIdx]);
   }
   return parts.join('');
 }

@@ -94,7 +94,7 @@ function kvMap(values: readonly string[]): Record<string, string> | undefined {
   for (const v of values) {
     const parts = v.split('=');
     if (parts.length < 2) throw new UsageError(`invalid key-value pair ${JSON.stringify(v)}: expected key=value`);
-    out[parts[0]!] = parts[1]!;
+    out[parts[0]] = parts[1]!;
   }
   return out;
 }

@@ -19,11 +19,12 @@ export async function parseCommandArgs<O extends Options>(
 ): Promise<ParsedCommandArgs<O> | number> {
   let parsed: ParsedCommandArgs<O>;
   try {
-    parsed = parseArgs({
+    const result: unknown = parseArgs({
       args,
       allowPositionals: true,
       options: { ...options, help: { type: 'boolean', short: 'h' } },
-    }) as ParsedCommandArgs<O>;
+    });
+    parsed = result as ParsedCommandArgs<O>;
   } catch (e) {
     await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n\n${help}`);
     return 1;

@@ -38,7 +38,7 @@ export const runCommand: Command = {
       const input = await readAll(io.stdin);
       const out = await runFunction(
         createEngine().runtime,
-        p.positional[0]!,
+        p.positional[0],
         input,
         timeout ? { limits: { timeoutMs: parseDuration(timeout) } } : {},
       );

@@ -79,7 +79,7 @@ function normaliseDashes(args: readonly string[], specs: readonly FlagSpec[]): s
   const long = new Set(specs.map((s) => s.name));
   return args.map((a) => {
     const m = /^-([a-z][a-z-]+)(=.*)?$/.exec(a);
-    return m && long.has(m[1]!) ? `-${a}` : a;
+    return m && long.has(m[1]) ? `-${a}` : a;
   });
 }
 
@@ -138,6 +138,7 @@ function fileLoader(
       } catch (e) {
         throw new Error(
           (e as NodeJS.ErrnoException).code === 'ENOENT' ? `no such file ${module}` : (e as Error).message,
+          { cause: e },
         );
       }
       cache.set(path, null);
@@ -292,8 +293,8 @@ function inputComplete(text: string): boolean {
   }
   if (depth > 0) return false;
   const lines = text.split('\n');
-  const opensBlock = /:\s*$/.test(lines[0]!) || lines.length > 1;
-  return !opensBlock || lines[lines.length - 1]!.trim() === '';
+  const opensBlock = /:\s*$/.test(lines[0]) || lines.length > 1;
+  return !opensBlock || lines[lines.length - 1].trim() === '';
 }
 
 async function repl(p: ParsedArgs, io: CliIO): Promise<number> {

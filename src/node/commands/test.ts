@@ -11,7 +11,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isKrmFunction, type KrmFunction } from '../../../sdk/define.ts';
+import { isKrmFunction } from '../../../sdk/define.ts';
 import { goldenTests } from '../../../sdk/testing.ts';
 import { nodeFixtures } from '../sdk.ts';
 import { write, type CliIO, type Command } from '../io.ts';
@@ -80,7 +80,7 @@ export const testCommand: Command = {
         );
         return 1;
       }
-      const fn = mod.default as KrmFunction;
+      const fn = mod.default;
       const fixtures = nodeFixtures(testdata);
       const update = parsed.values.update === true || io.env['WRITE_GOLDEN_OUTPUT'] === '1';
       const cases = await goldenTests(fn, { dir: fixtures.dir, fs: fixtures.fs, update });

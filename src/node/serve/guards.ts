@@ -38,7 +38,7 @@ export type Guard = (ctx: RequestContext, next: Next) => Promise<void>;
 /** Runs `guards` in order around `last`. */
 export function compose(guards: readonly Guard[], last: (ctx: RequestContext) => Promise<void>): Guard {
   return (ctx) => {
-    const step = (i: number): Promise<void> => (i === guards.length ? last(ctx) : guards[i]!(ctx, () => step(i + 1)));
+    const step = (i: number): Promise<void> => (i === guards.length ? last(ctx) : guards[i](ctx, () => step(i + 1)));
     return step(0);
   };
 }

@@ -83,7 +83,7 @@ function packageFiles(type: string, body: Uint8Array): Map<string, Uint8Array> {
 export function renderHandler(service: FunctionService): (ctx: RequestContext) => Promise<void> {
   return async (c) => {
     const ctx = work(c);
-    const type = (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim();
+    const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim();
     const files = packageFiles(type, ctx.body);
     ctx.entry.files = files.size;
     const out = await service.render({ files, signal: ctx.signal, deadline: ctx.deadline });

@@ -11,7 +11,7 @@ export function pascalCase(name: string): string {
   return name
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
-    .map((p) => p[0]!.toUpperCase() + p.slice(1))
+    .map((p) => p[0].toUpperCase() + p.slice(1))
     .join('');
 }
 

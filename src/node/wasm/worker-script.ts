@@ -46,6 +46,6 @@ export async function locateWorkerScript(built: URL, entryUrl: URL): Promise<URL
   });
   const dir = await mkdtemp(join(tmpdir(), 'krmfn-worker-'));
   const file = join(dir, built.pathname.split('/').pop()!.replace(/\.js$/, '.mjs'));
-  await writeFile(file, result.outputFiles[0]!.contents);
+  await writeFile(file, result.outputFiles[0].contents);
   return pathToFileURL(file);
 }

@@ -44,15 +44,15 @@ export function nodeToStarlark(node: YNode | undefined, opts: ToStarlarkOptions 
         const d = new Dict();
         const c = n.content;
         for (let i = 0; i + 1 < c.length; i += 2) {
-          const k = c[i]!;
+          const k = c[i];
           if (k.kind === 'scalar' && k.tag === '!!merge' && k.value === '<<') {
-            const src = walk(c[i + 1]!, depth + 1);
+            const src = walk(c[i + 1], depth + 1);
             const merges = src instanceof List ? src.elems : [src];
             for (const m of merges)
               if (m instanceof Dict) for (const [mk, mv] of m.entries()) if (!d.has(mk)) d.insert(mk, mv);
             continue;
           }
-          d.insert(k.kind === 'scalar' ? scalarToStarlark(k) : walk(k, depth + 1), walk(c[i + 1]!, depth + 1));
+          d.insert(k.kind === 'scalar' ? scalarToStarlark(k) : walk(k, depth + 1), walk(c[i + 1], depth + 1));
         }
         return d;
       }
@@ -174,8 +174,8 @@ export function naturalCompare(a: string, b: string): number {
   const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
   let digits = false;
   for (let i = 0; i < ar.length && i < br.length; i++) {
-    const ca = ar[i]!,
-      cb = br[i]!;
+    const ca = ar[i],
+      cb = br[i];
     if (ca === cb) {
       digits = isDigit(ca);
       continue;
@@ -197,8 +197,8 @@ export function naturalCompare(a: string, b: string): number {
     }
     let ai = i,
       bi = i;
-    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10n + BigInt(ar[ai]!.charCodeAt(0) - 48);
-    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10n + BigInt(br[bi]!.charCodeAt(0) - 48);
+    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10n + BigInt(ar[ai].charCodeAt(0) - 48);
+    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10n + BigInt(br[bi].charCodeAt(0) - 48);
     if (an !== bn) return an < bn ? -1 : 1;
     if (ai !== bi) return ai - bi;
     return ca < cb ? -1 : 1;

@@ -30,7 +30,7 @@ function matcher(name: string, arity: number, test: (r: Value, args: Value[]) =>
   return new Builtin(name, (_t, args, kwargs) => {
     if (kwargs !== null && kwargs.length > 0) fail(`${name}: unexpected keyword arguments`);
     if (args.length !== arity) fail(`${name}: got ${args.length} arguments, want ${arity}`);
-    return test(args[0]!, args.slice(1));
+    return test(args[0], args.slice(1));
   });
 }
 

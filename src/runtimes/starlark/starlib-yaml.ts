@@ -70,7 +70,7 @@ const UINT64_MAX = 2n ** 64n - 1n;
 function parseGoInt(s: string): bigint | undefined {
   const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
   if (!m) return undefined;
-  const body = m[2]!;
+  const body = m[2];
   let v: bigint;
   if (/^0[oO]/.test(body)) v = BigInt('0o' + body.slice(2));
   else if (/^0[0-7]+$/.test(body)) v = BigInt('0o' + body.slice(1));
@@ -87,9 +87,9 @@ function intValue(v: bigint): Value {
 /** yaml.v2 `resolve("", in)` for a plain scalar. */
 function resolvePlain(s: string): Value {
   if (NULLS.has(s)) return None;
-  if (Object.prototype.hasOwnProperty.call(BOOLS, s)) return BOOLS[s]!;
-  if (Object.prototype.hasOwnProperty.call(FLOATS, s)) return new Float(FLOATS[s]!);
-  const c = s[0]!;
+  if (Object.prototype.hasOwnProperty.call(BOOLS, s)) return BOOLS[s];
+  if (Object.prototype.hasOwnProperty.call(FLOATS, s)) return new Float(FLOATS[s]);
+  const c = s[0];
   if (c === '.') return GO_FLOAT.test(s) ? new Float(Number(s)) : fromHostString(s);
   if (c === '+' || c === '-' || (c >= '0' && c <= '9')) {
     const plain = s.replace(/_/g, '');
@@ -144,14 +144,14 @@ function toValue(n: YNode, depth: number, budget: LoadBudget): Value {
       const c = n.content;
       const merges: Value[] = [];
       for (let i = 0; i + 1 < c.length; i += 2) {
-        const k = c[i]!;
+        const k = c[i];
         if (k.kind === 'scalar' && k.style === '' && k.value === '<<') {
-          merges.push(toValue(c[i + 1]!, depth + 1, budget));
+          merges.push(toValue(c[i + 1], depth + 1, budget));
           continue;
         }
         const key = toValue(k, depth + 1, budget);
         if (key instanceof Dict || key instanceof List) fail('yaml: invalid map key');
-        d.insert(key, toValue(c[i + 1]!, depth + 1, budget));
+        d.insert(key, toValue(c[i + 1], depth + 1, budget));
       }
       for (const m of merges)
         for (const src of m instanceof List ? m.elems : [m])

@@ -73,7 +73,7 @@ function at(version: string, min: string): boolean {
   const p = (v: string): number[] => v.slice(1).split('.').map(Number);
   const a = p(version),
     b = p(min);
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
   return true;
 }
 

@@ -37,15 +37,15 @@ export function callExpr(f: Ex, parts: ArgPart[], p: number): Ex {
       case 0:
         return (fr) => invoke(fr, f(fr), []);
       case 1: {
-        const a0 = xs[0]!;
+        const a0 = xs[0];
         return (fr) => {
           const fn = f(fr);
           return invoke(fr, fn, [a0(fr)]);
         };
       }
       case 2: {
-        const a0 = xs[0]!,
-          a1 = xs[1]!;
+        const a0 = xs[0],
+          a1 = xs[1];
         return (fr) => {
           const fn = f(fr);
           const v0 = a0(fr);
@@ -56,7 +56,7 @@ export function callExpr(f: Ex, parts: ArgPart[], p: number): Ex {
         return (fr) => {
           const fn = f(fr);
           const a = new Array<Value>(n);
-          for (let i = 0; i < n; i++) a[i] = xs[i]!(fr);
+          for (let i = 0; i < n; i++) a[i] = xs[i](fr);
           return invoke(fr, fn, a);
         };
     }

@@ -34,7 +34,7 @@ import type { Binding, FunctionScope } from '../resolve/binding.ts';
 import type { ResolvedModule } from '../resolve/resolver.ts';
 import { nearest } from '../resolve/spell.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
-import { Cell } from '../eval/frame.ts';
+import { type Cell } from '../eval/frame.ts';
 import type { Frame, Slot } from '../eval/frame.ts';
 import { StarlarkFunction } from '../eval/function.ts';
 import type { FuncCode, Stmt } from '../eval/function.ts';
@@ -145,23 +145,23 @@ export class Compiler {
       case 0:
         return () => NORMAL;
       case 1:
-        return cs[0]!;
+        return cs[0];
       case 2: {
-        const a = cs[0]!,
-          b = cs[1]!;
+        const a = cs[0],
+          b = cs[1];
         return (fr) => a(fr) || b(fr);
       }
       case 3: {
-        const a = cs[0]!,
-          b = cs[1]!,
-          c = cs[2]!;
+        const a = cs[0],
+          b = cs[1],
+          c = cs[2];
         return (fr) => a(fr) || b(fr) || c(fr);
       }
       default: {
         const n = cs.length;
         return (fr) => {
           for (let i = 0; i < n; i++) {
-            const c = cs[i]!(fr);
+            const c = cs[i](fr);
             if (c !== NORMAL) return c;
           }
           return NORMAL;
@@ -348,7 +348,7 @@ export class Compiler {
             fr.pos = p;
             fail(`too ${elems.length > n ? 'many' : 'few'} values to unpack (got ${elems.length}, want ${n})`);
           }
-          for (let i = 0; i < n; i++) ts[i]!(fr, elems[i]!);
+          for (let i = 0; i < n; i++) ts[i](fr, elems[i]);
         };
       }
       default:
@@ -464,7 +464,7 @@ export class Compiler {
               th.poll();
             }
             if (slot >= 0) fr.l[slot] = a[i];
-            else w(fr, a[i]!);
+            else w(fr, a[i]);
             const r = body(fr);
             if (r !== NORMAL) {
               if (r === BREAK) break;
@@ -516,7 +516,7 @@ export class Compiler {
         return fail(`cannot load ${module}: ${msg}`);
       }
       for (let i = 0; i < names.length; i++) {
-        const n = names[i]!;
+        const n = names[i];
         const v = Object.prototype.hasOwnProperty.call(members, n.host) ? members[n.host] : undefined;
         if (v === undefined) {
           const hint = nearest(n.host, Object.keys(members));
@@ -524,7 +524,7 @@ export class Compiler {
             `load: name ${n.name} not found in module ${module}${hint === null ? '' : ` (did you mean ${hostToBinary(hint)}?)`}`,
           );
         }
-        ws[i]!(fr, v);
+        ws[i](fr, v);
       }
       return NORMAL;
     };
@@ -550,7 +550,7 @@ export class Compiler {
       const defaults: (Value | undefined)[] = hasDefaults
         ? dflts.map((d) => (d === null ? undefined : d(fr)))
         : dflts.map(() => undefined);
-      const cells: Cell[] = free.map((b) => (b.scope === 'cell' ? (fr.l[b.index] as Cell) : fr.free[b.index]!));
+      const cells: Cell[] = free.map((b) => (b.scope === 'cell' ? (fr.l[b.index] as Cell) : fr.free[b.index]));
       return new StarlarkFunction(code, defaults, cells);
     };
   }
@@ -577,7 +577,7 @@ export class Compiler {
         };
       case 'free':
         return (fr) => {
-          const v = fr.free[i]!.v;
+          const v = fr.free[i].v;
           if (v === undefined) unboundLocal(fr, p, name);
           return v;
         };
@@ -622,13 +622,13 @@ export class Compiler {
         let v: Value;
         switch (e.type) {
           case 'int':
-            v = e.value as number | bigint;
+            v = e.value;
             break;
           case 'float':
             v = new Float(e.value as number);
             break;
           case 'string':
-            v = e.value as string;
+            v = e.value;
             break;
           case 'bytes':
             v = new Bytes(e.value as string);
@@ -649,7 +649,7 @@ export class Compiler {
         }
         return (fr) => {
           const a = new Array<Value>(n);
-          for (let i = 0; i < n; i++) a[i] = xs[i]!(fr);
+          for (let i = 0; i < n; i++) a[i] = xs[i](fr);
           fr.th.alloc(LIST_BYTES + n * ELEM_BYTES);
           return new List(a);
         };
@@ -659,13 +659,13 @@ export class Compiler {
         const n = xs.length;
         if (n === 0) return () => EMPTY_TUPLE;
         if (n === 2) {
-          const a = xs[0]!,
-            b = xs[1]!;
+          const a = xs[0],
+            b = xs[1];
           return (fr) => new Tuple([a(fr), b(fr)]);
         }
         return (fr) => {
           const a = new Array<Value>(n);
-          for (let i = 0; i < n; i++) a[i] = xs[i]!(fr);
+          for (let i = 0; i < n; i++) a[i] = xs[i](fr);
           return new Tuple(a);
         };
       }
@@ -677,8 +677,8 @@ export class Compiler {
         return (fr) => {
           const d = new Dict();
           for (let i = 0; i < n; i++) {
-            const k = ks[i]!(fr);
-            const v = vs[i]!(fr);
+            const k = ks[i](fr);
+            const v = vs[i](fr);
             fr.pos = ps[i]!;
             const before = d.size;
             d.insert(k, v);
@@ -718,7 +718,7 @@ export class Compiler {
           if (typeof k === 'number' && (o instanceof List || o instanceof Tuple)) {
             const a = o.elems;
             const i = k < 0 ? k + a.length : k;
-            if (i >= 0 && i < a.length) return a[i]!;
+            if (i >= 0 && i < a.length) return a[i];
           } else if (o instanceof Dict) {
             fr.pos = p;
             const v = o.lookup(k);
@@ -781,7 +781,7 @@ export class Compiler {
     }
     let inner = emit;
     for (let i = c.clauses.length - 1; i >= 0; i--) {
-      const cl = c.clauses[i]!;
+      const cl = c.clauses[i];
       const next = inner;
       if (cl.k === 'if') {
         const cond = this.expr(cl.cond);
@@ -831,7 +831,7 @@ export class Compiler {
       return (fr) => {
         fr.th.alloc(DICT_BYTES);
         const d = new Dict();
-        fr.l[acc] = d as unknown as Value;
+        fr.l[acc] = d;
         run(fr);
         fr.l[acc] = undefined;
         return d;

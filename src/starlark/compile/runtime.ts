@@ -61,7 +61,7 @@ export function augmented(fr: Frame, op: string, x: Value, y: Value): Value {
     if (size >= 0) fr.th.alloc(size * ELEM_BYTES);
     const items = toArray(y);
     if (size < 0) fr.th.alloc(items.length * ELEM_BYTES);
-    for (let i = 0; i < items.length; i++) x.elems.push(items[i]!);
+    for (let i = 0; i < items.length; i++) x.elems.push(items[i]);
     return x;
   }
   if (op === '|' && x instanceof Dict && y instanceof Dict) {

@@ -75,11 +75,11 @@ export function legacyDialect(flags: { set?: boolean; globalReassign?: boolean; 
 
 function toMap(rec: Record<string, Value> | undefined): Map<string, Value> {
   const m = new Map<string, Value>();
-  if (rec !== undefined) for (const k of Object.keys(rec)) m.set(hostToBinary(k), rec[k]!);
+  if (rec !== undefined) for (const k of Object.keys(rec)) m.set(hostToBinary(k), rec[k]);
   return m;
 }
 
-const UNIVERSE_MAP: Map<string, Value> = toMap(UNIVERSE as Record<string, Value>);
+const UNIVERSE_MAP: Map<string, Value> = toMap(UNIVERSE);
 
 function resolveOptions(d: Dialect): ResolveOptions {
   return {
@@ -162,7 +162,9 @@ export function compileProgram(opts: {
   dialect?: Dialect;
 }): Program {
   const dialect = { ...(opts.dialect ?? {}) };
-  const names = Array.isArray(opts.predeclared) ? [...opts.predeclared] : Object.keys(opts.predeclared ?? {});
+  const names = Array.isArray(opts.predeclared)
+    ? [...(opts.predeclared as readonly string[])]
+    : Object.keys(opts.predeclared ?? {});
   const nameSet = new Set(names.map(hostToBinary));
   const mod = guarded(opts.filename, () => {
     const file = parseFile(opts.filename, opts.source);
@@ -240,7 +242,7 @@ function runModule(compiled: CompiledModule, filename: string, th: ThreadImpl, f
     const v = g[i];
     if (v === undefined) continue;
     roots.push(v as Value);
-    globals[binaryToHost(compiled.globalNames[i]!)] = v as Value;
+    globals[binaryToHost(compiled.globalNames[i])] = v as Value;
   }
   for (const v of compiled.filelocals) if (v !== undefined) roots.push(v as Value);
   if (freeze) freezeDeep(roots);

@@ -136,7 +136,7 @@ export function bindArgs(fn: StarlarkFunction, args: Value[], kwargs: Kwargs): S
     for (let i = n; i < nparams; i++) {
       if (locals[i] !== undefined) continue;
       const d = fn.defaults[i];
-      if (d === undefined) (missing ??= []).push(code.paramNames[i]!);
+      if (d === undefined) (missing ??= []).push(code.paramNames[i]);
       else locals[i] = d;
     }
     if (missing !== null) {
@@ -169,7 +169,7 @@ export function enter(th: ThreadImpl, fn: StarlarkFunction, locals: Slot[]): Val
   if (th.depth >= th.maxDepth) th.overflow();
   const cells = code.cellSlots;
   for (let i = 0; i < cells.length; i++) {
-    const s = cells[i]!;
+    const s = cells[i];
     locals[s] = new Cell(locals[s] as Value | undefined);
   }
   const fr = new Frame(th, locals, fn.free, code.name, code.file);

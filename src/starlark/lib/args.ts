@@ -34,7 +34,7 @@ export function unpack(
   params: readonly string[],
 ): { values: (Value | undefined)[]; labels: string[] } {
   const names = params.map((p) => (p.endsWith('?') ? p.slice(0, -1) : p));
-  const values: (Value | undefined)[] = new Array(params.length).fill(undefined);
+  const values: (Value | undefined)[] = new Array<Value | undefined>(params.length).fill(undefined);
   const labels = names.slice();
   if (args.length > params.length) failIn(fn, `got ${args.length} arguments, want at most ${params.length}`);
   for (let i = 0; i < args.length; i++) values[i] = args[i];
@@ -51,7 +51,7 @@ export function unpack(
     }
   }
   for (let i = 0; i < params.length; i++) {
-    if (params[i]!.endsWith('?')) break;
+    if (params[i].endsWith('?')) break;
     if (values[i] === undefined) failIn(fn, `missing argument for ${names[i]}`);
   }
   return { values, labels };

@@ -3,7 +3,7 @@ import type { Kwargs, Value } from '../value/contract.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { List, Tuple } from '../value/list.ts';
-import { Dict } from '../value/hashtable.ts';
+import { type Dict } from '../value/hashtable.ts';
 import { failIn, prefixed, rethrowIn } from '../value/errors.ts';
 import { positional } from './args.ts';
 import { updateDict } from './dict-update.ts';
@@ -30,11 +30,11 @@ const table: Record<string, DictImpl> = {
     if (kwargs !== null || args.length < 1 || args.length > 2) positional(name, args, kwargs, 1, 2);
     let v: Value | undefined;
     try {
-      v = d.lookup(args[0]!);
+      v = d.lookup(args[0]);
     } catch (e) {
       rethrowIn(name, e);
     }
-    return v !== undefined ? v : args.length > 1 ? args[1]! : None;
+    return v !== undefined ? v : args.length > 1 ? args[1] : None;
   },
   items: (d, args, kwargs, name) => {
     positional(name, args, kwargs, 0, 0);
@@ -46,9 +46,9 @@ const table: Record<string, DictImpl> = {
   },
   pop: (d, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 2);
-    const v = prefixed(name, () => d.delete(args[0]!));
+    const v = prefixed(name, () => d.delete(args[0]));
     if (v !== undefined) return v;
-    if (args.length > 1) return args[1]!;
+    if (args.length > 1) return args[1];
     return failIn(name, 'missing key');
   },
   popitem: (d, args, kwargs, name) => {
@@ -60,11 +60,11 @@ const table: Record<string, DictImpl> = {
   },
   setdefault: (d, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 2);
-    const dflt = args.length > 1 ? args[1]! : None;
+    const dflt = args.length > 1 ? args[1] : None;
     try {
-      const v = d.lookup(args[0]!);
+      const v = d.lookup(args[0]);
       if (v !== undefined) return v;
-      d.insert(args[0]!, dflt);
+      d.insert(args[0], dflt);
     } catch (e) {
       rethrowIn(name, e);
     }

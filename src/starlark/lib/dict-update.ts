@@ -19,7 +19,7 @@ export function updateDict(d: Dict, x: Value | undefined, kwargs: Kwargs): void 
       if (!isIterableValue(x)) fail(`got ${typeNameOf(x)}, want iterable`);
       const items = toArray(x);
       for (let i = 0; i < items.length; i++) {
-        const p = items[i]!;
+        const p = items[i];
         let pair: readonly Value[];
         if (p instanceof Tuple || p instanceof List) pair = p.elems;
         else if (isIterableValue(p)) pair = toArray(p);
@@ -28,7 +28,7 @@ export function updateDict(d: Dict, x: Value | undefined, kwargs: Kwargs): void 
           fail(
             `dictionary update sequence element #${i} has length ${pair.length === undefined ? len(p) : pair.length}, want 2`,
           );
-        d.insert(pair[0]!, pair[1]!);
+        d.insert(pair[0], pair[1]);
       }
     }
   }

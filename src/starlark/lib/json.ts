@@ -196,12 +196,12 @@ class Decoder {
   }
   unexpected(): never {
     if (this.i >= this.s.length) return this.err('unexpected end of file');
-    return this.err(`unexpected character ${charRepr(this.s[this.i]!)}`);
+    return this.err(`unexpected character ${charRepr(this.s[this.i])}`);
   }
   /** `<context>, got <c>, want <what>` (or end of file). */
   want(context: string, what: string): never {
     if (this.i >= this.s.length) return this.err('unexpected end of file');
-    return this.err(`${context}got ${charRepr(this.s[this.i]!)}, want ${what}`);
+    return this.err(`${context}got ${charRepr(this.s[this.i])}, want ${what}`);
   }
   value(depth: number): Value {
     if (depth > 1000) this.err('nesting too deep');
@@ -282,7 +282,7 @@ class Decoder {
     // scan the maximal run of number characters, then validate it as a whole (Go's approach)
     const start = this.i;
     let j = start;
-    while (j < this.s.length && '0123456789.eE+-'.includes(this.s[j]!)) j++;
+    while (j < this.s.length && '0123456789.eE+-'.includes(this.s[j])) j++;
     const text = this.s.slice(start, j);
     const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.exec(text);
     if (m === null) return this.err(`invalid number: ${text}`);
@@ -402,7 +402,7 @@ export function jsonDecode(s: string): Value {
   const d = new Decoder(s);
   const v = d.value(0);
   d.skip();
-  if (d.i < s.length) d.err(`unexpected character ${charRepr(s[d.i]!)} after value`);
+  if (d.i < s.length) d.err(`unexpected character ${charRepr(s[d.i])} after value`);
   return v;
 }
 
@@ -415,14 +415,14 @@ export function jsonIndent(s: string, prefix: string, indent: string): string {
     const m = /^at offset (\d+), /.exec(e.message);
     const at = m === null ? s.length : Number(m[1]);
     if (at >= s.length) fail('unexpected end of JSON input');
-    fail(`invalid character ${charRepr(s[at]!)} looking for beginning of value`);
+    fail(`invalid character ${charRepr(s[at])} looking for beginning of value`);
   }
   let out = '';
   let depth = 0;
   let needIndent = false;
   const nl = (): string => '\n' + prefix + indent.repeat(depth);
   for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s[i];
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
     if (needIndent && c !== ']' && c !== '}') {
       needIndent = false;
@@ -456,7 +456,7 @@ export function jsonIndent(s: string, prefix: string, indent: string): string {
 const encode = new Builtin('json.encode', (_thread, args, kwargs) => {
   positional('json.encode', args, kwargs, 1, 1);
   try {
-    return jsonEncode(args[0]!);
+    return jsonEncode(args[0]);
   } catch (e) {
     rethrowIn('json.encode', e);
   }
@@ -466,7 +466,7 @@ const decode = new Builtin('json.decode', (thread, args, kwargs) => {
   const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
   // `x` is positional-only (google/starlark-go lib/json/json.go decode).
   if (args.length < 1) failIn('json.decode', 'unexpected keyword argument x');
-  const s = wantString('json.decode', labels[0]!, values[0]!);
+  const s = wantString('json.decode', labels[0], values[0]!);
   thread.alloc(2 * s.length);
   try {
     return jsonDecode(s);
@@ -489,7 +489,7 @@ function keywordOnly(name: string, kwargs: [string, Value][] | null): { prefix: 
 
 const indent = new Builtin('json.indent', (_t, args, kwargs) => {
   if (args.length !== 1) failIn('json.indent', `got ${args.length} arguments, want 1`);
-  const s = wantString('json.indent', 1, args[0]!);
+  const s = wantString('json.indent', 1, args[0]);
   const o = keywordOnly('json.indent', kwargs);
   try {
     return jsonIndent(s, o.prefix, o.indent);
@@ -502,7 +502,7 @@ const encodeIndent = new Builtin('json.encode_indent', (_t, args, kwargs) => {
   if (args.length !== 1) failIn('json.encode_indent', `got ${args.length} arguments, want 1`);
   const o = keywordOnly('json.encode_indent', kwargs);
   try {
-    return jsonIndent(jsonEncode(args[0]!), o.prefix, o.indent);
+    return jsonIndent(jsonEncode(args[0]), o.prefix, o.indent);
   } catch (e) {
     rethrowIn('json.encode_indent', e);
   }

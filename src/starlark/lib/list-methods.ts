@@ -3,7 +3,7 @@ import type { Kwargs, Thread, Value } from '../value/contract.ts';
 import { hasLen } from '../value/capabilities.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
-import { List, MAX_LIST_LENGTH } from '../value/list.ts';
+import { type List, MAX_LIST_LENGTH } from '../value/list.ts';
 import { failIn, prefixed } from '../value/errors.ts';
 import { equal, isIterableValue, toArray } from '../value/ops.ts';
 import { positional, wantInt, wrongType } from './args.ts';
@@ -24,7 +24,7 @@ const table: Record<string, ListImpl> = {
     if (kwargs !== null || args.length !== 1) positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'append to');
     if (l.elems.length >= MAX_LIST_LENGTH) failIn(name, `excessive list size (${l.elems.length + 1} elements)`);
-    l.elems.push(args[0]!);
+    l.elems.push(args[0]);
     return None;
   },
   clear: (l, args, kwargs, name) => {
@@ -36,7 +36,7 @@ const table: Record<string, ListImpl> = {
   extend: (l, args, kwargs, name, thread) => {
     positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'extend');
-    const x = args[0]!;
+    const x = args[0];
     if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
     // Charged before a sized iterable (range, list, ...) is materialised.
     if (hasLen(x)) thread.alloc(8 * x.len());
@@ -57,7 +57,7 @@ const table: Record<string, ListImpl> = {
     };
     const a = bound(args[1], 2, 0),
       b = bound(args[2], 3, n);
-    for (let i = a; i < b; i++) if (equal(l.elems[i]!, args[0]!)) return i;
+    for (let i = a; i < b; i++) if (equal(l.elems[i], args[0])) return i;
     return failIn(name, 'value not in list');
   },
   insert: (l, args, kwargs, name) => {
@@ -65,10 +65,10 @@ const table: Record<string, ListImpl> = {
     mutable(l, name, 'insert into');
     if (l.elems.length >= MAX_LIST_LENGTH) failIn(name, `excessive list size (${l.elems.length + 1} elements)`);
     const n = l.elems.length;
-    let i = wantInt(name, 1, args[0]!);
+    let i = wantInt(name, 1, args[0]);
     if (i < 0) i = Math.max(0, i + n);
     if (i > n) i = n;
-    l.elems.splice(i, 0, args[1]!);
+    l.elems.splice(i, 0, args[1]);
     return None;
   },
   pop: (l, args, kwargs, name) => {
@@ -82,13 +82,13 @@ const table: Record<string, ListImpl> = {
       failIn(name, `index ${orig} out of range [${-n}:${n - 1}]`);
     }
     mutable(l, name, 'pop from');
-    return l.elems.splice(i, 1)[0]!;
+    return l.elems.splice(i, 1)[0];
   },
   remove: (l, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 1);
     mutable(l, name, 'remove from');
     for (let i = 0; i < l.elems.length; i++) {
-      if (equal(l.elems[i]!, args[0]!)) {
+      if (equal(l.elems[i], args[0])) {
         l.elems.splice(i, 1);
         return None;
       }

@@ -22,14 +22,14 @@ function num(name: string, index: number, v: Value): number {
 function unary(name: string, f: (x: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
     positional(name, args, kwargs, 1, 1);
-    return new Float(f(num(name, 1, args[0]!)));
+    return new Float(f(num(name, 1, args[0])));
   });
 }
 
 function binary(name: string, f: (x: number, y: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
     positional(name, args, kwargs, 2, 2);
-    return new Float(f(num(name, 1, args[0]!), num(name, 2, args[1]!)));
+    return new Float(f(num(name, 1, args[0]), num(name, 2, args[1])));
   });
 }
 
@@ -37,7 +37,7 @@ function binary(name: string, f: (x: number, y: number) => number): Builtin {
 function rounding(name: string, f: (x: number) => number): Builtin {
   return new Builtin(name, (_t, args: Value[], kwargs: Kwargs) => {
     positional(name, args, kwargs, 1, 1);
-    const x = args[0]!;
+    const x = args[0];
     if (typeof x === 'number' || typeof x === 'bigint') return x;
     if (!(x instanceof Float)) return fail(`got ${typeNameOf(x)}, want float or int`);
     const r = f(x.value);
@@ -90,22 +90,25 @@ function gamma(x: number): number {
   }
   if (x < 0.5) return Math.PI / (Math.sin(Math.PI * x) * gamma(1 - x));
   const g = 7;
+  // Lanczos coefficients written as the Go source has them (more digits than a double holds).
+  /* eslint-disable no-loss-of-precision */
   const c = [
     0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61503916999185,
     12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
   ];
+  /* eslint-enable no-loss-of-precision */
   x -= 1;
-  let a = c[0]!;
+  let a = c[0];
   const t = x + g + 0.5;
-  for (let i = 1; i < g + 2; i++) a += c[i]! / (x + i);
+  for (let i = 1; i < g + 2; i++) a += c[i] / (x + i);
   return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
 }
 
 const log = new Builtin('log', (_t, args: Value[], kwargs: Kwargs) => {
   positional('log', args, kwargs, 1, 2);
-  const x = num('log', 1, args[0]!);
+  const x = num('log', 1, args[0]);
   if (args.length === 1) return new Float(Math.log(x));
-  const b = num('log', 2, args[1]!);
+  const b = num('log', 2, args[1]);
   if (b === 1) fail('division by zero');
   return new Float(Math.log(x) / Math.log(b));
 });

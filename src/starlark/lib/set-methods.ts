@@ -24,7 +24,7 @@ function elemsOf(name: string, x: Value, i: number): Value[] {
 
 function one(name: string, args: Value[], kwargs: Kwargs): Value[] {
   positional(name, args, kwargs, 1, 1);
-  return elemsOf(name, args[0]!, 1);
+  return elemsOf(name, args[0], 1);
 }
 
 function probe(name: string, s: StarlarkSet, x: Value): boolean {
@@ -34,7 +34,7 @@ function probe(name: string, s: StarlarkSet, x: Value): boolean {
 const table: Record<string, SetImpl> = {
   add: (s, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 1);
-    prefixed(name, () => s.add(args[0]!));
+    prefixed(name, () => s.add(args[0]));
     return None;
   },
   clear: (s, args, kwargs, name) => {
@@ -53,7 +53,7 @@ const table: Record<string, SetImpl> = {
     positional(name, args, kwargs, 1, 1);
     prefixed(name, () => {
       s.checkMutable('delete from');
-      if (s.has(args[0]!)) s.delete(args[0]!);
+      if (s.has(args[0])) s.delete(args[0]);
     });
     return None;
   },
@@ -83,7 +83,7 @@ const table: Record<string, SetImpl> = {
   },
   remove: (s, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 1);
-    const v = prefixed(name, () => s.delete(args[0]!));
+    const v = prefixed(name, () => s.delete(args[0]));
     if (v === undefined) failIn(name, 'missing key');
     return None;
   },

@@ -7,7 +7,7 @@ import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import type { BuiltinImpl } from '../value/builtin.ts';
 import { List, Tuple } from '../value/list.ts';
-import { Bytes } from '../value/bytes.ts';
+import { type Bytes } from '../value/bytes.ts';
 import { ByteView, RuneView, bytesView } from '../value/views.ts';
 import { failIn } from '../value/errors.ts';
 import { typeNameOf } from '../value/repr.ts';
@@ -98,7 +98,7 @@ function countOccurrences(s: string, sub: string): number {
 
 function find(s: string, args: Value[], kwargs: Kwargs, name: string, last: boolean, raise: boolean): number {
   positional(name, args, kwargs, 1, 3);
-  const sub = wantString(name, 1, args[0]!);
+  const sub = wantString(name, 1, args[0]);
   const [a, b] = indices(name, s.length, args[1], args[2]);
   const body = s.slice(a, b);
   const i = last ? body.lastIndexOf(sub) : body.indexOf(sub);
@@ -113,12 +113,12 @@ function affix(s: string, args: Value[], kwargs: Kwargs, name: string, suffix: b
   positional(name, args, kwargs, 1, 3);
   const [a, b] = indices(name, s.length, args[1], args[2]);
   const body = a <= b ? s.slice(a, b) : '';
-  const x = args[0]!;
+  const x = args[0];
   const test = (p: string): boolean => (suffix ? body.endsWith(p) : body.startsWith(p));
   if (typeof x === 'string') return a <= b && test(x);
   if (x instanceof Tuple) {
     for (let i = 0; i < x.elems.length; i++) {
-      const e = x.elems[i]!;
+      const e = x.elems[i];
       if (typeof e !== 'string') failIn(name, `want string, got ${typeNameOf(e)}, for element ${i}`);
       if (a <= b && test(e)) return true;
     }
@@ -152,10 +152,10 @@ function splitSpace(s: string, max: number, right: boolean): string[] {
   if (!right) {
     // the remainder keeps its inner and far-side whitespace (Python's rule)
     const head = words.slice(0, max).map(([a, b]) => s.slice(a, b));
-    return [...head, s.slice(words[max]![0])];
+    return [...head, s.slice(words[max][0])];
   }
   const tail = words.slice(words.length - max).map(([a, b]) => s.slice(a, b));
-  return [s.slice(0, words[words.length - max - 1]![1]), ...tail];
+  return [s.slice(0, words[words.length - max - 1][1]), ...tail];
 }
 
 function splitSep(s: string, sep: string, max: number, right: boolean): string[] {
@@ -204,8 +204,8 @@ function countParts(s: string, sep: string | null, max: number): number {
 function split(s: string, args: Value[], kwargs: Kwargs, name: string, right: boolean, thread: Thread): Value {
   const { values, labels } = unpack(name, args, kwargs, ['sep?', 'maxsplit?']);
   const sepV = values[0] ?? None;
-  const max = values[1] === undefined ? -1 : wantInt(name, labels[1]!, values[1]);
-  const sep = sepV === None ? null : wantString(name, labels[0]!, sepV);
+  const max = values[1] === undefined ? -1 : wantInt(name, labels[1], values[1]);
+  const sep = sepV === None ? null : wantString(name, labels[0], sepV);
   if (sep === '') failIn(name, 'empty separator');
   // Charged before any substring exists: the text plus every part's overhead.
   thread.alloc(s.length + PART_BYTES * countParts(s, sep, max));
@@ -260,7 +260,7 @@ function strip(s: string, args: Value[], kwargs: Kwargs, name: string, left: boo
 
 function partition(s: string, args: Value[], kwargs: Kwargs, name: string, last: boolean): Value {
   positional(name, args, kwargs, 1, 1);
-  const sep = wantString(name, 1, args[0]!);
+  const sep = wantString(name, 1, args[0]);
   if (sep === '') failIn(name, 'empty separator');
   const i = last ? s.lastIndexOf(sep) : s.indexOf(sep);
   if (i < 0) return new Tuple(last ? ['', '', s] : [s, '', '']);
@@ -323,8 +323,8 @@ function countReplacements(s: string, old: string, count: number): number {
 
 function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): string {
   positional(name, args, kwargs, 2, 3);
-  const old = wantString(name, 1, args[0]!);
-  const neu = wantString(name, 2, args[1]!);
+  const old = wantString(name, 1, args[0]);
+  const neu = wantString(name, 2, args[1]);
   let count = args[2] === undefined ? -1 : wantInt(name, 3, args[2]);
   if (count < 0) count = Infinity;
   const resultLength = s.length + countReplacements(s, old, count) * (neu.length - old.length);
@@ -365,7 +365,7 @@ function replaceImpl(s: string, args: Value[], kwargs: Kwargs, name: string, thr
 
 function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): Value {
   positional(name, args, kwargs, 1, 1);
-  const x = args[0]!;
+  const x = args[0];
   const parts: string[] = [];
   const add = (v: Value): void => {
     if (typeof v !== 'string') failIn(name, `in list, want string, got ${typeNameOf(v)}`);
@@ -395,7 +395,7 @@ function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Th
 
 function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
   const { values, labels } = unpack(name, args, kwargs, ['keepends?']);
-  const keep = values[0] === undefined ? false : wantBool(name, labels[0]!, values[0]);
+  const keep = values[0] === undefined ? false : wantBool(name, labels[0], values[0]);
   const out: string[] = [];
   let i = 0;
   while (i < s.length) {
@@ -427,7 +427,7 @@ const table: Record<string, StrImpl> = {
   codepoints: noArgs((s) => new RuneView('string.codepoints', s)),
   count: (s, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 3);
-    const sub = wantString(name, 1, args[0]!);
+    const sub = wantString(name, 1, args[0]);
     const [a, b] = indices(name, s.length, args[1], args[2]);
     if (a > b) return 0;
     return countOccurrences(s.slice(a, b), sub);
@@ -461,12 +461,12 @@ const table: Record<string, StrImpl> = {
   partition: (s, a, k, n) => partition(s, a, k, n, false),
   removeprefix: (s, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 1);
-    const p = wantString(name, 1, args[0]!);
+    const p = wantString(name, 1, args[0]);
     return s.startsWith(p) ? s.slice(p.length) : s;
   },
   removesuffix: (s, args, kwargs, name) => {
     positional(name, args, kwargs, 1, 1);
-    const p = wantString(name, 1, args[0]!);
+    const p = wantString(name, 1, args[0]);
     return p.length > 0 && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
   },
   replace,

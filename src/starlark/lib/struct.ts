@@ -12,7 +12,7 @@ export const structBuiltin: Builtin = new Builtin('struct', (_t, args, kwargs) =
 
 export const moduleBuiltin: Builtin = new Builtin('module', (_t, args, kwargs) => {
   if (args.length !== 1) failIn('module', `got ${args.length} arguments, want 1`);
-  const name = wantString('module', 1, args[0]!);
+  const name = wantString('module', 1, args[0]);
   const members: Record<string, Value> = {};
   for (const [k, v] of kwargs ?? []) members[k] = v;
   return new Module(name, members);

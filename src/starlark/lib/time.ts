@@ -216,10 +216,7 @@ export class Time {
           'in_location',
           (_t, args, kwargs) => {
             const { values, labels } = unpack('in_location', args, kwargs, ['location']);
-            return new Time(
-              this.unixNano,
-              zoneOffset('in_location', wantString('in_location', labels[0]!, values[0]!)),
-            );
+            return new Time(this.unixNano, zoneOffset('in_location', wantString('in_location', labels[0], values[0]!)));
           },
           this,
         );
@@ -269,7 +266,7 @@ function parseRFC3339(s: string): Time {
   const m = RFC3339.exec(s);
   if (m === null) fail(`parsing time "${s}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
   const [, y, mo, d, h, mi, se, frac, zone] = m;
-  const off = tryZone(zone!)!;
+  const off = tryZone(zone)!;
   const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(se));
   const nano = BigInt((frac ?? '').padEnd(9, '0') || '0');
   return new Time(BigInt(ms) * NS.ms + nano - BigInt(off) * NS.s, off);
@@ -295,13 +292,13 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
     Object.freeze({
       from_timestamp: new Builtin('from_timestamp', (_t, args, kwargs) => {
         const { values, labels } = unpack('from_timestamp', args, kwargs, ['sec', 'nsec?']);
-        const sec = intArg('from_timestamp', labels[0]!, values[0], 0);
-        const nsec = intArg('from_timestamp', labels[1]!, values[1], 0);
+        const sec = intArg('from_timestamp', labels[0], values[0], 0);
+        const nsec = intArg('from_timestamp', labels[1], values[1], 0);
         return new Time(sec * NS.s + nsec);
       }),
       is_valid_timezone: new Builtin('is_valid_timezone', (_t, args, kwargs) => {
         const { values, labels } = unpack('is_valid_timezone', args, kwargs, ['loc']);
-        return tryZone(wantString('is_valid_timezone', labels[0]!, values[0]!)) !== undefined;
+        return tryZone(wantString('is_valid_timezone', labels[0], values[0]!)) !== undefined;
       }),
       now: new Builtin('now', (_t, args, kwargs) => {
         unpack('now', args, kwargs, []);
@@ -312,24 +309,24 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
         const { values, labels } = unpack('parse_duration', args, kwargs, ['d']);
         const d = values[0]!;
         if (d instanceof Duration) return d;
-        return new Duration(parseDuration(wantString('parse_duration', labels[0]!, d)));
+        return new Duration(parseDuration(wantString('parse_duration', labels[0], d)));
       }),
       parse_time: new Builtin('parse_time', (_t, args, kwargs) => {
         const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?']);
-        const x = wantString('parse_time', labels[0]!, values[0]!);
+        const x = wantString('parse_time', labels[0], values[0]!);
         if (values[1] !== undefined && values[1] !== '2006-01-02T15:04:05Z07:00') {
           failIn('parse_time', 'only the RFC 3339 layout is supported');
         }
         const t = parseRFC3339(x);
         if (values[2] !== undefined)
-          return new Time(t.unixNano, zoneOffset('parse_time', wantString('parse_time', labels[2]!, values[2])));
+          return new Time(t.unixNano, zoneOffset('parse_time', wantString('parse_time', labels[2], values[2])));
         return t;
       }),
       time: new Builtin('time', (_t, args, kwargs) => {
         const p = ['year?', 'month?', 'day?', 'hour?', 'minute?', 'second?', 'nanosecond?', 'location?'];
         const { values, labels } = unpack('time', args, kwargs, p);
-        const n = (i: number, d: number): number => Number(intArg('time', labels[i]!, values[i], d));
-        const off = values[7] === undefined ? 0 : zoneOffset('time', wantString('time', labels[7]!, values[7]));
+        const n = (i: number, d: number): number => Number(intArg('time', labels[i], values[i], d));
+        const off = values[7] === undefined ? 0 : zoneOffset('time', wantString('time', labels[7], values[7]));
         const ms = Date.UTC(n(0, 1970), n(1, 1) - 1, n(2, 1), n(3, 0), n(4, 0), n(5, 0));
         return new Time(BigInt(ms) * NS.ms + BigInt(n(6, 0)) - BigInt(off) * NS.s, off);
       }),

@@ -50,7 +50,7 @@ function elems(thread: Thread, name: string, x: Value, label: string | number = 
 
 const abs = fn('abs', (_t, args, kwargs) => {
   positional('abs', args, kwargs, 1, 1);
-  const x = args[0]!;
+  const x = args[0];
   if (typeof x === 'number') return Math.abs(x);
   if (typeof x === 'bigint') return x < 0n ? intNeg(x) : x;
   if (x instanceof Float) return new Float(Math.abs(x.value));
@@ -60,7 +60,7 @@ const abs = fn('abs', (_t, args, kwargs) => {
 function anyAll(name: string, want: boolean): Builtin {
   return fn(name, (thread, args, kwargs) => {
     positional(name, args, kwargs, 1, 1);
-    const x = args[0]!;
+    const x = args[0];
     if (!isIterableValue(x)) wrongType(name, 1, x, 'iterable');
     const it = iterate(x);
     try {
@@ -78,19 +78,19 @@ function anyAll(name: string, want: boolean): Builtin {
 
 const bool = fn('bool', (_t, args, kwargs) => {
   positional('bool', args, kwargs, 0, 1);
-  return args.length === 0 ? false : truth(args[0]!);
+  return args.length === 0 ? false : truth(args[0]);
 });
 
 const bytes = fn('bytes', (_t, args, kwargs) => {
   positional('bytes', args, kwargs, 1, 1);
-  const x = args[0]!;
+  const x = args[0];
   if (typeof x === 'string') return new Bytes(toValidUtf8(x));
   if (x instanceof Bytes) return x;
   if (isIterableValue(x)) {
     const items = toArray(x);
     let s = '';
     for (let i = 0; i < items.length; i++) {
-      const b = items[i]!;
+      const b = items[i];
       if (typeof b !== 'number' && typeof b !== 'bigint')
         failIn('bytes', `at index ${i}, got ${typeName(b)}, want int`);
       if (typeof b !== 'number' || b < 0 || b > 255)
@@ -104,7 +104,7 @@ const bytes = fn('bytes', (_t, args, kwargs) => {
 
 const chr = fn('chr', (_t, args, kwargs) => {
   positional('chr', args, kwargs, 1, 1);
-  const x = args[0]!;
+  const x = args[0];
   if (typeof x !== 'number' && typeof x !== 'bigint') return failIn('chr', `got ${typeName(x)}, want int`);
   if (x < 0) failIn('chr', `Unicode code point ${x} out of range (<0)`);
   if (x > 0x10ffff) failIn('chr', `Unicode code point U+${x.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
@@ -121,18 +121,18 @@ const dict = fn('dict', (thread, args, kwargs) => {
 
 const dir = fn('dir', (_t, args, kwargs) => {
   positional('dir', args, kwargs, 1, 1);
-  return new List(attrNames(args[0]!));
+  return new List(attrNames(args[0]));
 });
 
 const enumerate = fn('enumerate', (thread, args, kwargs) => {
   positional('enumerate', args, kwargs, 1, 2);
   let start: Int = 0;
   if (args.length > 1) {
-    const s = args[1]!;
+    const s = args[1];
     if (typeof s !== 'number' && typeof s !== 'bigint') wrongType('enumerate', 2, s, 'int');
     start = s;
   }
-  const items = elems(thread, 'enumerate', args[0]!);
+  const items = elems(thread, 'enumerate', args[0]);
   return new List(
     items.map((v, i) => new Tuple([typeof start === 'number' ? start + i : normBig(start + BigInt(i)), v])),
   );
@@ -156,7 +156,7 @@ function sepArg(name: string, kwargs: Kwargs): { sep: string } {
 const floatBuiltin = fn('float', (_t, args, kwargs) => {
   positional('float', args, kwargs, 0, 1);
   if (args.length === 0) return new Float(0);
-  const x = args[0]!;
+  const x = args[0];
   if (x instanceof Float) return x;
   if (typeof x === 'boolean') return new Float(x ? 1 : 0);
   if (typeof x === 'number') return new Float(x);
@@ -177,18 +177,18 @@ const floatBuiltin = fn('float', (_t, args, kwargs) => {
 
 const getattr = fn('getattr', (_t, args, kwargs) => {
   positional('getattr', args, kwargs, 2, 3);
-  const name = wantString('getattr', 2, args[1]!);
-  const v = prefixed('getattr', () => getAttrOrUndefined(args[0]!, name));
+  const name = wantString('getattr', 2, args[1]);
+  const v = prefixed('getattr', () => getAttrOrUndefined(args[0], name));
   if (v !== undefined) return v;
-  if (args.length === 3) return args[2]!;
-  return failIn('getattr', noAttrMessage(args[0]!, name));
+  if (args.length === 3) return args[2];
+  return failIn('getattr', noAttrMessage(args[0], name));
 });
 
 const hasattr = fn('hasattr', (_t, args, kwargs) => {
   positional('hasattr', args, kwargs, 2, 2);
-  const name = wantString('hasattr', 2, args[1]!);
+  const name = wantString('hasattr', 2, args[1]);
   try {
-    return getAttrOrUndefined(args[0]!, name) !== undefined;
+    return getAttrOrUndefined(args[0], name) !== undefined;
   } catch {
     return false;
   }
@@ -196,7 +196,7 @@ const hasattr = fn('hasattr', (_t, args, kwargs) => {
 
 const hashBuiltin = fn('hash', (_t, args, kwargs) => {
   positional('hash', args, kwargs, 1, 1);
-  return hash(args[0]!);
+  return hash(args[0]);
 });
 
 /** `int(x, base)` string parsing with Starlark's rules. */
@@ -210,7 +210,7 @@ function parseInt(s: string, base: number): Int {
   }
   let b = base;
   if (body.length >= 2 && body[0] === '0') {
-    const p = body[1]!.toLowerCase();
+    const p = body[1].toLowerCase();
     const pb = p === 'x' ? 16 : p === 'o' ? 8 : p === 'b' ? 2 : 0;
     if (pb !== 0) {
       if (b === 0) b = pb;
@@ -235,7 +235,7 @@ const intBuiltin = fn('int', (_t, args, kwargs) => {
   const x = values[0]!;
   const baseV = values[1];
   if (baseV !== undefined) {
-    const base = wantInt('int', labels[1]!, baseV);
+    const base = wantInt('int', labels[1], baseV);
     if (base !== 0 && (base < 2 || base > 36)) failIn('int', 'base must be an integer >= 2 && <= 36');
     if (typeof x !== 'string') failIn('int', "can't convert non-string with explicit base");
     return parseInt(x, base);
@@ -255,14 +255,14 @@ const intBuiltin = fn('int', (_t, args, kwargs) => {
 const lenBuiltin = fn('len', (_t, args, kwargs) => {
   positional('len', args, kwargs, 1, 1);
   if (args[0] instanceof Range) return args[0].lenValue();
-  const n = len(args[0]!);
-  if (n < 0) failIn('len', `value of type ${typeName(args[0]!)} has no len`);
+  const n = len(args[0]);
+  if (n < 0) failIn('len', `value of type ${typeName(args[0])} has no len`);
   return n;
 });
 
 const list = fn('list', (thread, args, kwargs) => {
   positional('list', args, kwargs, 0, 1);
-  return new List(args.length === 0 ? [] : elems(thread, 'list', args[0]!));
+  return new List(args.length === 0 ? [] : elems(thread, 'list', args[0]));
 });
 
 function minMax(name: string, sign: number): Builtin {
@@ -270,7 +270,7 @@ function minMax(name: string, sign: number): Builtin {
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
     const key: Value = kwargs === null ? None : (unpack(name, [], kwargs, ['key?']).values[0] ?? None);
     // A single iterable is walked lazily, holding its lock while `key` runs (as starlark-go does).
-    const x = args.length === 1 ? args[0]! : new Tuple(args);
+    const x = args.length === 1 ? args[0] : new Tuple(args);
     if (!isIterableValue(x)) failIn(name, `${typeName(x)} value is not iterable`);
     const it = iterate(x);
     let best: Value | undefined;
@@ -305,7 +305,7 @@ function minMax(name: string, sign: number): Builtin {
 
 const ord = fn('ord', (_t, args, kwargs) => {
   positional('ord', args, kwargs, 1, 1);
-  const x = args[0]!;
+  const x = args[0];
   if (typeof x === 'string') {
     const r = decodeRuneAt(x, 0),
       size = r & 7;
@@ -341,59 +341,59 @@ const range = fn('range', (_t, args, kwargs) => {
       failIn('range', `for parameter ${i + 1}: ${a} out of range (want value in signed 64-bit range)`);
     return a;
   });
-  const [start, stop, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
+  const [start, stop, step] = nums.length === 1 ? [0, nums[0], 1] : [nums[0], nums[1], nums[2] ?? 1];
   if (step === 0) failIn('range', 'step argument must not be zero');
   return new Range(start, stop, step);
 });
 
 const reprBuiltin = fn('repr', (_t, args, kwargs) => {
   positional('repr', args, kwargs, 1, 1);
-  return repr(args[0]!);
+  return repr(args[0]);
 });
 
 const reversed = fn('reversed', (thread, args, kwargs) => {
   positional('reversed', args, kwargs, 1, 1);
-  return new List(elems(thread, 'reversed', args[0]!).reverse());
+  return new List(elems(thread, 'reversed', args[0]).reverse());
 });
 
 const set = fn('set', (thread, args, kwargs) => {
   positional('set', args, kwargs, 0, 1);
   const s = new StarlarkSet();
-  if (args.length > 0) for (const v of elems(thread, 'set', args[0]!)) prefixed('set', () => s.add(v));
+  if (args.length > 0) for (const v of elems(thread, 'set', args[0])) prefixed('set', () => s.add(v));
   return s;
 });
 
 const sorted = fn('sorted', (thread, args, kwargs) => {
   const { values, labels } = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
-  const items = elems(thread, 'sorted', values[0]!, labels[0]!);
+  const items = elems(thread, 'sorted', values[0]!, labels[0]);
   const key = values[1] ?? None;
-  const rev = values[2] === undefined ? false : wantBool('sorted', labels[2]!, values[2]);
+  const rev = values[2] === undefined ? false : wantBool('sorted', labels[2], values[2]);
   const keys = key === None ? items : items.map((v) => thread.call(key, [v], null));
   const idx = items.map((_, i) => i);
   prefixed('sorted', () => {
     idx.sort((a, b) => {
-      const c = order(keys[a]!, keys[b]!);
+      const c = order(keys[a], keys[b]);
       return rev ? -c : c;
     });
   });
-  return new List(idx.map((i) => items[i]!));
+  return new List(idx.map((i) => items[i]));
 });
 
 const strBuiltin = fn('str', (_t, args, kwargs) => {
   positional('str', args, kwargs, 1, 1);
-  return str(args[0]!);
+  return str(args[0]);
 });
 
 const tuple = fn('tuple', (thread, args, kwargs) => {
   positional('tuple', args, kwargs, 0, 1);
   if (args.length === 0) return EMPTY_TUPLE;
   if (args[0] instanceof Tuple) return args[0];
-  return new Tuple(elems(thread, 'tuple', args[0]!));
+  return new Tuple(elems(thread, 'tuple', args[0]));
 });
 
 const type = fn('type', (_t, args, kwargs) => {
   positional('type', args, kwargs, 1, 1);
-  return typeName(args[0]!);
+  return typeName(args[0]);
 });
 
 const zip = fn('zip', (_t, args, kwargs) => {

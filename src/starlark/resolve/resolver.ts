@@ -67,7 +67,7 @@ export function exprStart(e: Expr): Pos {
     case 'cond':
       return exprStart(e.t);
     case 'tuple':
-      return e.parens || e.elems.length === 0 ? e.pos : exprStart(e.elems[0]!);
+      return e.parens || e.elems.length === 0 ? e.pos : exprStart(e.elems[0]);
     default:
       return e.pos;
   }
@@ -209,8 +209,8 @@ class Resolver {
           break;
         case 'load':
           for (let i = 0; i < s.to.length; i++) {
-            const to = s.to[i]!;
-            const from = s.from[i]!;
+            const to = s.to[i];
+            const from = s.from[i];
             if (from.name === '') continue;
             if (from.name.charCodeAt(0) === 95) continue;
             this.bindLoad(to, block);
@@ -398,7 +398,7 @@ class Resolver {
         }
         for (const to of s.to) if (top) this.moduleBound.add(to.name);
         for (let i = 0; i < s.from.length; i++) {
-          const from = s.from[i]!;
+          const from = s.from[i];
           if (from.name === '') this.err(from.pos, 'load: empty identifier');
           else if (from.name.charCodeAt(0) === 95) {
             this.err(from.pos, `load: names with leading underscores are not exported: ${from.name}`);
@@ -540,8 +540,8 @@ class Resolver {
       }
       this.expr(a.value, block);
     }
-    if (npos > 255) this.err(args[0]!.pos, `${npos} positional arguments in call, limit is 255`);
-    if (nnamed > 255) this.err(args[0]!.pos, `${nnamed} keyword arguments in call, limit is 255`);
+    if (npos > 255) this.err(args[0].pos, `${npos} positional arguments in call, limit is 255`);
+    if (nnamed > 255) this.err(args[0].pos, `${nnamed} keyword arguments in call, limit is 255`);
   }
 
   private expr(e: Expr, block: Block): void {
@@ -612,7 +612,7 @@ class Resolver {
     const saveLoops = this.loops;
     this.loops = 0;
     for (let i = 0; i < c.clauses.length; i++) {
-      const cl = c.clauses[i]!;
+      const cl = c.clauses[i];
       if (cl.k === 'for') {
         if (i > 0) this.expr(cl.x, cb);
         this.assignTargets(cl.vars, cb);

@@ -30,7 +30,7 @@ function distance(a: string, b: string, max: number): number {
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
@@ -39,5 +39,5 @@ function distance(a: string, b: string, max: number): number {
     prev = cur;
     cur = t;
   }
-  return prev[b.length]!;
+  return prev[b.length];
 }

@@ -141,12 +141,12 @@ export class Scanner {
         }
         if (c === 35 || c === 10 || (c === -1 && col > 0)) blank = true;
         if (!blank && this.depth === 0) {
-          const cur = this.indents[this.indents.length - 1]!;
+          const cur = this.indents[this.indents.length - 1];
           if (col > cur) {
             this.dents++;
             this.indents.push(col);
           } else if (col < cur) {
-            while (this.indents.length > 0 && col < this.indents[this.indents.length - 1]!) {
+            while (this.indents.length > 0 && col < this.indents[this.indents.length - 1]) {
               this.dents--;
               this.indents.pop();
             }
@@ -531,7 +531,7 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
     }
     // backslash
     if (i + 1 >= n) fail('invalid escape sequence \\');
-    const e = body[i + 1]!;
+    const e = body[i + 1];
     if (raw) {
       // Raw strings keep the backslash; it only stops a quote from closing the literal.
       out += '\\';

@@ -50,7 +50,7 @@ const i64 = new BigInt64Array(f64.buffer);
 /** Maps a double to an integer whose order matches the doubles' order (adjacent doubles differ by 1). */
 function orderedBits(x: number): bigint {
   f64[0] = x;
-  const b = i64[0]!;
+  const b = i64[0];
   return b < 0n ? -(b & 0x7fffffffffffffffn) : b;
 }
 
@@ -104,7 +104,7 @@ export function createAssertModule(report: AssertReporter): AssertModule {
     }),
     true: b('true', (t, a, kw) => {
       const [c, msg] = args('assert.true', a, kw, 1, 2, ['cond', 'msg']);
-      return truth(c!) ? None : error(t, msg === undefined ? 'assertion failed' : str(msg));
+      return truth(c) ? None : error(t, msg === undefined ? 'assertion failed' : str(msg));
     }),
     lt: b('lt', (t, a, kw) => {
       const [x, y] = args('assert.lt', a, kw, 2, 2) as [Value, Value];
@@ -126,13 +126,13 @@ export function createAssertModule(report: AssertReporter): AssertModule {
     }),
     fail: b('fail', (t, a, kw) => {
       const [msg] = args('assert.fail', a, kw, 1, 1);
-      return error(t, str(msg!));
+      return error(t, str(msg));
     }),
   };
   const freezeBuiltin = new Builtin('freeze', (_t, a, kw) => {
     const [x] = args('freeze', a, kw, 1, 1);
-    freeze(x!);
-    return x!;
+    freeze(x);
+    return x;
   });
   return { assert: new Module('assert', members), freeze: freezeBuiltin };
 }

@@ -31,10 +31,10 @@ export function parseExpectations(file: string, chunkText: string, startLine: nu
   const out = new Map<number, Expectation>();
   const lines = chunkText.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const at = lines[i]!.indexOf('###');
+    const at = lines[i].indexOf('###');
     if (at < 0) continue;
     const line = startLine + i;
-    const rest = lines[i]!.slice(at + 3).trim();
+    const rest = lines[i].slice(at + 3).trim();
     const pattern = unquoteGoString(rest);
     if (pattern === null) throw new TestHarnessError(file, line, `not a quoted regexp: ${rest}`);
     const re = compileRe2(pattern);

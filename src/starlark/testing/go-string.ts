@@ -32,7 +32,7 @@ export function unquoteGoString(text: string): string | null {
     for (const b of encoder.encode(s)) bytes.push(b);
   };
   for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
+    const c = body[i];
     if (c === '"' || c === '\n') return null;
     if (c !== '\\') {
       const cp = body.codePointAt(i)!;
@@ -44,7 +44,7 @@ export function unquoteGoString(text: string): string | null {
     const e = body[++i];
     if (e === undefined) return null;
     if (e in SIMPLE_ESCAPES) {
-      pushText(SIMPLE_ESCAPES[e]!);
+      pushText(SIMPLE_ESCAPES[e]);
     } else if (e === 'x') {
       const hex = body.slice(i + 1, i + 3);
       if (!/^[0-9a-fA-F]{2}$/.test(hex)) return null;

@@ -39,7 +39,7 @@ function translate(pattern: string): Re2Result {
   let i = 0;
   const lead = /^\(\?([imsU]+)\)/.exec(pattern);
   if (lead) {
-    for (const f of lead[1]!) {
+    for (const f of lead[1]) {
       if (f === 'U') return { ok: false, error: `unsupported RE2 flag U in ${pattern}` };
       if (!flags.includes(f)) flags += f;
     }
@@ -48,7 +48,7 @@ function translate(pattern: string): Re2Result {
   let out = '';
   let inClass = false;
   while (i < pattern.length) {
-    const c = pattern[i]!;
+    const c = pattern[i];
     if (c === '\\') {
       const n = pattern[i + 1];
       if (n === undefined) return { ok: false, error: `trailing backslash in ${pattern}` };
@@ -69,7 +69,7 @@ function translate(pattern: string): Re2Result {
       if (c === '[' && pattern[i + 1] === ':') {
         const m = /^\[:(\^?)([a-z]+):\]/.exec(pattern.slice(i));
         if (m) {
-          const cls = POSIX_CLASSES[m[2]!];
+          const cls = POSIX_CLASSES[m[2]];
           if (!cls) return { ok: false, error: `invalid character class range: ${m[0]}` };
           if (m[1]) return { ok: false, error: `unsupported negated POSIX class ${m[0]}` };
           out += cls;

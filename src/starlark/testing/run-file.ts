@@ -12,7 +12,6 @@ import type { FrameInfo, Value } from '../value/contract.ts';
 import { execFile } from '../index.ts';
 import type { Dialect, StarlarkLimits } from '../index.ts';
 import { isStarlarkEvalError, isStarlarkSyntaxError } from '../errors.ts';
-import type { SyntaxErrorItem } from '../errors.ts';
 import { splitChunks } from './chunks.ts';
 import type { Chunk, ChunkOptionName } from './chunks.ts';
 import { parseExpectations } from './expectations.ts';
@@ -183,7 +182,7 @@ function runChunk(
     });
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {
-      for (const item of e.errors as SyntaxErrorItem[]) {
+      for (const item of e.errors) {
         if (item.file === file) gotError(item.line, binaryText(item.message));
         else
           failures.push({
@@ -220,7 +219,7 @@ function runChunk(
 /** The innermost frame of `stack` positioned in `file` (its line), else 0. */
 function lineInFile(stack: readonly FrameInfo[], file: string): number {
   for (let i = stack.length - 1; i >= 0; i--) {
-    const f = stack[i]!;
+    const f = stack[i];
     if (f.file === file && f.line > 0) return f.line;
   }
   return 0;

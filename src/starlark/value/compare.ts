@@ -37,7 +37,7 @@ export function equal(x: Value, y: Value): boolean {
 
 function numEq(a: number | bigint, f: number): boolean {
   if (Number.isNaN(f)) return false;
-  // eslint-disable-next-line eqeqeq
+
   return typeof a === 'bigint' ? a == (f as unknown as bigint) : a === f;
 }
 
@@ -117,7 +117,7 @@ export function compare(op: string, x: Value, y: Value, depth = 0): boolean {
     if (op !== '==' && op !== '!=') fail(`struct ${op} struct not implemented`);
     const s = y as Struct;
     let eq = x.names.length === s.names.length && x.names.every((n, i) => n === s.names[i]);
-    for (let i = 0; eq && i < x.values.length; i++) eq = compare('==', x.values[i]!, s.values[i]!, depth + 1);
+    for (let i = 0; eq && i < x.values.length; i++) eq = compare('==', x.values[i], s.values[i], depth + 1);
     return op === '==' ? eq : !eq;
   }
   if (isComparable(x)) return x.compareSameType(op, y, depth);
@@ -132,8 +132,8 @@ function compareSeq(op: string, a: readonly Value[], b: readonly Value[], depth:
   if ((op === '==' || op === '!=') && a.length !== b.length) return op === '!=';
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const ai = a[i]!,
-      bi = b[i]!;
+    const ai = a[i],
+      bi = b[i];
     // Identical primitives are equal; containers are compared element-wise even when identical
     // (google/starlark-go value.go sliceCompare has no identity shortcut: a self-cycle exceeds the
     // recursion limit).

@@ -70,7 +70,7 @@ export function percentFormat(format: string, y: Value): string {
       arg = lookupKey(y, key);
       usedMapping = true;
     }
-    const c = format[i]!;
+    const c = format[i];
     if (c === '%') {
       out += '%';
       continue;
@@ -154,7 +154,7 @@ export function strFormat(format: string, args: readonly Value[], kwargs: readon
   let next = 0;
   const n = format.length;
   for (let i = 0; i < n; i++) {
-    const c = format[i]!;
+    const c = format[i];
     if (c === '}') {
       if (format[i + 1] === '}') {
         out += '}';

@@ -24,7 +24,7 @@ export function freeze(x: Value): void {
     if (typeof v !== 'object') continue;
     if (hasChildren(v)) {
       const kids = v.freezeChildren();
-      if (kids !== null) for (let i = 0; i < kids.length; i++) if (typeof kids[i] === 'object') work.push(kids[i]!);
+      if (kids !== null) for (let i = 0; i < kids.length; i++) if (typeof kids[i] === 'object') work.push(kids[i]);
     } else if (isFreezable(v)) v.freeze();
   }
 }

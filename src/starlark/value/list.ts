@@ -34,7 +34,7 @@ export class List {
     return this.elems.length;
   }
   index(i: number): Value {
-    return this.elems[i]!;
+    return this.elems[i];
   }
   setIndex(i: number, v: Value): void {
     this.checkMutable('assign to element of');
@@ -84,7 +84,7 @@ export class Tuple {
     return this.elems.length;
   }
   index(i: number): Value {
-    return this.elems[i]!;
+    return this.elems[i];
   }
   iterate(): StarlarkIterator {
     return new ArrayIterator(this.elems);

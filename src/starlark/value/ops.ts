@@ -146,7 +146,7 @@ function repeatCount(n: Int, len: number, max: number): number {
 
 function repeatArray(a: readonly Value[], n: number): Value[] {
   const out: Value[] = [];
-  for (let i = 0; i < n; i++) for (let j = 0; j < a.length; j++) out.push(a[j]!);
+  for (let i = 0; i < n; i++) for (let j = 0; j < a.length; j++) out.push(a[j]);
   return out;
 }
 
@@ -343,7 +343,7 @@ export function contains(container: Value, x: Value): boolean {
   if (c instanceof Dict || c instanceof StarlarkSet) return c.has(x);
   if (c instanceof List || c instanceof Tuple) {
     const a = c.elems;
-    for (let i = 0; i < a.length; i++) if (a[i] === x || equal(a[i]!, x)) return true;
+    for (let i = 0; i < a.length; i++) if (a[i] === x || equal(a[i], x)) return true;
     return false;
   }
   if (c instanceof Range) {
@@ -454,7 +454,7 @@ export function getIndex(x: Value, y: Value): Value {
     const a = x.elems;
     let i = typeof y === 'number' ? y : asIndexInt(y, `${typeNameOf(x)} index`);
     if (i < 0) i += a.length;
-    if (i >= 0 && i < a.length) return a[i]!;
+    if (i >= 0 && i < a.length) return a[i];
     return outOfRange(x, typeof y === 'number' ? y : i, a.length);
   }
   if (x instanceof Dict) {
@@ -466,14 +466,14 @@ export function getIndex(x: Value, y: Value): Value {
     let i = asIndexInt(y, 'string index');
     const orig = i;
     if (i < 0) i += x.length;
-    if (i >= 0 && i < x.length) return x[i]!;
+    if (i >= 0 && i < x.length) return x[i];
     return outOfRange(x, orig, x.length);
   }
   if (x instanceof Bytes) {
     let i = asIndexInt(y, 'bytes index');
     const orig = i;
     if (i < 0) i += x.data.length;
-    if (i >= 0 && i < x.data.length) return new Bytes(x.data[i]!);
+    if (i >= 0 && i < x.data.length) return new Bytes(x.data[i]);
     return outOfRange(x, orig, x.data.length);
   }
   if (x instanceof Range) {
@@ -572,13 +572,13 @@ export function slice(x: Value, lo: Value, hi: Value, step: Value): Value {
     const [a, b, k] = sliceIndices(s.length, lo, hi, step);
     let r: string;
     if (k === 1) r = a < b ? s.slice(a, b) : '';
-    else r = pick((i) => s[i]!, a, b, k).join('');
+    else r = pick((i) => s[i], a, b, k).join('');
     return typeof x === 'string' ? r : new Bytes(r);
   }
   if (x instanceof List || x instanceof Tuple) {
     const e = x.elems;
     const [a, b, k] = sliceIndices(e.length, lo, hi, step);
-    const r = k === 1 ? (a < b ? e.slice(a, b) : []) : pick((i) => e[i]!, a, b, k);
+    const r = k === 1 ? (a < b ? e.slice(a, b) : []) : pick((i) => e[i], a, b, k);
     return x instanceof List ? new List(r) : new Tuple(r);
   }
   if (x instanceof Range) {

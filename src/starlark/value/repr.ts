@@ -127,8 +127,8 @@ export function writeValue(out: string[], x: Value, path: unknown[]): void {
     out.push('struct(');
     for (let i = 0; i < x.names.length; i++) {
       if (i > 0) out.push(', ');
-      out.push(x.names[i]!, ' = ');
-      writeValue(out, x.values[i]!, path);
+      out.push(x.names[i], ' = ');
+      writeValue(out, x.values[i], path);
     }
     out.push(')');
     return;
@@ -157,7 +157,7 @@ export function writeValue(out: string[], x: Value, path: unknown[]): void {
 function writeElems(out: string[], elems: readonly Value[], path: unknown[]): void {
   for (let i = 0; i < elems.length; i++) {
     if (i > 0) out.push(', ');
-    writeValue(out, elems[i]!, path);
+    writeValue(out, elems[i], path);
   }
 }
 

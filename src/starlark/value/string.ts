@@ -120,7 +120,7 @@ export function toValidUtf8(s: string): string {
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 const HEX = '0123456789abcdef';
-const hex2 = (c: number): string => HEX[c >> 4]! + HEX[c & 15]!;
+const hex2 = (c: number): string => HEX[c >> 4] + HEX[c & 15];
 
 /** Appends the Go-style double-quoted form of binary string `s` (with `b` prefix for bytes). */
 export function quote(s: string, isBytes = false): string {

@@ -5,7 +5,7 @@
  */
 import type { Value } from './contract.ts';
 import type { StarlarkIterator } from './capabilities.ts';
-import { Bytes } from './bytes.ts';
+import { type Bytes } from './bytes.ts';
 import { decodeRuneAt, quote } from './string.ts';
 
 export type ViewKind =
@@ -54,7 +54,7 @@ export class ByteView extends ViewBase {
     return this.s.length;
   }
   index(i: number): Value {
-    return this.ords ? this.s.charCodeAt(i) : this.s[i]!;
+    return this.ords ? this.s.charCodeAt(i) : this.s[i];
   }
 }
 
@@ -83,7 +83,7 @@ class ByteIter implements StarlarkIterator {
   next(): Value | undefined {
     if (this.i >= this.s.length) return undefined;
     const i = this.i++;
-    return this.ords ? this.s.charCodeAt(i) : this.s[i]!;
+    return this.ords ? this.s.charCodeAt(i) : this.s[i];
   }
   done(): void {}
 }

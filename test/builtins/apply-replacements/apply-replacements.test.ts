@@ -54,7 +54,7 @@ describe('apply-replacements', () => {
     );
     expect(r.exitCode).toBe(0);
     expect(r.results).toEqual([]);
-    const d = r.items[1]!;
+    const d = r.items[1];
     expect(d.get('spec.template.spec.containers[0].image')).toBe('registry.io/app:1.2');
     expect(d.get('spec.template.spec.containers[1].image')).toBe('side:1');
     expect(d.namespace).toBe('team-a');
@@ -76,8 +76,8 @@ describe('apply-replacements', () => {
     options: {delimiter: ':', index: -1}
 `),
     );
-    expect(r.items[1]!.get('spec.template.spec.containers[1].image')).toBe('side:1.2');
-    expect(r.items[1]!.get('spec.template.spec.containers[0].image')).toBe('1.2:app:old');
+    expect(r.items[1].get('spec.template.spec.containers[1].image')).toBe('side:1.2');
+    expect(r.items[1].get('spec.template.spec.containers[0].image')).toBe('1.2:app:old');
   });
 
   it('missing targets: skipped by v0.1.1, an error from v0.1.2; wildcards from v0.1.2', async () => {
@@ -102,7 +102,7 @@ describe('apply-replacements', () => {
     fieldPaths: [spec.template.spec.containers.*.name]
 `),
     );
-    expect(wild.items[1]!.get('spec.template.spec.containers')).toEqual([
+    expect(wild.items[1].get('spec.template.spec.containers')).toEqual([
       { name: 'team-a', image: 'app:old' },
       { name: 'team-a', image: 'side:1' },
     ]);
@@ -121,8 +121,8 @@ describe('apply-replacements', () => {
     options: {create: true}
 `),
     );
-    expect(r.items[2]!.get('spec.template.spec.containers[1].name')).toBe('sidecar');
-    expect(r.items[1]!.get('spec.template.spec.containers[1].name')).toBe('sidecar');
+    expect(r.items[2].get('spec.template.spec.containers[1].name')).toBe('sidecar');
+    expect(r.items[1].get('spec.template.spec.containers[1].name')).toBe('sidecar');
   });
 
   it('source selection and config errors', async () => {
@@ -131,23 +131,23 @@ describe('apply-replacements', () => {
       ITEMS,
       cfg(`- source: {kind: Secret}\n  targets:\n  - select: {kind: Deployment}\n`),
     );
-    expect(none.results[0]!.message).toBe('nothing selected by Secret.[noVer].[noGrp]/[noName].[noNs]');
+    expect(none.results[0].message).toBe('nothing selected by Secret.[noVer].[noGrp]/[noName].[noNs]');
     const missing = await runBuiltin(
       `${IMG}:v0.1.2`,
       ITEMS,
       cfg(`- source: {kind: ConfigMap, fieldPath: data.nope}\n  targets:\n  - select: {kind: Deployment}\n`),
     );
-    expect(missing.results[0]!.message).toBe(
+    expect(missing.results[0].message).toBe(
       'fieldPath `data.nope` is missing for replacement source ConfigMap.[noVer].[noGrp]/[noName].[noNs]',
     );
     const noTargets = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, cfg(`- source: {kind: ConfigMap}\n`));
-    expect(noTargets.results[0]!.message).toBe('replacements must specify a source and at least one target');
+    expect(noTargets.results[0].message).toBe('replacements must specify a source and at least one target');
     const wrong = await runBuiltin(`${IMG}:v0.1.2`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
-    expect(wrong.results[0]!.message).toBe(
+    expect(wrong.results[0].message).toBe(
       'received functionConfig of kind ConfigMap and apiVersion v1, only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported',
     );
     const absent = await runBuiltin(`${IMG}:v0.1.2`, ITEMS);
-    expect(absent.results[0]!.message).toBe('FunctionConfig is missing. Expect `ApplyReplacements`');
+    expect(absent.results[0].message).toBe('FunctionConfig is missing. Expect `ApplyReplacements`');
   });
 
   it('label selectors', () => {

@@ -61,7 +61,7 @@ data:
       ['set field value to "5"', 'data.count'],
       ['set field value to "nginx:1.17"', 'data.image'],
     ]);
-    expect(r.items[0]!.get('data.count')).toBe(5);
+    expect(r.items[0].get('data.count')).toBe(5);
   });
 
   it('sets array setters from flow or block YAML and empties them', async () => {
@@ -112,7 +112,7 @@ spec:
       'apiVersion: v1\nkind: T\nmetadata:\n  name: t\nlist: # kpt-set: ${x}\n  - a\n',
       cm({ x: 'plain' }),
     );
-    expect(scalar.results[0]!.message).toBe(
+    expect(scalar.results[0].message).toBe(
       'failed to apply setters: input to array setter must be an array of values, but found "plain"',
     );
   });
@@ -143,7 +143,7 @@ describe('apply-setters empty values', () => {
       cm({ suffix: '' }),
     );
     expect(r.output).toContain('suffix: "" # kpt-set: ${suffix}');
-    expect(r.items[0]!.get('suffix')).toBe('');
+    expect(r.items[0].get('suffix')).toBe('');
   });
 });
 

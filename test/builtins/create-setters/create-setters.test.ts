@@ -72,6 +72,6 @@ spec:
     ]);
     const none = await runBuiltin(IMG, 'apiVersion: v1\nkind: T\nmetadata:\n  name: t\n', cm('  x: nothing-here\n'));
     expect(none.exitCode).toBe(1);
-    expect(none.results[0]!.message).toBe('failed to create setters: no matches for the input list of setters');
+    expect(none.results[0].message).toBe('failed to create setters: no matches for the input list of setters');
   });
 });

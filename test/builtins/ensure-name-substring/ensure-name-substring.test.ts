@@ -58,19 +58,19 @@ describe('ensure-name-substring', () => {
     const r = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, PREPEND.replace('prod-', 'prod'));
     expect(r.exitCode).toBe(0);
     const byKind = Object.fromEntries(r.items.map((o) => [o.kind, o]));
-    expect(byKind['ConfigMap']!.name).toBe('prodthe-map');
-    expect(byKind['ConfigMap']!.getAnnotation('config.kubernetes.io/path')).toBe('cm.yaml');
-    expect(byKind['ConfigMap']!.getAnnotation('config.kubernetes.io/index')).toBe('0');
-    expect(byKind['Deployment']!.name).toBe('prodweb');
-    expect(byKind['Deployment']!.get('spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef.name')).toBe(
+    expect(byKind['ConfigMap'].name).toBe('prodthe-map');
+    expect(byKind['ConfigMap'].getAnnotation('config.kubernetes.io/path')).toBe('cm.yaml');
+    expect(byKind['ConfigMap'].getAnnotation('config.kubernetes.io/index')).toBe('0');
+    expect(byKind['Deployment'].name).toBe('prodweb');
+    expect(byKind['Deployment'].get('spec.template.spec.containers[0].env[0].valueFrom.configMapKeyRef.name')).toBe(
       'prodthe-map',
     );
-    expect(byKind['Deployment']!.get('spec.template.spec.volumes[0].configMap.name')).toBe('unrelated');
-    expect(byKind['Deployment']!.get('spec.template.spec.serviceAccountName')).toBe('prodrunner');
-    expect(byKind['Deployment']!.getAnnotation('config.kubernetes.io/depends-on')).toBe(
+    expect(byKind['Deployment'].get('spec.template.spec.volumes[0].configMap.name')).toBe('unrelated');
+    expect(byKind['Deployment'].get('spec.template.spec.serviceAccountName')).toBe('prodrunner');
+    expect(byKind['Deployment'].getAnnotation('config.kubernetes.io/depends-on')).toBe(
       '/namespaces/default/ConfigMap/prodthe-map,apps/namespaces/default/Deployment/missing',
     );
-    expect(byKind['Namespace']!.name).toBe('ns');
+    expect(byKind['Namespace'].name).toBe('ns');
     expect(r.output).toContain('name: prodthe-map # a reference');
   });
 
@@ -118,11 +118,11 @@ additionalNameFields:
       ITEMS,
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  middle: a\n',
     );
-    expect(mode.results[0]!.message).toBe(
+    expect(mode.results[0].message).toBe(
       'failed to load the `functionConfig`: unknown editMode: middle, only prepend and append are allowed',
     );
     const kind = await runBuiltin(`${IMG}:v0.2.0`, ITEMS, 'apiVersion: x.io/v1\nkind: Other\nmetadata:\n  name: c\n');
-    expect(kind.results[0]!.message).toBe(
+    expect(kind.results[0].message).toBe(
       'failed to load the `functionConfig`: function config must be either ConfigMap.v1 or EnsureNameSubstring.v1alpha1.fn.kpt.dev, but we got: x.io/v1, Kind=Other',
     );
     const empty = await runBuiltin(
@@ -130,7 +130,7 @@ additionalNameFields:
       ITEMS,
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: ""\n',
     );
-    expect(empty.results[0]!.message).toBe('failed to load the `functionConfig`: substring must not be empty');
+    expect(empty.results[0].message).toBe('failed to load the `functionConfig`: substring must not be empty');
   });
 });
 
@@ -152,7 +152,7 @@ metadata:
 `,
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  append: -x\n',
     );
-    expect(r.items[1]!.getAnnotation('config.kubernetes.io/depends-on')).toBe(
+    expect(r.items[1].getAnnotation('config.kubernetes.io/depends-on')).toBe(
       'rbac.authorization.k8s.io/ClusterRole/reader-x,rbac.authorization.k8s.io/ClusterRole/absent',
     );
   });

@@ -63,7 +63,7 @@ describe('fix', () => {
       `${V1ALPHA1}---\n${DEPLOY.replace('{"$openapi":"replicas"}', '{"$ref":"#/definitions/io.k8s.cli.setters.replicas"}')}`,
     );
     expect(r.exitCode).toBe(0);
-    const kf = r.items[0]!;
+    const kf = r.items[0];
     expect(kf.apiVersion).toBe('kpt.dev/v1');
     expect(kf.get('info')).toEqual({ description: 'describe this package' });
     expect(kf.get('upstream')).toEqual({
@@ -100,10 +100,10 @@ data:
       IMG,
       `apiVersion: kpt.dev/v1alpha2\nkind: Kptfile\nmetadata:\n  name: p\n---\n${fnConfig}`,
     );
-    expect(r.items[0]!.get('pipeline.mutators')).toEqual([
+    expect(r.items[0].get('pipeline.mutators')).toEqual([
       { image: 'gcr.io/kpt-fn/set-labels:v0.1', configPath: 'fns/labels.yaml' },
     ]);
-    expect(r.items[1]!.getAnnotation('config.kubernetes.io/function')).toBeUndefined();
+    expect(r.items[1].getAnnotation('config.kubernetes.io/function')).toBeUndefined();
     expect(r.results.map((x) => x.message)).toContain(
       'Added "gcr.io/kpt-fn/set-labels:v0.1" to mutators list, please move it to validators section if it is a validator function',
     );
@@ -115,7 +115,7 @@ data:
     ]);
     const none = await runBuiltin(IMG, DEPLOY);
     expect(none.exitCode).toBe(1);
-    expect(none.results[0]!.message).toBe(
+    expect(none.results[0].message).toBe(
       "Kptfile not found in directory tree, make sure you specify '--include-meta-resources' flag",
     );
   });

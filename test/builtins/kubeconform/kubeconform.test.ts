@@ -91,7 +91,7 @@ describe('kubeconform', () => {
     const cr = 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n';
     const r = await runBuiltin(CONFORM, cr);
     expect(r.exitCode).toBe(1);
-    expect(r.results[0]!.message).toBe(
+    expect(r.results[0].message).toBe(
       'Validating arbitrary CRDs not supported. Consider setting ignore_missing_schemas or skip_kinds in FunctionConfig:\nstdin - Kptfile p failed validation: could not find schema for Kptfile',
     );
     const cfg = (data: string): string => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n${data}`;
@@ -116,7 +116,7 @@ describe('kubeconform', () => {
     ]);
     const missing = await runBuiltin(KUBEVAL, 'apiVersion: x.io/v1\nkind: X\nmetadata:\n  name: x\n');
     expect(
-      missing.results[0]!.message.startsWith('Validating arbitrary CRDs is not supported yet. You can skip them'),
+      missing.results[0].message.startsWith('Validating arbitrary CRDs is not supported yet. You can skip them'),
     ).toBe(true);
   });
 

@@ -62,13 +62,13 @@ describe('list-setters', () => {
       severity: 'warning',
     });
     expect(
-      (await runBuiltin(IMG, 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n')).results[0]!.message,
+      (await runBuiltin(IMG, 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n')).results[0].message,
     ).toBe('unable to find Pipeline declaration in Kptfile');
-    expect((await runBuiltin(IMG, KPTFILE)).results[0]!.message).toBe(
+    expect((await runBuiltin(IMG, KPTFILE)).results[0].message).toBe(
       'file setters.yaml doesn\'t exist, please ensure the file specified in "configPath" exists and retry',
     );
-    const noFn = KPTFILE.replace(/  - image: gcr.io\/kpt-fn\/apply-setters:v0.2\n    configPath: setters.yaml\n/, '');
-    expect((await runBuiltin(IMG, noFn)).results[0]!.message).toBe(
+    const noFn = KPTFILE.replace(/ {2}- image: gcr.io\/kpt-fn\/apply-setters:v0.2\n {4}configPath: setters.yaml\n/, '');
+    expect((await runBuiltin(IMG, noFn)).results[0].message).toBe(
       'unable to find apply-setters fn in Kptfile Pipeline.Mutators',
     );
   });

@@ -78,7 +78,7 @@ describe('search-replace', () => {
     );
     expect(r.output).toContain('image: busybox # kpt-set: ${sidecar}');
     // Upstream reports the field as YAML text: its quotes and line comment included.
-    expect(r.results[0]!.message).toBe('Mutated field value to "busybox # kpt-set: ${sidecar}"');
+    expect(r.results[0].message).toBe('Mutated field value to "busybox # kpt-set: ${sidecar}"');
   });
 
   it('creates an absolute path with put-value and infers the type', async () => {
@@ -88,7 +88,7 @@ describe('search-replace', () => {
       cm({ 'by-path': 'spec.ports.x', 'put-value': '4' }),
     );
     expect(r.output).toBe('apiVersion: v1\nkind: Service\nmetadata:\n  name: s\nspec:\n  ports:\n    x: 4\n');
-    expect(r.items[0]!.get('spec.ports.x')).toBe(4);
+    expect(r.items[0].get('spec.ports.x')).toBe(4);
   });
 
   it('by-file-path selects files (v0.2)', async () => {
@@ -102,7 +102,7 @@ describe('search-replace', () => {
     expect(r.output).toContain('- name: nginx');
     const v1 = await runBuiltin(`${IMG}:v0.1.1`, two, cm({ 'by-file-path': 'other.*', 'by-value': 'nginx' }));
     expect(v1.exitCode).toBe(1);
-    expect(v1.results[0]!.message).toBe(
+    expect(v1.results[0].message).toBe(
       'invalid matcher "by-file-path", must be one of ["by-value" "by-value-regex" "by-path" "put-value" "put-comment"]',
     );
   });
@@ -114,7 +114,7 @@ describe('search-replace', () => {
       cm({ 'by-path': 'envs', 'put-comment': 'kpt-set: ${envs}' }),
     );
     expect(r.output).toContain('envs: # kpt-set: ${envs}\n- a\n- b\n');
-    expect(r.results[0]!).toEqual({
+    expect(r.results[0]).toEqual({
       message: 'Mutated field value to "[a, b]"',
       field: { path: 'envs # kpt-set: ${envs}' },
     });
@@ -133,7 +133,7 @@ describe('search-replace', () => {
       DEPLOY.replace('busybox', '"busybox"'),
       cm({ 'by-value': 'busybox' }),
     );
-    expect(quoted.results[0]!.message).toBe('Matched field value "\\"busybox\\""');
+    expect(quoted.results[0].message).toBe('Matched field value "\\"busybox\\""');
   });
 
   it('config errors and no matches', async () => {
@@ -142,7 +142,7 @@ describe('search-replace', () => {
       { message: 'only one of ["by-value", "by-value-regex"] can be provided', severity: 'error' },
     ]);
     const none = await runBuiltin(`${IMG}:v0.1.0`, DEPLOY, cm({ 'put-value': 'x' }));
-    expect(none.results[0]!.message).toBe('at least one of ["by-value", "by-value-regex", "by-path"] must be provided');
+    expect(none.results[0].message).toBe('at least one of ["by-value", "by-value-regex", "by-path"] must be provided');
     const nomatch = await runBuiltin(`${IMG}:v0.2.0`, DEPLOY, cm({ 'by-value': 'nothing-like-this' }));
     expect(nomatch.exitCode).toBe(0);
     expect(nomatch.results).toEqual([{ message: 'no matches' }]);

@@ -89,9 +89,9 @@ additionalAnnotationFields:
 
   it('config errors', async () => {
     const empty = await runBuiltin(`${IMG}:v0.1.4`, ITEMS, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
-    expect(empty.results[0]!.message).toBe('failed to configure function: input annotation list cannot be empty');
+    expect(empty.results[0].message).toBe('failed to configure function: input annotation list cannot be empty');
     const none = await runBuiltin(`${IMG}:v0.1.4`, ITEMS);
-    expect(none.results[0]!.message).toBe(
+    expect(none.results[0].message).toBe(
       'failed to configure function: `functionConfig` must be a `ConfigMap` or `SetAnnotations`',
     );
     const both = await runBuiltin(
@@ -99,7 +99,7 @@ additionalAnnotationFields:
       ITEMS,
       'apiVersion: fn.kpt.dev/v1alpha1\nkind: SetAnnotations\nmetadata:\n  name: s\nannotations:\n  a: b\nfieldSpecs: []\nadditionalAnnotationFields: []\n',
     );
-    expect(both.results[0]!.message).toBe(
+    expect(both.results[0].message).toBe(
       'failed to configure function: `fieldSpecs` has been deprecated, please rename it to `additionalAnnotationFields`',
     );
   });

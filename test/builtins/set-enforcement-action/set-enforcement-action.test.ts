@@ -35,12 +35,12 @@ describe('set-enforcement-action', () => {
     ]);
   });
   it('config errors and no policies', async () => {
-    expect((await runBuiltin(IMG, ITEMS, cm('  enforcementAction: block\n'))).results[0]!.message).toBe(
+    expect((await runBuiltin(IMG, ITEMS, cm('  enforcementAction: block\n'))).results[0].message).toBe(
       'failed to process policies: expected values for enforcementAction are [deny] or [warn] or [dryrun]',
     );
     const two = await runBuiltin(IMG, ITEMS, cm('  enforcementAction: warn\n  other: x\n'));
     expect(two.exitCode).toBe(1);
-    expect(two.results[0]!.message).toBe(
+    expect(two.results[0].message).toBe(
       'failed to process policies: expecting exactly 1 enforcementAction as part of the ConfigMap',
     );
     const none = await runBuiltin(

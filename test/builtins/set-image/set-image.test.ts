@@ -154,15 +154,15 @@ additionalImageFields:
     expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ newTag: '1' }))).results).toEqual([
       { message: 'missing image name', severity: 'error' },
     ]);
-    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a' }))).results[0]!.message).toBe(
+    expect((await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a' }))).results[0].message).toBe(
       'missing image newName, newTag, or digest',
     );
     expect(
-      (await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a', newTag: '1', digest: 'sha256:1' }))).results[0]!.message,
+      (await runBuiltin(`${IMG}:v0.1.1`, POD, cm({ name: 'a', newTag: '1', digest: 'sha256:1' }))).results[0].message,
     ).toBe('image newTag and digest both set');
     const kind = await runBuiltin(`${IMG}:v0.1.1`, POD, 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n');
     expect(kind.exitCode).toBe(1);
-    expect(kind.results[0]!.message).toBe('`functionConfig` must be a `ConfigMap` or `SetImage`');
+    expect(kind.results[0].message).toBe('`functionConfig` must be a `ConfigMap` or `SetImage`');
   });
 });
 

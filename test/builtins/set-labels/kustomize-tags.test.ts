@@ -63,9 +63,9 @@ describe('set-labels kustomize tags: differential cases', () => {
     const cfg = (path: string, create = true): string =>
       `apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabelConfig\nmetadata:\n  name: l\nlabels:\n  team: core\nfieldSpecs:\n- kind: Service\n  path: ${path}\n  create: ${create}\n`;
     const noList = await runBuiltin(`${IMG}:v0.1.4`, ITEMS, cfg('spec/extra[]/labels'));
-    expect(noList.items[0]!.has('spec.extra')).toBe(false);
+    expect(noList.items[0].has('spec.extra')).toBe(false);
     const escaped = await runBuiltin(`${IMG}:v0.1.4`, ITEMS, cfg('spec/a\\/b/labels'));
-    expect(escaped.items[0]!.get(['spec', 'a/b', 'labels'])).toEqual({ team: 'core' });
+    expect(escaped.items[0].get(['spec', 'a/b', 'labels'])).toEqual({ team: 'core' });
     const scalar = await runBuiltin(`${IMG}:v0.1.4`, ITEMS, cfg('spec/ports/port/labels'));
     expect(scalar.exitCode).toBe(1);
     expect(scalar.results[0]?.message).toContain('expected sequence or mapping node');

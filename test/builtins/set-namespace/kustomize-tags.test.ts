@@ -59,7 +59,7 @@ describe('set-namespace kustomize tags: differential cases', () => {
   });
 
   it('v0.2.0 also sets the namespace of subjects naming a ServiceAccount of the package; v0.1.4 only `default`', async () => {
-    const subjects = (items: { get(p: string): unknown }[]): unknown => items[0]!.get('subjects');
+    const subjects = (items: { get(p: string): unknown }[]): unknown => items[0].get('subjects');
     const v014 = await runBuiltin(`${IMG}:v0.1.4`, BINDING, legacyConfig());
     expect(v014.exitCode).toBe(0);
     expect(subjects(v014.items)).toEqual([

@@ -31,10 +31,10 @@ metadata:
       CM,
     );
     expect(r.exitCode).toBe(0);
-    expect(r.items[0]!.get('pipeline.mutators[0].configMap')).toEqual({ other: 'x', 'project-id': 'my-proj' });
-    expect(r.items[1]!.getAnnotation('cnrm.cloud.google.com/project-id')).toBe('my-proj');
-    expect(r.items[2]!.getAnnotation('cnrm.cloud.google.com/project-id')).toBe('');
-    expect(r.items[3]!.getAnnotation('cnrm.cloud.google.com/project-id')).toBeUndefined();
+    expect(r.items[0].get('pipeline.mutators[0].configMap')).toEqual({ other: 'x', 'project-id': 'my-proj' });
+    expect(r.items[1].getAnnotation('cnrm.cloud.google.com/project-id')).toBe('my-proj');
+    expect(r.items[2].getAnnotation('cnrm.cloud.google.com/project-id')).toBe('');
+    expect(r.items[3].getAnnotation('cnrm.cloud.google.com/project-id')).toBeUndefined();
   });
   it('fills the configPath file of a subpackage, or appends an apply-setters mutator', async () => {
     const r = await runBuiltin(
@@ -52,14 +52,14 @@ data:
 ${kptfile('info:\n  description: root\n')}`,
       CM,
     );
-    expect(r.items[1]!.get('data')).toEqual({ 'project-id': 'my-proj' });
-    expect(r.items[2]!.get('pipeline')).toEqual({
+    expect(r.items[1].get('data')).toEqual({ 'project-id': 'my-proj' });
+    expect(r.items[2].get('pipeline')).toEqual({
       mutators: [{ image: 'gcr.io/kpt-fn/apply-setters:v0.2', configMap: { 'project-id': 'my-proj' } }],
     });
   });
   it('errors', async () => {
     const none = await runBuiltin(IMG, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n', CM);
-    expect(none.results[0]!.message).toBe(
+    expect(none.results[0].message).toBe(
       'unable to find Kptfile, please include --include-meta-resources flag if a Kptfile is present',
     );
     const missing = await runBuiltin(
@@ -67,11 +67,11 @@ ${kptfile('info:\n  description: root\n')}`,
       kptfile('pipeline:\n  mutators:\n  - image: apply-setters:v0.2\n    configPath: nope.yaml\n'),
       CM,
     );
-    expect(missing.results[0]!.message).toBe(
+    expect(missing.results[0].message).toBe(
       'file nope.yaml doesn\'t exist, please ensure the file specified in "configPath" exists and retry',
     );
     const neither = await runBuiltin(IMG, kptfile('pipeline:\n  mutators:\n  - image: apply-setters:v0.2\n'), CM);
-    expect(neither.results[0]!.message).toBe(
+    expect(neither.results[0].message).toBe(
       'unable to find `ConfigMap` or `configPath` as the `functionConfig` for apply-setters',
     );
   });

@@ -28,14 +28,14 @@ describe('upsert-resource', () => {
     );
     expect(r.exitCode).toBe(0);
     expect(r.items).toHaveLength(2);
-    const first = r.items[0]!;
+    const first = r.items[0];
     expect(first.get('spec.ports')).toEqual([{ port: 8080 }]);
     expect(first.annotations()).toEqual({
       note: 'new',
       'config.kubernetes.io/path': 'svc.yaml',
       'config.kubernetes.io/index': '0',
     });
-    expect(r.items[1]!.get('spec')).toBeUndefined();
+    expect(r.items[1].get('spec')).toBeUndefined();
   });
   it('appends a new resource, at its target-path when given; Lists upsert each item', async () => {
     const r = await runBuiltin(
@@ -67,8 +67,8 @@ items:
       'Service/other/svc',
       'ConfigMap//new',
     ]);
-    expect(r.items[2]!.annotations()).toEqual({ 'config.kubernetes.io/path': 'gen/cm.yaml' });
-    expect(r.items[1]!.get('spec.type')).toBe('ClusterIP');
+    expect(r.items[2].annotations()).toEqual({ 'config.kubernetes.io/path': 'gen/cm.yaml' });
+    expect(r.items[1].get('spec.type')).toBe('ClusterIP');
   });
 });
 

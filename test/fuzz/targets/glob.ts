@@ -26,7 +26,7 @@ export function referenceGlob(pattern: string, path: string, classNegation: read
   };
   const step = (pi: number, si: number): boolean => {
     if (pi === pattern.length) return si === path.length;
-    const c = pattern[pi]!;
+    const c = pattern[pi];
     const wholeSegment =
       (pi === 0 || pattern[pi - 1] === '/') && (pi + 2 === pattern.length || pattern[pi + 2] === '/');
     if (c === '*' && pattern[pi + 1] === '*' && wholeSegment) {
@@ -46,13 +46,13 @@ export function referenceGlob(pattern: string, path: string, classNegation: read
       return false;
     }
     if (si >= path.length) return false;
-    const ch = path[si]!;
+    const ch = path[si];
     if (c === '?') return ch !== '/' && at(pi + 1, si + 1);
     if (c === '[') {
       const close = pattern.indexOf(']', pi + 1);
       if (close > pi + 1) {
         let body = pattern.slice(pi + 1, close);
-        const negate = classNegation.includes(body[0]!);
+        const negate = classNegation.includes(body[0]);
         if (negate) body = body.slice(1);
         return ch !== '/' && body.includes(ch) !== negate && at(close + 1, si + 1);
       }

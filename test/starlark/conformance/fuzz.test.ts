@@ -224,7 +224,7 @@ const METHODS = [
 ];
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(r() * xs.length)]!;
+  return xs[Math.floor(r() * xs.length)];
 }
 
 function genExpr(r: () => number, depth: number): string {
@@ -299,7 +299,7 @@ function mutate(r: () => number, src: string): string {
         // duplicate a line
         const lines = s.split('\n');
         const i = Math.floor(r() * lines.length);
-        lines.splice(i, 0, lines[i]!);
+        lines.splice(i, 0, lines[i]);
         s = lines.join('\n');
         break;
       }
@@ -311,7 +311,7 @@ function mutate(r: () => number, src: string): string {
         const lines = s.split('\n');
         const i = Math.floor(r() * lines.length),
           j = Math.floor(r() * lines.length);
-        [lines[i], lines[j]] = [lines[j]!, lines[i]!];
+        [lines[i], lines[j]] = [lines[j], lines[i]];
         s = lines.join('\n');
         break;
       }
@@ -332,7 +332,7 @@ const assertLike = new Module('assert', {
   eq: new Builtin('eq', () => None),
   fails: new Builtin('fails', (t, args) => {
     try {
-      t.call(args[0]!, [], null);
+      t.call(args[0], [], null);
     } catch (e) {
       if (!isStarlarkEvalError(e)) throw e;
     }
@@ -364,7 +364,7 @@ function runOne(program: string, dialect: Dialect, crashes: Crash[]): Outcome {
       },
       print: () => {},
       load: (m: string): Record<string, Value> => {
-        if (m === 'assert.star') return { assert: assertLike, freeze: new Builtin('freeze', (_t, a) => a[0]!) };
+        if (m === 'assert.star') return { assert: assertLike, freeze: new Builtin('freeze', (_t, a) => a[0]) };
         throw new Error(`no module ${m}`);
       },
     });

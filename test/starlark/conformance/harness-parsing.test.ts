@@ -16,8 +16,8 @@ describe('splitChunks', () => {
       [4, 'c = 3\n--- not a separator'],
       [7, 'd\ne'],
     ]);
-    expect(chunks[1]!.source).toBe('\n\n\nc = 3\n--- not a separator');
-    expect(chunks[2]!.source.split('\n').length - 1).toBe(7);
+    expect(chunks[1].source).toBe('\n\n\nc = 3\n--- not a separator');
+    expect(chunks[2].source.split('\n').length - 1).toBe(7);
   });
   it('treats a file without separators as one chunk', () => {
     expect(splitChunks('x').map((c) => c.source)).toEqual(['x']);

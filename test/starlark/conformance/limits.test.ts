@@ -22,7 +22,7 @@ function expectLimit(e: unknown, limit: string, message: string | RegExp): void 
   if (typeof message === 'string') expect(e.message).toBe(message);
   else expect(e.message).toMatch(message);
   expect(e.backtrace.length).toBeGreaterThan(0);
-  expect(e.backtrace[0]!.name).toBe('<toplevel>');
+  expect(e.backtrace[0].name).toBe('<toplevel>');
 }
 
 const RUNAWAY = {

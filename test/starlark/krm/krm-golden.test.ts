@@ -19,7 +19,7 @@ const CASES = fileURLToPath(new URL('./cases/', import.meta.url));
 const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
 
 function readInput(text: string): ResourceList {
-  const root = parseYamlFile(text, { file: 'input.yaml' }).docs[0]!.content[0]!;
+  const root = parseYamlFile(text, { file: 'input.yaml' }).docs[0].content[0];
   const items = mapGet(root, 'items')?.content.map((n) => new KubeObject(documentNode(n))) ?? [];
   const fc = mapGet(root, 'functionConfig');
   return { items, ...(fc ? { functionConfig: new KubeObject(documentNode(fc)) } : {}), results: [] };

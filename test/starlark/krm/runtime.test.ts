@@ -45,25 +45,25 @@ describe('limits', () => {
   it('the deadline is polled against the injected clock', () => {
     let t = 0;
     const out = runStarlarkFunction(list('while True:\n  pass\n'), ctx({ deadline: 50, now: () => t++ }));
-    expect(out.output.results[0]!.message).toBe('Starlark computation cancelled: deadline exceeded');
+    expect(out.output.results[0].message).toBe('Starlark computation cancelled: deadline exceeded');
   });
   it('an aborted signal cancels the script', () => {
     const ac = new AbortController();
     ac.abort('user cancelled');
     const out = runStarlarkFunction(list('while True:\n  pass\n'), ctx({ signal: ac.signal }));
-    expect(out.output.results[0]!.message).toBe('Starlark computation cancelled: user cancelled');
+    expect(out.output.results[0].message).toBe('Starlark computation cancelled: user cancelled');
   });
   it('the memory budget bounds allocation', () => {
     const out = runStarlarkFunction(list('s = "x"\nwhile True:\n  s += s\n'), ctx({}, { maxMemoryBytes: 1 << 20 }));
-    expect(out.output.results[0]!.message).toMatch(/^Starlark computation cancelled: allocation budget exceeded/);
+    expect(out.output.results[0].message).toMatch(/^Starlark computation cancelled: allocation budget exceeded/);
   });
   it('the output budget bounds prints', () => {
     const out = runStarlarkFunction(list('while True:\n  print("x" * 100)\n'), ctx({}, { maxOutputBytes: 5_000 }));
-    expect(out.output.results[0]!.message).toMatch(/^Starlark computation cancelled: output budget exceeded/);
+    expect(out.output.results[0].message).toMatch(/^Starlark computation cancelled: output budget exceeded/);
   });
   it('deep recursion is a Starlark stack overflow', () => {
     const out = runStarlarkFunction(list('def f(n):\n  return f(n + 1)\nf(0)\n'), ctx());
-    expect(out.output.results[0]!.message).toBe('Starlark stack overflow');
+    expect(out.output.results[0].message).toBe('Starlark stack overflow');
   });
 });
 
@@ -111,11 +111,11 @@ describe('host contract', () => {
     const original = input.items[0];
     const out = runStarlarkFunction(input, ctx());
     expect(out.output.items[0]).toBe(original);
-    expect(out.output.items[0]!.getNode('data.k')?.value).toBe('w');
-    expect(out.output.items[0]!.getAnnotation('internal.config.kubernetes.io/id')).toBeUndefined();
+    expect(out.output.items[0].getNode('data.k')?.value).toBe('w');
+    expect(out.output.items[0].getAnnotation('internal.config.kubernetes.io/id')).toBeUndefined();
   });
   it('the only predeclared name is ctx', () => {
     const out = runStarlarkFunction(list('print(json)\n'), ctx());
-    expect(out.output.results[0]!.message).toBe('script:1:7: undefined: json');
+    expect(out.output.results[0].message).toBe('script:1:7: undefined: json');
   });
 });

@@ -1,7 +1,7 @@
 // Dynamic errors: starlark-go's messages, the position of the failing operation, and the
 // formatted backtrace.
 import { describe, expect, it } from 'vitest';
-import { execFile, isStarlarkEvalError, StarlarkEvalError } from 'krmfn/starlark';
+import { execFile, isStarlarkEvalError, type StarlarkEvalError } from 'krmfn/starlark';
 import type { Dialect } from 'krmfn/starlark';
 
 function dynamicError(src: string, dialect: Dialect = {}): StarlarkEvalError {

@@ -190,7 +190,7 @@ const programs: [string, string, string][] = [
 
 describe('evaluator programs', () => {
   for (const [name, src, want] of programs) {
-    it(name, () => expect(run(src, ALL, { struct: STRUCT_BUILTINS['struct']! })).toBe(want));
+    it(name, () => expect(run(src, ALL, { struct: STRUCT_BUILTINS['struct'] })).toBe(want));
   }
 });
 
@@ -201,7 +201,7 @@ describe('modules', () => {
     const x = r.globals['x'];
     expect(x instanceof List && x.frozen).toBe(true);
     try {
-      r.thread.call(r.globals['add']!, [], null);
+      r.thread.call(r.globals['add'], [], null);
       throw new Error('no error');
     } catch (e) {
       if (!isStarlarkEvalError(e)) throw e;
@@ -230,8 +230,8 @@ describe('modules', () => {
       filename: 'm.star',
       source: 'def mk():\n  cap = [1]\n  def f(d=[2]):\n    return cap, d\n  return f\nf = mk()\n',
     });
-    const [cap, d] = (r.thread.call(r.globals['f']!, [], null) as unknown as { elems: List[] }).elems;
-    expect(cap!.frozen && d!.frozen).toBe(true);
+    const [cap, d] = (r.thread.call(r.globals['f'], [], null) as unknown as { elems: List[] }).elems;
+    expect(cap.frozen && d.frozen).toBe(true);
   });
 
   it('does not freeze predeclared values unless reachable from a global', () => {
@@ -316,7 +316,7 @@ describe('modules', () => {
     const r = execFile({ filename: 'm.star', source: 'def f(x):\n  print("got", x)\n  return x + 1\n' });
     const out: string[] = [];
     const t2 = new StarlarkThread({ print: (m) => out.push(m) });
-    expect(t2.call(r.globals['f']!, [41], null)).toBe(42);
+    expect(t2.call(r.globals['f'], [41], null)).toBe(42);
     expect(out).toEqual(['got 41']);
   });
 });
@@ -361,7 +361,7 @@ describe('compileProgram', () => {
     });
     const r = prog.run();
     expect(r.globals['x']).toBe(1);
-    expect(() => r.thread.call(r.globals['f']!, [], null)).toThrow('undefined: ctx');
+    expect(() => r.thread.call(r.globals['f'], [], null)).toThrow('undefined: ctx');
   });
   it('reports static errors when made', () => {
     expect(() => compileProgram({ filename: 'p.star', source: 'x = y\n' })).toThrow('p.star:1:5: undefined: y');

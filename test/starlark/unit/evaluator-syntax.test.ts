@@ -18,7 +18,7 @@ function firstError(src: string): string {
     parseFile('f.star', src);
   } catch (e) {
     if (!isStarlarkSyntaxError(e)) throw e;
-    const x = e.errors[0]!;
+    const x = e.errors[0];
     return `${x.line}:${x.col}: ${x.message}`;
   }
   return 'OK';

@@ -30,7 +30,7 @@ function load(): Map<string, Case[]> {
     const m = /^(.*?) (=>|!!) (.*)$/.exec(raw);
     if (m === null) throw new Error(`value-builtins.cases:${i + 1}: malformed case`);
     const list = groups.get(group) ?? [];
-    list.push({ line: i + 1, expr: m[1]!, want: m[3]!, isError: m[2] === '!!' });
+    list.push({ line: i + 1, expr: m[1], want: m[3], isError: m[2] === '!!' });
     groups.set(group, list);
   });
   return groups;

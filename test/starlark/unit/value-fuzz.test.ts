@@ -27,7 +27,7 @@ function prng(seed: number): () => number {
 }
 
 const rand = prng(20261202);
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 
 const SCALARS: Value[] = [
   None,

@@ -35,7 +35,7 @@ export const thread = new TestThread();
 
 /** Calls universe builtin `name`. */
 export function call(name: string, args: Value[], kwargs: Kwargs = null): Value {
-  return thread.call(UNIVERSE[name]!, args, kwargs);
+  return thread.call(UNIVERSE[name], args, kwargs);
 }
 
 /** Calls method `name` of `recv`. */

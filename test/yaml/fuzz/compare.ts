@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { parseYamlFile, emitYamlFile, normalizeAfterFunction } from '../../../src/core/yaml/index.ts';
 import { throughResourceList } from '../resource-list.ts';
-const D = process.argv[2]!;
+const D = process.argv[2];
 let pureOk = 0,
   pureBad = 0,
   fnOk = 0,

@@ -47,13 +47,13 @@ export function base64Encode(data: string, enc: Encoding): string {
   let i = 0;
   for (; i + 2 < data.length; i += 3) {
     const v = (data.charCodeAt(i) << 16) | (data.charCodeAt(i + 1) << 8) | data.charCodeAt(i + 2);
-    out += a[(v >> 18) & 63]! + a[(v >> 12) & 63]! + a[(v >> 6) & 63]! + a[v & 63]!;
+    out += a[(v >> 18) & 63] + a[(v >> 12) & 63] + a[(v >> 6) & 63] + a[v & 63];
   }
   const rest = data.length - i;
   if (rest > 0) {
     const v = (data.charCodeAt(i) << 16) | (rest === 2 ? data.charCodeAt(i + 1) << 8 : 0);
-    out += a[(v >> 18) & 63]! + a[(v >> 12) & 63]!;
-    if (rest === 2) out += a[(v >> 6) & 63]!;
+    out += a[(v >> 18) & 63] + a[(v >> 12) & 63];
+    if (rest === 2) out += a[(v >> 6) & 63];
     if (enc.pad) out += rest === 2 ? '=' : '==';
   }
   return out;
@@ -79,7 +79,7 @@ export function base64Decode(src: string, enc: Encoding): string {
         break;
       }
       const c = src.charCodeAt(si++);
-      const v = c < 256 ? enc.decodeMap[c]! : -1;
+      const v = c < 256 ? enc.decodeMap[c] : -1;
       if (v >= 0) {
         buf[j] = v;
         continue;
@@ -101,9 +101,9 @@ export function base64Decode(src: string, enc: Encoding): string {
       dlen = j;
       break;
     }
-    const v = (buf[0]! << 18) | (buf[1]! << 12) | (buf[2]! << 6) | buf[3]!;
+    const v = (buf[0] << 18) | (buf[1] << 12) | (buf[2] << 6) | buf[3];
     const bytes = [(v >> 16) & 255, (v >> 8) & 255, v & 255];
-    for (let k = 0; k < dlen - 1; k++) out += String.fromCharCode(bytes[k]!);
+    for (let k = 0; k < dlen - 1; k++) out += String.fromCharCode(bytes[k]);
     if (trailing >= 0) corrupt(trailing);
     if (dlen < 4) return out;
   }

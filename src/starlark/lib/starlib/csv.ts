@@ -87,7 +87,7 @@ class Reader {
     parse: for (;;) {
       if (this.o.trimLeadingSpace) {
         let i = 0;
-        while (i < line.length && isSpaceByte(line[i]!)) i++;
+        while (i < line.length && isSpaceByte(line[i])) i++;
         line = line.slice(i);
         col += i;
       }

@@ -9,10 +9,10 @@ function toBlocks(data: string, bigEndian: boolean): Uint32Array {
   const w = new Uint32Array(words);
   for (let i = 0; i < n; i++) {
     const shift = bigEndian ? 24 - (i % 4) * 8 : (i % 4) * 8;
-    w[i >> 2]! |= (data.charCodeAt(i) & 255) << shift;
+    w[i >> 2] |= (data.charCodeAt(i) & 255) << shift;
   }
   const i = n;
-  w[i >> 2]! |= 0x80 << (bigEndian ? 24 - (i % 4) * 8 : (i % 4) * 8);
+  w[i >> 2] |= 0x80 << (bigEndian ? 24 - (i % 4) * 8 : (i % 4) * 8);
   const bitsLo = (n * 8) >>> 0;
   const bitsHi = Math.floor(n / 0x20000000) >>> 0;
   if (bigEndian) {
@@ -65,7 +65,7 @@ export function md5Hex(data: string): string {
       const tmp = d;
       d = c;
       c = b;
-      b = (b + rotl((a + f + MD5_K[i]! + w[off + g]!) | 0, MD5_S[(round << 2) | (i & 3)]!)) | 0;
+      b = (b + rotl((a + f + MD5_K[i] + w[off + g]) | 0, MD5_S[(round << 2) | (i & 3)])) | 0;
       a = tmp;
     }
     a0 = (a0 + a) | 0;
@@ -82,7 +82,7 @@ export function sha1Hex(data: string): string {
   const x = new Int32Array(80);
   for (let off = 0; off < w.length; off += 16) {
     for (let i = 0; i < 16; i++) x[i] = w[off + i]!;
-    for (let i = 16; i < 80; i++) x[i] = rotl(x[i - 3]! ^ x[i - 8]! ^ x[i - 14]! ^ x[i - 16]!, 1);
+    for (let i = 16; i < 80; i++) x[i] = rotl(x[i - 3] ^ x[i - 8] ^ x[i - 14] ^ x[i - 16], 1);
     let [a, b, c, d, e] = h as [number, number, number, number, number];
     for (let i = 0; i < 80; i++) {
       let f: number, k: number;
@@ -99,18 +99,18 @@ export function sha1Hex(data: string): string {
         f = b ^ c ^ d;
         k = 0xca62c1d6;
       }
-      const t = (rotl(a, 5) + f + e + k + x[i]!) | 0;
+      const t = (rotl(a, 5) + f + e + k + x[i]) | 0;
       e = d;
       d = c;
       c = rotl(b, 30);
       b = a;
       a = t;
     }
-    h[0] = (h[0]! + a) | 0;
-    h[1] = (h[1]! + b) | 0;
-    h[2] = (h[2]! + c) | 0;
-    h[3] = (h[3]! + d) | 0;
-    h[4] = (h[4]! + e) | 0;
+    h[0] = (h[0] + a) | 0;
+    h[1] = (h[1] + b) | 0;
+    h[2] = (h[2] + c) | 0;
+    h[3] = (h[3] + d) | 0;
+    h[4] = (h[4] + e) | 0;
   }
   return h.map((v) => hex(v, false)).join('');
 }
@@ -135,15 +135,15 @@ export function sha256Hex(data: string): string {
   for (let off = 0; off < w.length; off += 16) {
     for (let i = 0; i < 16; i++) x[i] = w[off + i]!;
     for (let i = 16; i < 64; i++) {
-      const s0 = rotr(x[i - 15]!, 7) ^ rotr(x[i - 15]!, 18) ^ (x[i - 15]! >>> 3);
-      const s1 = rotr(x[i - 2]!, 17) ^ rotr(x[i - 2]!, 19) ^ (x[i - 2]! >>> 10);
-      x[i] = (x[i - 16]! + s0 + x[i - 7]! + s1) | 0;
+      const s0 = rotr(x[i - 15], 7) ^ rotr(x[i - 15], 18) ^ (x[i - 15] >>> 3);
+      const s1 = rotr(x[i - 2], 17) ^ rotr(x[i - 2], 19) ^ (x[i - 2] >>> 10);
+      x[i] = (x[i - 16] + s0 + x[i - 7] + s1) | 0;
     }
     let [a, b, c, d, e, f, g, hh] = h as [number, number, number, number, number, number, number, number];
     for (let i = 0; i < 64; i++) {
       const S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
       const ch = (e & f) ^ (~e & g);
-      const t1 = (hh + S1 + ch + SHA256_K[i]! + x[i]!) | 0;
+      const t1 = (hh + S1 + ch + SHA256_K[i] + x[i]) | 0;
       const S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
       const maj = (a & b) ^ (a & c) ^ (b & c);
       const t2 = (S0 + maj) | 0;
@@ -157,7 +157,7 @@ export function sha256Hex(data: string): string {
       a = (t1 + t2) | 0;
     }
     const out = [a, b, c, d, e, f, g, hh];
-    for (let i = 0; i < 8; i++) h[i] = (h[i]! + out[i]!) | 0;
+    for (let i = 0; i < 8; i++) h[i] = (h[i] + out[i]) | 0;
   }
   return h.map((v) => hex(v, false)).join('');
 }

@@ -12,7 +12,7 @@ import { md5Hex, sha1Hex, sha256Hex } from './digests.ts';
 function digest(name: string, f: (s: string) => string): Builtin {
   return new Builtin(name, (thread: Thread, args: Value[], kwargs: Kwargs) => {
     positional(name, args, kwargs, 1, 1);
-    const s = wantString(name, 1, args[0]!);
+    const s = wantString(name, 1, args[0]);
     thread.alloc(s.length);
     return f(s);
   });
