@@ -49,7 +49,9 @@ const T_FIRST_KEY_HEAD = 3;
 const T_FIRST_KEY_LINE = 4;
 
 const YAML_TAG_PREFIX = 'tag:yaml.org,2002:';
-const PARSER_ERRORS = /^did not find expected/;
+// go-yaml's parser errors (reported one line up once kyaml's piece offset is applied); the block
+// scalar header check is the scanner's, reported on its own line.
+const PARSER_ERRORS = /^did not find expected (?!comment or line break)/;
 const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
@@ -179,6 +181,20 @@ class PieceBuilder {
    * errors, the 0-based line for parser errors (its own off-by-one), and no line for composer
    * errors; the error's `line` field is always the true 1-based line.
    */
+  /**
+   * go-yaml's scanner (scannerc.go `yaml_parser_scan_block_scalar`): after a block scalar's header
+   * only spaces, a comment or a line break may follow; `a: >- !!str` and `a: > x` are errors, which
+   * the `yaml` CST accepts or reads differently.
+   */
+  private checkBlockHeaderEnd(header: SourceToken): void {
+    let i = header.offset + header.source.length;
+    while (this.src[i] === ' ' || this.src[i] === '\t') i++;
+    const c = this.src[i];
+    if (c !== undefined && c !== '\n' && c !== '\r' && c !== '#') {
+      this.fail(i, 'did not find expected comment or line break');
+    }
+  }
+
   private fail(
     offset: number,
     message: string,
@@ -478,6 +494,7 @@ class PieceBuilder {
     let style: YNode['style'];
     if (tok.type === 'block-scalar') {
       const header = tok.props.find((t) => t.type === 'block-scalar-header') as SourceToken | undefined;
+      if (header) this.checkBlockHeaderEnd(header);
       style = header?.source[0] === '>' ? 'folded' : 'literal';
       value = this.resolve(tok);
       this.content(this.lineOf(tok.offset));
@@ -718,6 +735,15 @@ class PieceBuilder {
         node.content.push(v);
         prev = v;
         continue;
+      }
+      // go-yaml's parser (parserc.go, flow entries): a `:` with no key and no `?` before it is not
+      // a node (`[:]`, `[: x]`, `{: x}`), checked with the real kpt.
+      if (
+        !item.key &&
+        item.sep?.[0]?.type === 'map-value-ind' &&
+        !item.start.some((t) => t.type === 'explicit-key-ind')
+      ) {
+        this.fail(item.sep[0].offset, 'did not find expected node content');
       }
       const keyProps = this.takeProps();
       let key: YNode;
