@@ -6,49 +6,10 @@
 import { spawn } from 'node:child_process';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { LIST, STARLARK } from './fixtures.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const LEVELS = (process.env.BENCH_CONCURRENCY ?? '8,64').split(',').map(Number);
-
-const LIST = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: web # comment
-  spec:
-    replicas: 1
-    template:
-      spec:
-        containers:
-        - name: web
-          image: nginx:1.27
-- apiVersion: v1
-  kind: Service
-  metadata:
-    name: web
-  spec:
-    ports:
-    - port: 80
-functionConfig:
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: function-input
-  data:
-    namespace: prod
-`;
-
-const STARLARK = `${LIST.replace(/functionConfig:[\s\S]*$/, '')}functionConfig:
-  apiVersion: fn.kpt.dev/v1alpha1
-  kind: StarlarkRun
-  metadata:
-    name: bump
-  source: |
-    for r in ctx.resource_list["items"]:
-      r["metadata"].setdefault("labels", {})["bench"] = "yes"
-`;
 
 const def = protoLoader.loadSync(['evaluator.proto', 'health.proto'], {
   includeDirs: ['src/node/grpc/proto'],

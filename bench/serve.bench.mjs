@@ -4,49 +4,10 @@
 // Starlark function. Baseline in the same run: GET /healthz (HTTP overhead alone).
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { LIST, STARLARK } from './fixtures.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-
-const LIST = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: apps/v1
-  kind: Deployment
-  metadata:
-    name: web # comment
-  spec:
-    replicas: 1
-    template:
-      spec:
-        containers:
-        - name: web
-          image: nginx:1.27
-- apiVersion: v1
-  kind: Service
-  metadata:
-    name: web
-  spec:
-    ports:
-    - port: 80
-functionConfig:
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: function-input
-  data:
-    namespace: prod
-`;
-
-const STARLARK = `${LIST.replace(/functionConfig:[\s\S]*$/, '')}functionConfig:
-  apiVersion: fn.kpt.dev/v1alpha1
-  kind: StarlarkRun
-  metadata:
-    name: bump
-  source: |
-    for r in ctx.resource_list["items"]:
-      r["metadata"].setdefault("labels", {})["bench"] = "yes"
-`;
 
 const server = spawn(process.execPath, ['bin/krmfn.mjs', 'serve', '--port', '0', '--max-concurrent', '64'], {
   stdio: ['ignore', 'ignore', 'pipe'],
