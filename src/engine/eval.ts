@@ -20,7 +20,7 @@ import { join } from './paths.ts';
 import { readResourceFile, scanPackage } from './read.ts';
 import { displayName, resolveContext, writeResults } from './render.ts';
 import { kptLevel } from './kpt-level.ts';
-import { runStep } from './step.ts';
+import { runStep, stepContext } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
 import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
 
@@ -148,15 +148,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       resolveContext(opts, name, 'dir' in opts.source ? root : '', limits, true),
     );
     items = await runStep(
-      {
-        limits,
-        env: opts.env ?? {},
-        now: opts.now ?? Date.now,
-        signal: opts.signal,
-        emit,
-        results,
-        wasm: opts.allowWasm ?? false,
-      },
+      stepContext(opts, limits, emit, results),
       { spec, name, runner, functionConfig: fnConfig, validator: false },
       items,
     );

@@ -34,7 +34,7 @@ import {
   validatePipeline,
   type PipelineEntry,
 } from './pipeline-config.ts';
-import { runStep, type StepContext } from './step.ts';
+import { runStep, stepContext, type StepContext } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
 import { applyPlan, attribute, describeChanges, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
 
@@ -273,15 +273,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     opts,
     limits,
     root,
-    step: {
-      limits,
-      env: opts.env ?? {},
-      now: opts.now ?? Date.now,
-      signal: opts.signal,
-      emit,
-      results,
-      wasm: opts.allowWasm ?? false,
-    },
+    step: stepContext(opts, limits, emit, results),
     visiting: new Set(),
     readFiles: [],
     originals: new Map(),

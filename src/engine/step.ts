@@ -10,6 +10,7 @@ import { callFunction } from './call.ts';
 import { isFunctionCallError } from './call-error.ts';
 import type { EventSink } from './events.ts';
 import { hasSelection, mergeSelected, select, stampResourceIds } from './selectors.ts';
+import type { EngineHost } from './types.ts';
 
 export interface StepContext {
   limits: Limits;
@@ -19,6 +20,24 @@ export interface StepContext {
   emit: EventSink;
   results: FunctionResultList;
   wasm: boolean;
+}
+
+/** The step context of one render or eval run, from the host options both share. */
+export function stepContext(
+  host: EngineHost,
+  limits: Limits,
+  emit: EventSink,
+  results: FunctionResultList,
+): StepContext {
+  return {
+    limits,
+    env: host.env ?? {},
+    now: host.now ?? Date.now,
+    signal: host.signal,
+    emit,
+    results,
+    wasm: host.allowWasm ?? false,
+  };
 }
 
 export interface Step {
