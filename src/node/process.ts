@@ -110,9 +110,14 @@ function stopChild(child: ChildProcess): void {
   child.stdin?.destroy();
 }
 
-/** Keeps the first `max` bytes (ending at a line end when one is there), counts the rest. */
+/**
+ * Keeps the first `max` bytes, cut after the last line end inside them (or mid-line when they hold
+ * none), and counts the rest. The note is appended right after the kept bytes, with no separator,
+ * so `lineCount(kept + note) - 1 + droppedLines` is exactly the line count of the whole output
+ * wherever the cut falls (src/engine/text-output.ts relies on it).
+ */
 class CappedText {
-  private readonly chunks: Buffer[] = [];
+  private chunks: Buffer[] = [];
   private kept = 0;
   private droppedBytes = 0;
   private droppedLines = 0;
@@ -130,20 +135,38 @@ class CappedText {
     if (this.droppedBytes === 0) {
       const room = c.subarray(0, this.max - this.kept);
       const lineEnd = room.lastIndexOf(0x0a);
-      const head = lineEnd >= 0 ? room.subarray(0, lineEnd + 1) : this.kept === 0 ? room : room.subarray(0, 0);
-      this.chunks.push(head);
-      this.kept += head.length;
-      c = c.subarray(head.length);
+      if (lineEnd >= 0) {
+        this.chunks.push(room.subarray(0, lineEnd + 1));
+        this.kept += lineEnd + 1;
+        c = c.subarray(lineEnd + 1);
+      } else if (!this.cutAtLastLineEnd()) {
+        this.chunks.push(room);
+        this.kept += room.length;
+        c = c.subarray(room.length);
+      }
     }
     this.droppedBytes += c.length;
     for (let i = c.indexOf(0x0a); i >= 0; i = c.indexOf(0x0a, i + 1)) this.droppedLines++;
   }
 
+  /** Moves the kept bytes after the last kept line end to the dropped count; false when none. */
+  private cutAtLastLineEnd(): boolean {
+    for (let k = this.chunks.length - 1; k >= 0; k--) {
+      const at = this.chunks[k].lastIndexOf(0x0a);
+      if (at < 0) continue;
+      const tail = this.chunks.slice(k + 1).reduce((n, b) => n + b.length, this.chunks[k].length - at - 1);
+      this.chunks = [...this.chunks.slice(0, k), this.chunks[k].subarray(0, at + 1)];
+      this.kept -= tail;
+      this.droppedBytes += tail;
+      return true;
+    }
+    return false;
+  }
+
   bytes(): Uint8Array {
     const kept = Buffer.concat(this.chunks);
     if (this.droppedBytes === 0) return new Uint8Array(kept);
-    const sep = kept.length > 0 && kept[kept.length - 1] !== 0x0a ? '\n' : '';
-    const note = `${sep}${captureNote(this.droppedBytes, this.droppedLines)}`;
+    const note = captureNote(this.droppedBytes, this.droppedLines);
     return new Uint8Array(Buffer.concat([kept, Buffer.from(note)]));
   }
 }
