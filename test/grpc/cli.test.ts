@@ -11,15 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import YAML from 'yaml';
-import { krmfn, serveProcess, TestClient } from './helpers.ts';
+import { krmfn, serveProcess, SET_NAMESPACE, setNamespaceList, STARLARK, starlarkList, TestClient } from './helpers.ts';
 
-const SET_NAMESPACE = 'gcr.io/kpt-fn/set-namespace:v0.4.1';
-const STARLARK = 'gcr.io/kpt-fn/starlark:v0.4.3';
-
-const LIST = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: v1
+const APP = `- apiVersion: v1
   kind: ConfigMap
   metadata:
     name: app # keep me
@@ -28,19 +22,10 @@ items:
       internal.config.kubernetes.io/path: 'app.yaml'
   data:
     k: v
-functionConfig:
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: function-input
-  data:
-    namespace: prod
 `;
+const LIST = setNamespaceList(APP);
 
-const starlarkList = (source: string): string => `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: v1
+const NAMESPACED_APP = `- apiVersion: v1
   kind: ConfigMap
   metadata:
     name: app
@@ -50,16 +35,6 @@ items:
       internal.config.kubernetes.io/path: 'app.yaml'
   data:
     k: v
-functionConfig:
-  apiVersion: fn.kpt.dev/v1alpha1
-  kind: StarlarkRun
-  metadata:
-    name: fn
-  source: |
-${source
-  .split('\n')
-  .map((l) => `    ${l}`)
-  .join('\n')}
 `;
 
 const LABEL_SOURCE = `for r in ctx.resource_list["items"]:
@@ -101,7 +76,7 @@ describe('krmfn serve --grpc: answers as the function and kpt would', () => {
   });
 
   it('runs a Starlark function: the same ResourceList as `krmfn run` and `krmfn eval -`', async () => {
-    const input = starlarkList(LABEL_SOURCE);
+    const input = starlarkList(NAMESPACED_APP, LABEL_SOURCE);
     const answer = await client.evaluate(STARLARK, input);
     const run = await krmfn(['run', STARLARK], input);
     expect(run.code).toBe(0);
@@ -125,7 +100,7 @@ describe('krmfn serve --grpc: answers as the function and kpt would', () => {
   });
 
   it('answers INTERNAL with the structured results and stderr for a non-zero exit', async () => {
-    const input = starlarkList(FAIL_SOURCE);
+    const input = starlarkList(NAMESPACED_APP, FAIL_SOURCE);
     const run = await krmfn(['run', STARLARK], input);
     expect(run.code).not.toBe(0);
     const answer = await client.evaluate(STARLARK, input);

@@ -172,3 +172,32 @@ export function serveProcess(
     void exited.then((code) => reject(new Error(`krmfn serve exited with ${code}: ${buf}`)));
   });
 }
+
+/** The catalog images the gRPC suites evaluate. */
+export const SET_NAMESPACE = 'gcr.io/kpt-fn/set-namespace:v0.4.1';
+export const STARLARK = 'gcr.io/kpt-fn/starlark:v0.4.3';
+
+/** A ResourceList: `items` is the YAML text of its item list, one `- ` entry per item. */
+function resourceList(items: string, functionConfig: string): string {
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}functionConfig:\n${functionConfig}`;
+}
+
+/** A ResourceList whose functionConfig asks set-namespace for `prod`. */
+export function setNamespaceList(items: string): string {
+  return resourceList(
+    items,
+    '  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n  data:\n    namespace: prod\n',
+  );
+}
+
+/** A ResourceList whose functionConfig is a StarlarkRun of `source`. */
+export function starlarkList(items: string, source: string): string {
+  const body = source
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
+  return resourceList(
+    items,
+    `  apiVersion: fn.kpt.dev/v1alpha1\n  kind: StarlarkRun\n  metadata:\n    name: fn\n  source: |\n${body}\n`,
+  );
+}

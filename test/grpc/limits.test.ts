@@ -15,7 +15,7 @@ import { createRemoteRuntime } from '../../src/runtimes/remote.ts';
 import { createEngineService } from '../../src/node/serve/engine-service.ts';
 import { createEvaluatorClient } from '../../src/node/grpc/client.ts';
 import { startGrpcServer, type GrpcServeOptions, type RunningGrpcServer } from '../../src/node/grpc/server.ts';
-import { hangingPeer, TestClient, until } from './helpers.ts';
+import { hangingPeer, SET_NAMESPACE, setNamespaceList, STARLARK, starlarkList, TestClient, until } from './helpers.ts';
 
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {
@@ -24,43 +24,19 @@ afterEach(async () => {
 
 const functions = BUILTINS.map((b) => ({ name: b.name, images: b.images, summary: b.summary }));
 const HANG = 'example.com/fn/hang:v1';
-const SET_NAMESPACE = 'gcr.io/kpt-fn/set-namespace:v0.4.1';
-const STARLARK = 'gcr.io/kpt-fn/starlark:v0.4.3';
-
-const LIST = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: v1
+const APP = `- apiVersion: v1
   kind: ConfigMap
   metadata:
     name: app
-  data:
+`;
+const LIST = setNamespaceList(`${APP}  data:
     k: v
-functionConfig:
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: function-input
-  data:
-    namespace: prod
-`;
-
-const STARLARK_LIST = `apiVersion: config.kubernetes.io/v1
-kind: ResourceList
-items:
-- apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: app
-functionConfig:
-  apiVersion: fn.kpt.dev/v1alpha1
-  kind: StarlarkRun
-  metadata:
-    name: fn
-  source: |
-    for r in ctx.resource_list["items"]:
-      r["metadata"]["namespace"] = "from-upstream"
-`;
+`);
+const STARLARK_LIST = starlarkList(
+  APP,
+  `for r in ctx.resource_list["items"]:
+  r["metadata"]["namespace"] = "from-upstream"`,
+);
 
 async function hangingEngine(): Promise<Engine> {
   const peer = await hangingPeer();
