@@ -11,7 +11,7 @@ import { Decoration, type DecorationSet } from '@codemirror/view';
 import { yaml } from '@codemirror/lang-yaml';
 import { python } from '@codemirror/lang-python';
 import samples from 'krmfn-playground-samples';
-import { unifiedDiff } from '../../src/core/diff.ts';
+import { unifiedDiff } from 'krmfn';
 import type { RenderJob, RenderReply, ResultView } from './protocol.ts';
 import { decodeState, encodeState } from './share.ts';
 import { renderTree, type FileMark } from './tree.ts';
