@@ -30,10 +30,12 @@ import {
   isFlowIndicator,
   plainWordEnd,
   scanBlockBody,
+  scanBlockHeader,
   scanDouble,
   scanPlain,
   scanSingle,
   shortTag,
+  type BlockHeader,
   type BlockScan,
   type PlainScan,
 } from './scan.ts';
@@ -111,6 +113,7 @@ class PieceParser {
   private readonly plain: PlainScan = { end: 0, multiline: false };
   private readonly quoted = { value: '' };
   private readonly block: BlockScan = { value: '', contentEnd: 0, hasContent: false };
+  private readonly header: BlockHeader = { chomp: 0, increment: 0, end: 0 };
   private readonly failAt = (offset: number, message: string): never => this.fail(offset, message);
 
   constructor(input: PieceInput) {
@@ -153,8 +156,9 @@ class PieceParser {
       const root = this.blockNode(1, null, null, -1);
       doc.content.push(root);
       if (!started) this.place(doc, start);
+      // go-yaml ends the document after its root node; kyaml decodes one document per piece, so
+      // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt).
       this.skip();
-      if (this.pos < this.len && !this.atDocumentEnd()) this.fail(this.pos, 'did not find expected <document start>');
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
@@ -851,20 +855,9 @@ class PieceParser {
   private blockScalar(node: YNode, parentIndent: number): string {
     const src = this.src;
     const start = this.pos;
-    let i = start + 1;
-    let chomp = 0;
-    let increment = 0;
-    for (let k = 0; k < 2; k++) {
-      const d = src.charCodeAt(i);
-      if ((d === 0x2b || d === DASH) && chomp === 0) {
-        chomp = d === 0x2b ? 1 : -1;
-        i++;
-      } else if (d >= 0x30 && d <= 0x39 && increment === 0) {
-        if (d === 0x30) this.fail(i, 'found an indentation indicator equal to 0');
-        increment = d - 0x30;
-        i++;
-      }
-    }
+    const header = this.header;
+    scanBlockHeader(src, start, header, this.failAt);
+    let i = header.end;
     const line = this.lineOf(start);
     this.content(line);
     this.targetLine(node);
@@ -881,7 +874,16 @@ class PieceParser {
     const headerEnd = i;
     const body = i < this.len ? i + 1 : i;
     const out = this.block;
-    scanBlockBody(src, body, parentIndent, increment, chomp, src.charCodeAt(start) === 0x7c, out, this.failAt);
+    scanBlockBody(
+      src,
+      body,
+      parentIndent,
+      header.increment,
+      header.chomp,
+      src.charCodeAt(start) === 0x7c,
+      out,
+      this.failAt,
+    );
     if (out.hasContent) {
       this.content(this.lineOf(out.contentEnd));
       this.pos = out.contentEnd;
@@ -909,10 +911,8 @@ class PieceParser {
     let prev: YNode | null = null;
     for (;;) {
       this.skipProps(null);
-      if (this.pos >= this.len) {
-        this.flowDepth--;
-        this.fail(start, expected);
-      }
+      // go-yaml's parser wants a node after `[`, `{` or `,`, and meets the end of the stream.
+      if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
       let c = src.charCodeAt(this.pos);
       if (c === close) break;
       if (c === COMMA || c === 0x5d || c === 0x7d) this.fail(this.pos, 'did not find expected node content');
@@ -944,6 +944,7 @@ class PieceParser {
         this.content(this.lineOf(this.pos));
         this.pos++;
         this.skipProps(null);
+        if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
         const d = src.charCodeAt(this.pos);
         value =
           this.pos >= this.len || d === COMMA || d === 0x5d || d === 0x7d
@@ -971,10 +972,7 @@ class PieceParser {
         prev = value;
       }
       this.skip();
-      if (this.pos >= this.len) {
-        this.flowDepth--;
-        this.fail(start, expected);
-      }
+      if (this.pos >= this.len) this.fail(start, expected);
       c = src.charCodeAt(this.pos);
       if (c === COMMA) {
         const line = this.lineOf(this.pos);

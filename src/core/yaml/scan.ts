@@ -287,6 +287,48 @@ export function scanDouble(src: string, pos: number, out: { value: string }, fai
   }
 }
 
+/** A block scalar header's indicators. */
+export interface BlockHeader {
+  /** -1 strip, 0 clip, 1 keep. */
+  chomp: number;
+  /** The indentation indicator, 0 when absent. */
+  increment: number;
+  /** Offset after the indicators. */
+  end: number;
+}
+
+/** Reads the indicators after the `|` or `>` at `pos` (in either order, as go-yaml). */
+export function scanBlockHeader(src: string, pos: number, out: BlockHeader, fail: Fail): void {
+  let i = pos + 1;
+  let chomp = 0;
+  let increment = 0;
+  for (let k = 0; k < 2; k++) {
+    const d = src.charCodeAt(i);
+    if ((d === 0x2b || d === 0x2d) && chomp === 0) {
+      chomp = d === 0x2b ? 1 : -1;
+      i++;
+    } else if (d >= 0x30 && d <= 0x39 && increment === 0) {
+      if (d === 0x30) fail(i, 'found an indentation indicator equal to 0');
+      increment = d - 0x30;
+      i++;
+    }
+  }
+  out.chomp = chomp;
+  out.increment = increment;
+  out.end = i;
+}
+
+/** The value of a well-formed top-level block scalar `text` (header line, then body). */
+export function blockScalarValue(text: string, fail: Fail): string {
+  const header: BlockHeader = { chomp: 0, increment: 0, end: 0 };
+  scanBlockHeader(text, 0, header, fail);
+  const nl = text.indexOf('\n');
+  const out: BlockScan = { value: '', contentEnd: 0, hasContent: false };
+  const literal = text.charCodeAt(0) === 0x7c;
+  scanBlockBody(text, nl === -1 ? text.length : nl + 1, -1, header.increment, header.chomp, literal, out, fail);
+  return out.value;
+}
+
 /** The result of scanning a block scalar's body. */
 export interface BlockScan {
   value: string;
