@@ -2,7 +2,7 @@
  * Resource limits for one function call (and for parsing untrusted YAML). One type for every
  * runtime: Starlark polls `maxSteps` and the deadline in its loop, WASM gets memory caps and a
  * Worker that is terminated at the deadline, YAML parsing enforces the size, document-count, alias
- * and depth limits while it reads (src/core/yaml/parse.ts, build.ts).
+ * and depth limits while it reads (src/core/yaml/parse.ts, parser.ts).
  * Each overrun surfaces as a `LimitExceededError`.
  */
 export interface Limits {

@@ -1,7 +1,7 @@
 /**
  * go-yaml's association of own-line comments with nodes (docs/yaml-output.md, "Comments").
  *
- * The builder (build.ts) walks the CST in source order, registers every block entry (a mapping
+ * The parser (parser.ts) reads the text in source order, registers every block entry (a mapping
  * key or a sequence dash) and collects the own-line comment and blank lines between entries into
  * runs. For each run it calls `assignRun` with the entry P before the run and the entry N after it
  * (null at the end of the document); this module decides which comment slots the text fills.

@@ -6,7 +6,7 @@
  * `from` is the resource as it was before the call (a document node, or its root mapping); `to` is
  * the function's output item (a mapping, or a document). Neither call allocates nodes.
  */
-import { buildPiece } from './build.ts';
+import { parsePiece } from './parser.ts';
 import { emitYamlDocument } from './emit.ts';
 import { DEFAULT_LIMITS } from '../limits.ts';
 import { documentNode, mapGet, mappingNode, sequenceNode, strNode, type YNode } from './node.ts';
@@ -285,7 +285,7 @@ function realRoundTrip(doc: YNode, root: YNode): void {
     sequenceNode([root]),
   ]);
   const text = emitYamlDocument(documentNode(list), 'compact');
-  const back = buildPiece({ text, firstLine: 1, file: undefined, limits: DEFAULT_LIMITS });
+  const back = parsePiece({ text, firstLine: 1, file: undefined, limits: DEFAULT_LIMITS });
   const item = back && mapGet(back.content[0], 'items')?.content[0];
   if (!item) return;
   copyComments(doc, item);

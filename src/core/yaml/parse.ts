@@ -5,7 +5,7 @@
  */
 import { KrmfnError } from '../errors.ts';
 import { withLimits, type Limits } from '../limits.ts';
-import { buildPiece } from './build.ts';
+import { parsePiece } from './parser.ts';
 import type { YNode } from './node.ts';
 import { detectSeqIndent, normalizeNewlines, splitPieces, type SeqIndent } from './read.ts';
 
@@ -44,7 +44,7 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
 
     let doc: YNode | null;
     try {
-      doc = buildPiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
+      doc = parsePiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
     } catch (e) {
       // A nesting limit set beyond what the JS stack holds still ends as a depth error.
       if (e instanceof RangeError) {

@@ -2,7 +2,7 @@
  * Scalar presentation as go-yaml v3 writes it (docs/yaml-output.md, "Scalars"): which styles a value
  * allows, the style finally used, and the quoted and block writers.
  */
-import { CST } from 'yaml';
+import { blockScalarValue } from './scan.ts';
 
 export interface ScalarAnalysis {
   empty: boolean;
@@ -275,16 +275,7 @@ export function spaces(n: number): string {
 export function reflowFolded(value: string): string {
   if (!analyzeScalar(value).block) return value;
   const text = blockScalar(value, 'folded', 2, '');
-  const nl = text.indexOf('\n');
-  const token: CST.BlockScalar = {
-    type: 'block-scalar',
-    offset: 0,
-    indent: 0,
-    props: [
-      { type: 'block-scalar-header', offset: 0, indent: 0, source: text.slice(0, nl) },
-      { type: 'newline', offset: nl, indent: 0, source: '\n' },
-    ],
-    source: text.slice(nl + 1),
-  };
-  return CST.resolveAsScalar(token).value;
+  return blockScalarValue(text, (_offset, message) => {
+    throw new Error(`reading back a folded scalar: ${message}`);
+  });
 }

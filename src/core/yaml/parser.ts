@@ -1,0 +1,996 @@
+/**
+ * One kyaml document piece → a go-yaml-style `document` node (docs/yaml-output.md, "Reading a file").
+ *
+ * A one-pass recursive-descent reader over the piece text: no token objects, no intermediate tree,
+ * positions are offsets. It follows go-yaml v3's grammar (go-yaml/yaml at v3.0.1, scannerc.go and
+ * parserc.go): block mappings and sequences by indentation, flow collections, the four scalar
+ * styles (scan.ts), anchors, tags and aliases. Scalars keep their style and value, tags and
+ * anchors are attached as go-yaml does, same-line comments go to the node they follow (§5.2), and
+ * own-line comments are gathered into runs that associate.ts distributes (§6.3). Nesting depth and
+ * alias expansion are limited while reading. Throws KrmfnError with go-yaml's messages and lines.
+ */
+import { KrmfnError } from '../errors.ts';
+import type { Limits } from '../limits.ts';
+import { newNode, type YNode } from './node.ts';
+import { resolvePlainTag } from './resolve.ts';
+import {
+  assignLeadingRun,
+  assignValueRun,
+  assignRun,
+  joinComment,
+  type Entry,
+  type Level,
+  type RunContext,
+  type RunLine,
+} from './associate.ts';
+import {
+  foldPlain,
+  isBlankZ,
+  isDocumentMarker,
+  isFlowIndicator,
+  plainWordEnd,
+  scanBlockBody,
+  scanBlockHeader,
+  scanDouble,
+  scanPlain,
+  scanSingle,
+  shortTag,
+  type BlockHeader,
+  type BlockScan,
+  type PlainScan,
+} from './scan.ts';
+
+export interface PieceInput {
+  text: string;
+  /** 1-based line of the piece in its file. */
+  firstLine: number;
+  file: string | undefined;
+  limits: Pick<Limits, 'maxAliases' | 'maxDepth'>;
+}
+
+interface Props {
+  anchor: string;
+  tag: string;
+  /** 1-based local line of the first property. */
+  line: number;
+  /** Offset of the first property. */
+  offset: number;
+}
+
+/** Where a comment on the current content line goes (kept as plain fields: no closure per node). */
+const T_NONE = 0;
+const T_NODE_LINE = 1;
+const T_FLOW_HEAD = 2;
+const T_FIRST_KEY_HEAD = 3;
+const T_FIRST_KEY_LINE = 4;
+
+const SP = 0x20;
+const TAB = 0x09;
+const NL = 0x0a;
+const HASH = 0x23;
+const DASH = 0x2d;
+const QMARK = 0x3f;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const AMP = 0x26;
+const BANG = 0x21;
+const STAR = 0x2a;
+
+// go-yaml's parser errors are reported one line up (its own off-by-one); composer errors carry no
+// line; everything else is a scanner error reported on its own line.
+const PARSER_ERRORS = /^did not find expected (?!comment or line break)/;
+const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
+
+/** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
+export function parsePiece(input: PieceInput): YNode | null {
+  return new PieceParser(input).parse();
+}
+
+class PieceParser {
+  private readonly src: string;
+  private readonly len: number;
+  private pos = 0;
+  private readonly lineStarts: number[] = [0];
+  private readonly input: PieceInput;
+  private readonly anchors = new Map<string, YNode>();
+  private readonly anchorWeight = new Map<YNode, number>();
+  private expansions = 0;
+
+  private lastContentLine = 0;
+  private lastTokenLine = 0;
+  private run: RunLine[] = [];
+  private runHasText = false;
+  private runContentLine = 0;
+  private p: Entry | null = null;
+  private ltKind = T_NONE;
+  private ltLine = 0;
+  private ltNode: YNode | null = null;
+  private ltEntry: Entry | null = null;
+  private flowDepth = 0;
+  private flowHead = '';
+  private props: Props | null = null;
+  private readonly ctx: RunContext;
+  private readonly plain: PlainScan = { end: 0, multiline: false };
+  private readonly quoted = { value: '' };
+  private readonly block: BlockScan = { value: '', contentEnd: 0, hasContent: false };
+  private readonly header: BlockHeader = { chomp: 0, increment: 0, end: 0 };
+  private readonly failAt = (offset: number, message: string): never => this.fail(offset, message);
+
+  constructor(input: PieceInput) {
+    this.input = input;
+    this.src = input.text;
+    this.len = this.src.length;
+    for (let i = this.src.indexOf('\n'); i !== -1; i = this.src.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [] };
+  }
+
+  /** kyaml decodes one document per piece: whatever follows a `...` is not read. */
+  parse(): YNode | null {
+    const doc = this.ctx.doc;
+    const src = this.src;
+    this.skip();
+    if (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) {
+      const eol = src.indexOf('\n', this.pos);
+      const m = /^%YAML\s+(\S+)/.exec(src.slice(this.pos, eol === -1 ? this.len : eol));
+      this.fail(
+        this.pos,
+        m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>',
+      );
+    }
+    let started = false;
+    if (
+      this.pos < this.len &&
+      this.atLineStart(this.pos) &&
+      src.startsWith('---', this.pos) &&
+      isDocumentMarker(src, this.pos)
+    ) {
+      const line = this.lineOf(this.pos);
+      this.content(line);
+      doc.line = line + this.input.firstLine - 1;
+      this.pos += 3;
+      started = true;
+    }
+    this.skipProps(null);
+    if (this.pos < this.len && !this.atDocumentEnd()) {
+      const start = this.pos;
+      const root = this.blockNode(1, null, null, -1);
+      doc.content.push(root);
+      if (!started) this.place(doc, start);
+      // go-yaml ends the document after its root node; kyaml decodes one document per piece, so
+      // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt).
+      this.skip();
+    } else if (this.props) {
+      doc.content.push(this.emptyValue(this.props.offset));
+    }
+    if (this.atDocumentEnd()) {
+      this.content(this.lineOf(this.pos));
+      this.pos += 3;
+      this.skip();
+    }
+    const root = doc.content[0];
+    if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
+    this.endRun(null);
+    if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
+    return doc;
+  }
+
+  // ---- positions and errors -------------------------------------------------------------
+
+  private lineHint = 0;
+
+  /** 1-based line of an offset. Offsets arrive mostly in order, so the last answer is tried first. */
+  private lineOf(offset: number): number {
+    const ls = this.lineStarts;
+    let h = this.lineHint;
+    if (ls[h] <= offset) {
+      const limit = Math.min(ls.length - 1, h + 4);
+      while (h < limit && ls[h + 1] <= offset) h++;
+      if (h === ls.length - 1 || ls[h + 1] > offset) {
+        this.lineHint = h;
+        return h + 1;
+      }
+    }
+    let lo = 0;
+    let hi = ls.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ls[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    this.lineHint = lo;
+    return lo + 1;
+  }
+
+  private colOf(offset: number): number {
+    return offset - this.lineStarts[this.lineOf(offset) - 1];
+  }
+
+  private atLineStart(offset: number): boolean {
+    return offset === 0 || this.src.charCodeAt(offset - 1) === NL;
+  }
+
+  private atDocumentEnd(): boolean {
+    return (
+      this.pos < this.len &&
+      this.src.charCodeAt(this.pos) === 0x2e &&
+      this.atLineStart(this.pos) &&
+      isDocumentMarker(this.src, this.pos)
+    );
+  }
+
+  /**
+   * Throws. go-yaml words the message `yaml: line N: ...` with N the 1-based line for scanner
+   * errors, the 0-based line for parser errors (its own off-by-one), and no line for composer
+   * errors; the error's `line` field is always the true 1-based line.
+   */
+  private fail(
+    offset: number,
+    message: string,
+    code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax',
+  ): never {
+    const local = this.lineOf(offset);
+    const line = local + this.input.firstLine - 1;
+    const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
+    // kyaml decodes each document piece on its own, so go-yaml's line counts from the piece.
+    const shown = kind === 'none' ? 'yaml: ' : `yaml: line ${kind === 'parser' ? local - 1 : local}: `;
+    throw new KrmfnError({
+      code,
+      message: code === 'yaml-syntax' ? shown + message : message,
+      ...(this.input.file ? { file: this.input.file } : {}),
+      line,
+      column: offset - this.lineStarts[local - 1] + 1,
+    });
+  }
+
+  private place(node: YNode, offset: number): YNode {
+    const line = this.lineOf(offset);
+    node.line = line + this.input.firstLine - 1;
+    node.column = offset - this.lineStarts[line - 1] + 1;
+    return node;
+  }
+
+  private checkDepth(depth: number): void {
+    if (depth > this.input.limits.maxDepth) {
+      this.fail(this.pos, `YAML nesting deeper than ${this.input.limits.maxDepth} levels`, 'yaml-depth-limit');
+    }
+  }
+
+  // ---- separation: blanks, comments, line breaks -------------------------------------------
+
+  private content(line: number): void {
+    this.lastContentLine = line;
+    this.lastTokenLine = line;
+  }
+
+  /** Skips blanks, comments and line breaks, feeding comments and blank lines to the runs. */
+  private skip(): void {
+    const src = this.src;
+    const len = this.len;
+    let i = this.pos;
+    while (i < len) {
+      const c = src.charCodeAt(i);
+      if (c === SP) i++;
+      else if (c === NL) {
+        this.newline(i);
+        i++;
+      } else if (c === HASH) {
+        let e = src.indexOf('\n', i);
+        if (e === -1) e = len;
+        this.comment(i, e);
+        i = e;
+      } else if (c === TAB) {
+        if (this.flowDepth === 0) this.checkTab(i);
+        i++;
+      } else break;
+    }
+    this.pos = i;
+  }
+
+  /** Blanks on the current line only. */
+  private skipBlanks(): void {
+    const src = this.src;
+    let i = this.pos;
+    for (let c = src.charCodeAt(i); c === SP || c === TAB; c = src.charCodeAt(++i));
+    this.pos = i;
+  }
+
+  private newline(offset: number): void {
+    const line = this.lineOf(offset);
+    if (this.lastTokenLine < line && this.flowDepth === 0) this.pushRun({ blank: true, line, col: 0, text: '' });
+    this.lastTokenLine = line;
+  }
+
+  private comment(start: number, end: number): void {
+    const line = this.lineOf(start);
+    let e = end;
+    while (e > start && (this.src.charCodeAt(e - 1) === SP || this.src.charCodeAt(e - 1) === TAB)) e--;
+    const text = this.src.slice(start, e);
+    if (line === this.lastContentLine) {
+      if (this.ltKind !== T_NONE && this.ltLine === line) this.lineComment(text);
+    } else if (this.flowDepth > 0) {
+      this.flowHead = joinComment(this.flowHead, text);
+    } else {
+      this.pushRun({ blank: false, line, col: start - this.lineStarts[line - 1], text });
+    }
+    this.lastTokenLine = line;
+  }
+
+  /** go-yaml rejects a tab in the indentation of block content. */
+  private checkTab(offset: number): void {
+    const src = this.src;
+    let start = offset;
+    while (start > 0 && (src.charCodeAt(start - 1) === SP || src.charCodeAt(start - 1) === TAB)) start--;
+    if (!this.atLineStart(start)) return;
+    // Once per run of blanks: only its first tab is checked.
+    for (let k = start; k < offset; k++) if (src.charCodeAt(k) === TAB) return;
+    let end = offset;
+    while (src.charCodeAt(end) === SP || src.charCodeAt(end) === TAB) end++;
+    const after = src.charCodeAt(end);
+    if (end >= this.len || after === NL || after === HASH) return;
+    this.fail(offset, 'found character that cannot start any token');
+  }
+
+  private pushRun(l: RunLine): void {
+    if (this.run.length === 0) this.runContentLine = this.lastContentLine;
+    if (!l.blank) this.runHasText = true;
+    this.run.push(l);
+  }
+
+  /** Closes the pending run of own-line comments at boundary `n` (null: end of document). */
+  private endRun(n: Entry | null): void {
+    if (this.runHasText) {
+      const run = this.run;
+      if (!this.p || (n === null && this.ctx.doc.content.length === 0)) assignLeadingRun(run, n, this.ctx);
+      // Comments before a value on its own line are its head. Comments between `key:` and its first
+      // nested entry need no special case: the general rule makes them that entry's head unless
+      // a column below the level or a blank line makes them feet (as go-yaml does).
+      else if (n && n.kind === 'value') assignValueRun(run, n);
+      else assignRun(run, this.p, this.runContentLine, n, this.ctx);
+    }
+    this.run = [];
+    this.runHasText = false;
+  }
+
+  // ---- properties ---------------------------------------------------------------------------
+
+  /** Reads one anchor or tag at `pos` into the pending properties. */
+  private readProp(): void {
+    const src = this.src;
+    const start = this.pos;
+    const flow = this.flowDepth > 0;
+    let i = start + 1;
+    for (;;) {
+      const c = src.charCodeAt(i);
+      if (isBlankZ(c) || (flow && isFlowIndicator(c))) break;
+      i++;
+    }
+    const line = this.lineOf(start);
+    this.content(line);
+    const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
+    if (src.charCodeAt(start) === AMP) {
+      if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
+      pr.anchor = src.slice(start + 1, i);
+    } else {
+      const tag = shortTag(src.slice(start, i));
+      if (tag !== '') pr.tag = tag;
+    }
+    this.pos = i;
+  }
+
+  /**
+   * Skips separation and reads properties until content. `e` (the entry the properties follow on
+   * its indicator line) takes a comment after them as its first key's line comment.
+   */
+  private skipProps(e: Entry | null): void {
+    for (;;) {
+      this.skip();
+      const c = this.src.charCodeAt(this.pos);
+      if (c !== AMP && c !== BANG) return;
+      this.readProp();
+      if (e && this.ltKind !== T_NONE) this.target(T_FIRST_KEY_LINE, this.lastContentLine, null, e);
+    }
+  }
+
+  private takeProps(): Props | null {
+    const p = this.props;
+    this.props = null;
+    return p;
+  }
+
+  private applyProps(node: YNode, props: Props | null): void {
+    if (!props) return;
+    if (props.anchor) node.anchor = props.anchor;
+    if (props.tag) {
+      node.tag = props.tag;
+      node.tagged = true;
+    }
+  }
+
+  private registerAnchor(node: YNode, weightBefore: number): void {
+    if (!node.anchor) return;
+    this.anchors.set(node.anchor, node);
+    this.anchorWeight.set(node, this.expansions - weightBefore);
+  }
+
+  // ---- entries ---------------------------------------------------------------------------
+
+  private entry(kind: Entry['kind'], offset: number, level: Level | null, key: YNode | null): Entry {
+    const line = this.lineOf(offset);
+    const e: Entry = {
+      kind,
+      line,
+      col: offset - this.lineStarts[line - 1],
+      level,
+      key,
+      item: null,
+      hasValue: false,
+      itemHead: '',
+      firstKeyHead: '',
+      firstKeyFoot: '',
+      firstKeyLine: '',
+    };
+    if (level && level.count === 0 && level.owner && key) {
+      const owner = level.owner;
+      if (owner.firstKeyHead) key.headComment = joinComment(owner.firstKeyHead, key.headComment);
+      if (owner.firstKeyFoot) key.footComment = owner.firstKeyFoot;
+      if (owner.firstKeyLine && !key.lineComment) key.lineComment = owner.firstKeyLine;
+      owner.firstKeyHead = owner.firstKeyFoot = owner.firstKeyLine = '';
+    }
+    this.endRun(e);
+    if (kind !== 'value') this.p = e;
+    if (level) {
+      level.last = e;
+      level.count++;
+    }
+    return e;
+  }
+
+  /** Applies comment text an entry was holding for its item once the item exists. */
+  private settle(e: Entry, item: YNode): void {
+    e.item = item;
+    if (e.itemHead) item.headComment = joinComment(e.itemHead, item.headComment);
+    if (item.kind !== 'mapping' || item.style === 'flow') {
+      if (e.firstKeyHead) item.headComment = joinComment(item.headComment, e.firstKeyHead);
+      if (e.firstKeyFoot && item.kind === 'scalar') item.footComment = e.firstKeyFoot;
+      if (e.firstKeyLine && !item.lineComment) item.lineComment = e.firstKeyLine;
+    }
+    e.itemHead = e.firstKeyHead = e.firstKeyFoot = e.firstKeyLine = '';
+  }
+
+  private target(kind: number, line: number, node: YNode | null, entry: Entry | null): void {
+    this.ltKind = kind;
+    this.ltLine = line;
+    this.ltNode = node;
+    this.ltEntry = entry;
+  }
+
+  private targetLine(node: YNode): void {
+    this.target(T_NODE_LINE, this.lastContentLine, node, null);
+  }
+
+  /** A comment after content on the same line, given to the current line target. */
+  private lineComment(text: string): void {
+    const node = this.ltNode;
+    const entry = this.ltEntry;
+    switch (this.ltKind) {
+      case T_NODE_LINE:
+        if (node && !node.lineComment) node.lineComment = text;
+        break;
+      case T_FLOW_HEAD:
+        this.flowHead = joinComment(this.flowHead, text);
+        break;
+      case T_FIRST_KEY_HEAD:
+        if (entry) entry.firstKeyHead = joinComment(text, entry.firstKeyHead);
+        break;
+      case T_FIRST_KEY_LINE:
+        if (entry && !entry.firstKeyLine) entry.firstKeyLine = text;
+        break;
+    }
+  }
+
+  /** A value starting on its own line after pending comments gets a pseudo entry (their head). */
+  private valueEntry(owner: Entry | null, isKey: boolean): Entry | null {
+    if (isKey || !this.runHasText || this.flowDepth > 0 || !owner) return null;
+    return this.entry('value', this.pos, null, null);
+  }
+
+  // ---- block structure ---------------------------------------------------------------------
+
+  /**
+   * A block node at `pos` (its properties, if any, pending). `parentIndent` is the column of the
+   * enclosing block collection (-1 at the top).
+   */
+  private blockNode(depth: number, owner: Entry | null, ownerLevel: Level | null, parentIndent: number): YNode {
+    this.checkDepth(depth);
+    const src = this.src;
+    const c = src.charCodeAt(this.pos);
+    const next = src.charCodeAt(this.pos + 1);
+    const line = this.lineOf(this.pos);
+    if (c === DASH && isBlankZ(next)) {
+      if (owner && owner.kind === 'key' && line === owner.line) {
+        this.fail(this.pos, 'block sequence entries are not allowed in this context');
+      }
+      return this.blockSeq(depth, owner, ownerLevel, this.takeProps());
+    }
+    if (c === QMARK && isBlankZ(next)) {
+      return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
+    }
+    if (c !== 0x7c && c !== 0x3e && this.keyAhead(this.pos, false) !== -1) {
+      if (owner && owner.kind === 'key' && line === owner.line) {
+        this.fail(this.pos, 'mapping values are not allowed in this context');
+      }
+      const props = this.props;
+      if (props && props.line === line) return this.blockMap(depth, owner, ownerLevel, null, props.offset);
+      return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
+    }
+    const node = this.inlineNode(depth, owner, false, parentIndent);
+    if (this.flowDepth === 0) {
+      // `a: b: c` and a multi-line plain scalar followed by `: ` (go-yaml's simple key rules).
+      this.skipBlanks();
+      if (src.charCodeAt(this.pos) === COLON && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        this.fail(this.pos, 'mapping values are not allowed in this context');
+      }
+    }
+    return node;
+  }
+
+  /**
+   * Offset of the `:` making the node at `pos` an implicit key on this line, or -1. Keys are
+   * single-line: a plain scalar, a quoted scalar, an alias or a flow collection.
+   */
+  private keyAhead(pos: number, flow: boolean): number {
+    const src = this.src;
+    const len = this.len;
+    let i = pos;
+    const c = src.charCodeAt(i);
+    if (c === 0x22 || c === 0x27) {
+      i++;
+      for (;;) {
+        if (i >= len) return -1;
+        const d = src.charCodeAt(i);
+        if (d === NL) return -1;
+        if (c === 0x22 && d === 0x5c) i += 2;
+        else if (d === c) {
+          if (c === 0x27 && src.charCodeAt(i + 1) === 0x27) i += 2;
+          else {
+            i++;
+            break;
+          }
+        } else i++;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      let depth = 0;
+      for (;;) {
+        if (i >= len) return -1;
+        const d = src.charCodeAt(i);
+        if (d === NL) return -1;
+        if (d === 0x5b || d === 0x7b) depth++;
+        else if (d === 0x5d || d === 0x7d) {
+          depth--;
+          if (depth === 0) {
+            i++;
+            break;
+          }
+        } else if (d === 0x22 || d === 0x27) {
+          const q = d;
+          i++;
+          while (i < len && src.charCodeAt(i) !== q && src.charCodeAt(i) !== NL) {
+            if (q === 0x22 && src.charCodeAt(i) === 0x5c) i++;
+            i++;
+          }
+        }
+        i++;
+      }
+    } else if (c === STAR) {
+      i++;
+      for (let d = src.charCodeAt(i); !isBlankZ(d) && !isFlowIndicator(d); d = src.charCodeAt(++i));
+    } else {
+      if (c === HASH || (c === COLON && isBlankZ(src.charCodeAt(i + 1)))) return -1;
+      for (;;) {
+        i = plainWordEnd(src, i, flow);
+        let j = i;
+        while (src.charCodeAt(j) === SP || src.charCodeAt(j) === TAB) j++;
+        const d = src.charCodeAt(j);
+        if (j >= len || d === NL || d === HASH) return -1;
+        if (d === COLON) {
+          const n = src.charCodeAt(j + 1);
+          if (isBlankZ(n) || (flow && isFlowIndicator(n))) return j;
+        }
+        if (flow && isFlowIndicator(d)) return -1;
+        if (j === i) return -1;
+        i = j;
+      }
+    }
+    while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+    if (src.charCodeAt(i) !== COLON) return -1;
+    const n = src.charCodeAt(i + 1);
+    return flow || isBlankZ(n) ? i : -1;
+  }
+
+  private blockMap(
+    depth: number,
+    owner: Entry | null,
+    ownerLevel: Level | null,
+    props: Props | null,
+    start: number,
+  ): YNode {
+    const weight = this.expansions;
+    const node = this.place(newNode('mapping', { tag: '!!map' }), this.pos);
+    this.applyProps(node, props);
+    const indent = this.colOf(start);
+    const level: Level = {
+      kind: 'map',
+      node,
+      indent,
+      isLevel: true,
+      parent: ownerLevel,
+      owner,
+      last: null,
+      count: 0,
+    };
+    const src = this.src;
+    for (let first = true; ; first = false) {
+      if (!first) {
+        this.skip();
+        if (this.pos >= this.len || this.atDocumentEnd()) break;
+        const col = this.colOf(this.pos);
+        if (col < indent) break;
+        if (col > indent) this.fail(this.pos, 'did not find expected key');
+        while (src.charCodeAt(this.pos) === AMP || src.charCodeAt(this.pos) === BANG) {
+          this.readProp();
+          this.skipBlanks();
+        }
+      }
+      const keyOffset = this.props ? this.props.offset : this.pos;
+      let key: YNode;
+      let e: Entry;
+      const c = src.charCodeAt(this.pos);
+      if (c === QMARK && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        const qLine = this.lineOf(this.pos);
+        this.content(qLine);
+        this.pos++;
+        this.skipProps(null);
+        key = this.presentAfter(qLine, level)
+          ? this.blockNode(depth + 1, null, level, indent)
+          : this.emptyValue(keyOffset);
+        e = this.entry('key', keyOffset, level, key);
+        node.content.push(key);
+        this.skip();
+        if (!(
+          this.pos < this.len &&
+          this.colOf(this.pos) === indent &&
+          src.charCodeAt(this.pos) === COLON &&
+          isBlankZ(src.charCodeAt(this.pos + 1))
+        )) {
+          const value = this.emptyValue(keyOffset);
+          if (e.item === null) this.settle(e, value);
+          node.content.push(value);
+          continue;
+        }
+      } else {
+        if (this.keyAhead(this.pos, false) === -1) this.fail(keyOffset, "could not find expected ':'");
+        key = this.inlineNode(depth + 1, null, true, indent);
+        e = this.entry('key', keyOffset, level, key);
+        node.content.push(key);
+        this.skipBlanks();
+      }
+      // The ':' indicator.
+      const colonLine = this.lineOf(this.pos);
+      this.content(colonLine);
+      this.target(T_NODE_LINE, colonLine, key, null);
+      this.pos++;
+      const value = this.valueAfter(depth, e, level, colonLine);
+      if (e.item === null) this.settle(e, value);
+      node.content.push(value);
+    }
+    this.registerAnchor(node, weight);
+    return node;
+  }
+
+  /** Whether content at `pos` belongs to the value after an indicator on `line` of `level`. */
+  private presentAfter(line: number, level: Level): boolean {
+    if (this.pos >= this.len || this.atDocumentEnd()) return false;
+    if (this.lineOf(this.pos) === line) return true;
+    const col = this.colOf(this.pos);
+    if (col > level.indent) return true;
+    return (
+      col === level.indent &&
+      level.kind === 'map' &&
+      this.src.charCodeAt(this.pos) === DASH &&
+      isBlankZ(this.src.charCodeAt(this.pos + 1))
+    );
+  }
+
+  /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
+  private valueAfter(depth: number, e: Entry, level: Level, line: number): YNode {
+    const indicator = this.pos - 1;
+    this.skipProps(e);
+    if (this.presentAfter(line, level)) {
+      const value = this.blockNode(depth + 1, e, level, level.indent);
+      e.hasValue = true;
+      return value;
+    }
+    // go-yaml places an empty mapping value at the end of the `:` line, an empty item at its dash.
+    if (level.kind === 'seq') return this.emptyValue(indicator);
+    const eol = this.src.indexOf('\n', indicator);
+    return this.emptyValue(eol === -1 ? this.len : eol);
+  }
+
+  private emptyValue(offset: number): YNode {
+    const weight = this.expansions;
+    const node = this.place(newNode('scalar', { tag: '!!null' }), offset);
+    this.applyProps(node, this.takeProps());
+    this.registerAnchor(node, weight);
+    return node;
+  }
+
+  private blockSeq(depth: number, owner: Entry | null, ownerLevel: Level | null, props: Props | null): YNode {
+    const weight = this.expansions;
+    const src = this.src;
+    const node = this.place(newNode('sequence', { tag: '!!seq' }), this.pos);
+    this.applyProps(node, props);
+    const indent = this.colOf(this.pos);
+    const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
+    const level: Level = {
+      kind: 'seq',
+      node,
+      indent,
+      isLevel: !compact,
+      parent: ownerLevel,
+      owner,
+      last: null,
+      count: 0,
+    };
+    for (;;) {
+      const line = this.lineOf(this.pos);
+      this.content(line);
+      const e = this.entry('dash', this.pos, level, null);
+      this.target(T_FIRST_KEY_HEAD, line, null, e);
+      this.pos++;
+      const value = this.valueAfter(depth, e, level, line);
+      if (e.item === null) this.settle(e, value);
+      node.content.push(value);
+      this.skip();
+      if (this.pos >= this.len || this.atDocumentEnd()) break;
+      const col = this.colOf(this.pos);
+      if (col < indent) break;
+      if (col === indent) {
+        if (src.charCodeAt(this.pos) === DASH && isBlankZ(src.charCodeAt(this.pos + 1))) continue;
+        if (compact) break;
+      }
+      this.fail(this.pos, "did not find expected '-' indicator");
+    }
+    this.registerAnchor(node, weight);
+    return node;
+  }
+
+  // ---- scalars, aliases, flow collections ------------------------------------------------------
+
+  /** A node that can sit inside a line: scalar, alias or flow collection (properties pending). */
+  private inlineNode(depth: number, owner: Entry | null, isKey: boolean, parentIndent: number): YNode {
+    this.checkDepth(depth);
+    const c = this.src.charCodeAt(this.pos);
+    if (c === STAR) return this.alias();
+    if (c === 0x5b || c === 0x7b) {
+      const props = this.takeProps();
+      return this.flow(depth, props, this.valueEntry(owner, isKey));
+    }
+    const props = this.takeProps();
+    return this.scalar(props, this.valueEntry(owner, isKey), parentIndent);
+  }
+
+  private alias(): YNode {
+    const src = this.src;
+    const start = this.pos;
+    if (this.props) this.fail(start, 'did not find expected key');
+    let i = start + 1;
+    for (let d = src.charCodeAt(i); !isBlankZ(d) && !isFlowIndicator(d); d = src.charCodeAt(++i));
+    if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
+    const name = src.slice(start + 1, i);
+    const target = this.anchors.get(name);
+    if (!target) this.fail(start, `unknown anchor '${name}' referenced`);
+    this.expansions += 1 + (this.anchorWeight.get(target) ?? 0);
+    if (this.expansions > this.input.limits.maxAliases) {
+      this.fail(start, `YAML document expands more than ${this.input.limits.maxAliases} aliases`, 'yaml-alias-limit');
+    }
+    const node = this.place(newNode('alias', { value: name, alias: target }), start);
+    this.content(this.lineOf(start));
+    this.targetLine(node);
+    this.pos = i;
+    return node;
+  }
+
+  private scalar(props: Props | null, pseudo: Entry | null, parentIndent: number): YNode {
+    const weight = this.expansions;
+    const src = this.src;
+    const start = this.pos;
+    const node = this.place(newNode('scalar'), start);
+    const c = src.charCodeAt(start);
+    let value: string;
+    let style: YNode['style'];
+    if (c === 0x7c || c === 0x3e) {
+      if (this.flowDepth > 0) this.fail(start, 'did not find expected node content');
+      style = c === 0x3e ? 'folded' : 'literal';
+      value = this.blockScalar(node, parentIndent);
+    } else {
+      let end: number;
+      if (c === 0x27 || c === 0x22) {
+        style = c === 0x27 ? 'single' : 'double';
+        end =
+          c === 0x27
+            ? scanSingle(src, start, this.quoted, this.failAt)
+            : scanDouble(src, start, this.quoted, this.failAt);
+        value = this.quoted.value;
+      } else {
+        // go-yaml's scanner cannot start a token with a reserved indicator.
+        if (c === 0x25 || c === 0x40 || c === 0x60) this.fail(start, 'found character that cannot start any token');
+        if (c === COMMA || c === 0x5d || c === 0x7d) {
+          if (this.flowDepth === 0) this.fail(start, 'did not find expected node content');
+        }
+        const flow = this.flowDepth > 0;
+        scanPlain(src, start, this.lineStarts[this.lineOf(start) - 1], parentIndent + 1, flow, this.plain);
+        end = this.plain.end;
+        if (end === start) this.fail(start, 'did not find expected node content');
+        style = '';
+        value = this.plain.multiline ? foldPlain(src, start, end) : src.slice(start, end);
+      }
+      this.pos = end;
+      this.content(this.lineOf(end));
+      this.targetLine(node);
+    }
+    node.value = value;
+    node.style = style;
+    this.applyProps(node, props);
+    if (!node.tagged) {
+      if (style !== '') node.tag = '!!str';
+      else if (value === '<<') node.tag = '!!merge';
+      else node.tag = resolvePlainTag(value);
+    }
+    this.registerAnchor(node, weight);
+    if (pseudo) this.settle(pseudo, node);
+    return node;
+  }
+
+  /** A `|` or `>` scalar at `pos`: header, its comment, then the body (scan.ts). */
+  private blockScalar(node: YNode, parentIndent: number): string {
+    const src = this.src;
+    const start = this.pos;
+    const header = this.header;
+    scanBlockHeader(src, start, header, this.failAt);
+    let i = header.end;
+    const line = this.lineOf(start);
+    this.content(line);
+    this.targetLine(node);
+    while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+    const after = src.charCodeAt(i);
+    if (after === HASH) {
+      let e = src.indexOf('\n', i);
+      if (e === -1) e = this.len;
+      this.comment(i, e);
+      i = e;
+    } else if (i < this.len && after !== NL) {
+      this.fail(i, 'did not find expected comment or line break');
+    }
+    const headerEnd = i;
+    const body = i < this.len ? i + 1 : i;
+    const out = this.block;
+    scanBlockBody(
+      src,
+      body,
+      parentIndent,
+      header.increment,
+      header.chomp,
+      src.charCodeAt(start) === 0x7c,
+      out,
+      this.failAt,
+    );
+    if (out.hasContent) {
+      this.content(this.lineOf(out.contentEnd));
+      this.pos = out.contentEnd;
+    } else this.pos = headerEnd;
+    return out.value;
+  }
+
+  private flow(depth: number, props: Props | null, pseudo: Entry | null): YNode {
+    const weight = this.expansions;
+    const src = this.src;
+    const start = this.pos;
+    const isMap = src.charCodeAt(start) === 0x7b;
+    const close = isMap ? 0x7d : 0x5d;
+    const expected = isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
+    const node = this.place(
+      newNode(isMap ? 'mapping' : 'sequence', { tag: isMap ? '!!map' : '!!seq', style: 'flow' }),
+      start,
+    );
+    this.applyProps(node, props);
+    this.flowDepth++;
+    this.flowHead = '';
+    this.content(this.lineOf(start));
+    this.target(T_FLOW_HEAD, this.lastContentLine, null, null);
+    this.pos++;
+    let prev: YNode | null = null;
+    for (;;) {
+      this.skipProps(null);
+      // go-yaml's parser wants a node after `[`, `{` or `,`, and meets the end of the stream.
+      if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
+      let c = src.charCodeAt(this.pos);
+      if (c === close) break;
+      if (c === COMMA || c === 0x5d || c === 0x7d) this.fail(this.pos, 'did not find expected node content');
+      const head = this.flowHead;
+      this.flowHead = '';
+      let explicit = false;
+      if (c === QMARK && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        explicit = true;
+        this.content(this.lineOf(this.pos));
+        this.pos++;
+        this.skipProps(null);
+        c = src.charCodeAt(this.pos);
+      }
+      const colonHere =
+        c === COLON && (isBlankZ(src.charCodeAt(this.pos + 1)) || isFlowIndicator(src.charCodeAt(this.pos + 1)));
+      if (colonHere && !explicit) this.fail(this.pos, 'did not find expected node content');
+      let key: YNode;
+      if (colonHere || (explicit && (c === COMMA || c === close))) {
+        key = this.place(newNode('scalar', { tag: '!!null' }), this.pos);
+        this.applyProps(key, this.takeProps());
+      } else key = this.inlineNode(depth + 1, null, true, -1);
+      this.skip();
+      let value: YNode | null = null;
+      if (src.charCodeAt(this.pos) === COLON) {
+        // A simple key ends on the line it starts (go-yaml): otherwise the ':' is out of place.
+        if (!explicit && !colonHere && this.lineOf(this.pos) + this.input.firstLine - 1 !== key.line) {
+          this.fail(start, expected);
+        }
+        this.content(this.lineOf(this.pos));
+        this.pos++;
+        this.skipProps(null);
+        if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
+        const d = src.charCodeAt(this.pos);
+        value =
+          this.pos >= this.len || d === COMMA || d === 0x5d || d === 0x7d
+            ? this.emptyValue(start)
+            : this.inlineNode(depth + 1, null, false, -1);
+      } else if (explicit || isMap) value = this.emptyValue(start);
+      if (value === null) {
+        if (head) key.headComment = joinComment(head, key.headComment);
+        node.content.push(key);
+        prev = key;
+      } else {
+        if (head) key.headComment = joinComment(head, key.headComment);
+        if (isMap) node.content.push(key, value);
+        else {
+          node.content.push(
+            newNode('mapping', {
+              tag: '!!map',
+              style: 'flow',
+              content: [key, value],
+              line: key.line,
+              column: key.column,
+            }),
+          );
+        }
+        prev = value;
+      }
+      this.skip();
+      if (this.pos >= this.len) this.fail(start, expected);
+      c = src.charCodeAt(this.pos);
+      if (c === COMMA) {
+        const line = this.lineOf(this.pos);
+        this.content(line);
+        this.target(T_NODE_LINE, line, prev, null);
+        this.pos++;
+        continue;
+      }
+      if (c === close) break;
+      this.fail(start, expected);
+    }
+    this.content(this.lineOf(this.pos));
+    this.pos++;
+    this.flowDepth--;
+    this.flowHead = '';
+    this.targetLine(node);
+    this.registerAnchor(node, weight);
+    if (pseudo) this.settle(pseudo, node);
+    return node;
+  }
+}
