@@ -3,17 +3,17 @@
  * functionConfig's `data` map. v0.1.x fails on an empty setter list and on no matches; v0.2.x
  * reports `no matches for input setter(s)` and succeeds.
  */
-import type { YNode } from '../src/core/yaml/node.ts';
 import {
   compileGoRegexp,
   defineBuiltin,
   defineMutator,
-  quoteMeta,
-  setListItems,
-  setScalarText,
   type KubeObject,
   type PathSegment,
+  quoteMeta,
   type Result,
+  setListItems,
+  setScalarText,
+  type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';

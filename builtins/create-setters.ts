@@ -3,9 +3,7 @@
  * setter value get a `# kpt-set: <pattern>` line comment; sequences whose elements equal an array
  * setter's values (order-insensitive) get `# kpt-set: ${name}` on their key and become block style.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
+import { defineBuiltin, defineMutator, type KubeObject, type Result } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';

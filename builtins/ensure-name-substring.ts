@@ -9,11 +9,8 @@
  * `api/resource/resource.go` at the commit its go.mod pins), and the catalog's own example goldens
  * (`examples/ensure-name-substring-prefix/.expected/diff.patch`) change names in place.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import { defineBuiltin, defineMutator, type KubeObject, mapGet, versionAtLeast, type YNode } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import { versionAtLeast } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
 import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { groupOf, gvkString, matchesGvk } from './lib/gvk.ts';

@@ -6,11 +6,16 @@
  * substitutions) → `# kpt-set: ...`; resources annotated `config.kubernetes.io/function` → mutators
  * with `configPath`.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { fromJS } from '../src/core/yaml/convert.ts';
-import { mapGet, mapIndexOf, type YNode } from '../src/core/yaml/node.ts';
+import {
+  defineBuiltin,
+  defineMutator,
+  fromJS,
+  type KubeObject,
+  mapGet,
+  mapIndexOf,
+  type Result,
+  type YNode,
+} from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { isKptfile } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';

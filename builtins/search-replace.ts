@@ -3,22 +3,26 @@
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
 import {
+  cloneNode,
   compileGoRegexp,
   defineBuiltin,
   defineMutator,
+  documentNode,
+  emitYamlDocument,
   GlobSyntaxError,
-  GoRegexpError,
-  resolvePlainTag,
-  setScalarText,
   type GoRegexp,
+  GoRegexpError,
   type KubeObject,
+  mappingNode,
+  newNode,
   type PathSegment,
+  resolvePlainTag,
   type Result,
+  setScalarText,
+  type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
-import { emitYamlDocument } from '../src/core/yaml/index.ts';
-import { cloneNode, documentNode, mappingNode, newNode, type YNode } from '../src/core/yaml/node.ts';
 import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';

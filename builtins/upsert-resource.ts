@@ -3,9 +3,7 @@
  * of them). Matching items (same group, kind, name and literal namespace; version ignored) are
  * replaced in place by a copy keeping their file annotations; otherwise the resource is appended.
  */
-import { defineBuiltin, defineMutator, isEmptyConfig } from '../sdk/index.ts';
-import { KubeObject } from '../src/core/kube-object.ts';
-import { cloneNode, documentNode } from '../src/core/yaml/node.ts';
+import { cloneNode, defineBuiltin, defineMutator, documentNode, isEmptyConfig, KubeObject } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { groupOf } from './lib/gvk.ts';
 import { ok, type Report } from './lib/report.ts';

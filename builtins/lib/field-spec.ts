@@ -3,8 +3,14 @@
  * for built-ins still written against the parent-and-key callback (ensure-name-substring). New
  * code uses `walkFieldSpec` from the SDK directly.
  */
-import { FieldSpecError, parseFieldSpecs, walkFieldSpec, type FieldSpec, type KubeObject } from '../../sdk/index.ts';
-import type { YNode } from '../../src/core/yaml/node.ts';
+import {
+  type FieldSpec,
+  FieldSpecError,
+  type KubeObject,
+  parseFieldSpecs,
+  walkFieldSpec,
+  type YNode,
+} from '../../sdk/index.ts';
 
 export { FIELD_SPEC_SCHEMA, splitFieldSpecPath, type FieldSpec } from '../../sdk/index.ts';
 
