@@ -142,16 +142,20 @@ function applyArraySetter(
   const comment = value.style === 'flow' ? value.lineComment : key.lineComment;
   if (text === '' && !v010) {
     const node = setListItems(obj, path, [], 'flow');
-    node.lineComment = comment;
-    key.lineComment = '';
+    obj.editTree(() => {
+      node.lineComment = comment;
+      key.lineComment = '';
+    });
     return `set field value to ${goQuote(text)}`;
   }
   const elems = parseScalarList(text);
   if (!elems) throw new SetterError(`input to array setter must be an array of values, but found ${goQuote(text)}`);
   const node = setListItems(obj, path, elems, '');
   if (!v010) {
-    key.lineComment = comment;
-    node.lineComment = '';
+    obj.editTree(() => {
+      key.lineComment = comment;
+      node.lineComment = '';
+    });
   }
   return `set field value to ${goQuote(text)}`;
 }

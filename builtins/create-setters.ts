@@ -60,7 +60,7 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         const rewritten = replaceAllOrdered(node.value, pairs);
         if (rewritten === node.value) return;
         comment = `kpt-set: ${rewritten}`;
-        node.lineComment = SETTER_PREFIX + rewritten;
+        obj.editTree(() => (node.lineComment = SETTER_PREFIX + rewritten));
         value = node.value;
       } else if (node.kind === 'sequence' && key && node.content.every((c) => c.kind === 'scalar')) {
         const sorted = node.content.map((c) => c.value).sort();
@@ -69,9 +69,11 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         );
         if (!hit) return;
         comment = `kpt-set: \${${hit.name}}`;
-        key.lineComment = SETTER_PREFIX + `\${${hit.name}}`;
-        node.lineComment = '';
-        node.style = '';
+        obj.editTree(() => {
+          key.lineComment = SETTER_PREFIX + `\${${hit.name}}`;
+          node.lineComment = '';
+          node.style = '';
+        });
         // Go's fmt.Sprint of a []string: `[a b]`.
         value = `[${node.content.map((c) => c.value).join(' ')}]`;
       } else return;

@@ -157,7 +157,7 @@ export function formatNode(n: YNode, isKey = false): void {
 }
 
 export function formatItems(items: readonly KubeObject[]): Report {
-  for (const o of items) formatNode(o.root);
+  for (const o of items) o.editTree(formatNode);
   return ok();
 }
 
