@@ -4,15 +4,16 @@
  * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
  */
 import {
+  cloneNode,
   compileGoRegexp,
   defineBuiltin,
   defineMutator,
-  replaceNode,
   type KubeObject,
   type PathSegment,
+  replaceNode,
+  type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import { cloneNode, type YNode } from '../src/core/yaml/node.ts';
 import { splitApiVersion } from './lib/gvk.ts';
 import { lookupAll, lookupCreate, parseKustomizePath } from './lib/kustomize-path.ts';
 import { fail, ok, type Report } from './lib/report.ts';

@@ -3,17 +3,17 @@
  * functionConfig's `data` map. v0.1.x fails on an empty setter list and on no matches; v0.2.x
  * reports `no matches for input setter(s)` and succeeds.
  */
-import type { YNode } from '../src/core/yaml/node.ts';
 import {
   compileGoRegexp,
   defineBuiltin,
   defineMutator,
-  quoteMeta,
-  setListItems,
-  setScalarText,
   type KubeObject,
   type PathSegment,
+  quoteMeta,
   type Result,
+  setListItems,
+  setScalarText,
+  type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
@@ -142,16 +142,20 @@ function applyArraySetter(
   const comment = value.style === 'flow' ? value.lineComment : key.lineComment;
   if (text === '' && !v010) {
     const node = setListItems(obj, path, [], 'flow');
-    node.lineComment = comment;
-    key.lineComment = '';
+    obj.editTree(() => {
+      node.lineComment = comment;
+      key.lineComment = '';
+    });
     return `set field value to ${goQuote(text)}`;
   }
   const elems = parseScalarList(text);
   if (!elems) throw new SetterError(`input to array setter must be an array of values, but found ${goQuote(text)}`);
   const node = setListItems(obj, path, elems, '');
   if (!v010) {
-    key.lineComment = comment;
-    node.lineComment = '';
+    obj.editTree(() => {
+      key.lineComment = comment;
+      node.lineComment = '';
+    });
   }
   return `set field value to ${goQuote(text)}`;
 }

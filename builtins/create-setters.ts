@@ -3,9 +3,7 @@
  * setter value get a `# kpt-set: <pattern>` line comment; sequences whose elements equal an array
  * setter's values (order-insensitive) get `# kpt-set: ${name}` on their key and become block style.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
+import { defineBuiltin, defineMutator, type KubeObject, type Result } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
@@ -62,7 +60,7 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         const rewritten = replaceAllOrdered(node.value, pairs);
         if (rewritten === node.value) return;
         comment = `kpt-set: ${rewritten}`;
-        node.lineComment = SETTER_PREFIX + rewritten;
+        obj.editTree(() => (node.lineComment = SETTER_PREFIX + rewritten));
         value = node.value;
       } else if (node.kind === 'sequence' && key && node.content.every((c) => c.kind === 'scalar')) {
         const sorted = node.content.map((c) => c.value).sort();
@@ -71,9 +69,11 @@ export function createSetters(items: readonly KubeObject[], defs: SetterDefs): R
         );
         if (!hit) return;
         comment = `kpt-set: \${${hit.name}}`;
-        key.lineComment = SETTER_PREFIX + `\${${hit.name}}`;
-        node.lineComment = '';
-        node.style = '';
+        obj.editTree(() => {
+          key.lineComment = SETTER_PREFIX + `\${${hit.name}}`;
+          node.lineComment = '';
+          node.style = '';
+        });
         // Go's fmt.Sprint of a []string: `[a b]`.
         value = `[${node.content.map((c) => c.value).join(' ')}]`;
       } else return;

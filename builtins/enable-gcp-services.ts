@@ -13,10 +13,16 @@
  * `fn/framework/command/command.go`): exit 1, one error result `failed to add services: <error>`,
  * and the error printed on stderr twice (by the framework without a newline, then by `main`).
  */
-import { defineBuiltin, defineMutator, type FnContext, type KubeObject } from '../sdk/index.ts';
-import type { Result } from '../src/core/result.ts';
-import { copyComments, syncOrder } from '../src/core/yaml/index.ts';
-import { strNode } from '../src/core/yaml/node.ts';
+import {
+  copyComments,
+  defineBuiltin,
+  defineMutator,
+  type FnContext,
+  type KubeObject,
+  type Result,
+  strNode,
+  syncOrder,
+} from '../sdk/index.ts';
 import { fileRefOf } from './lib/gvk.ts';
 
 const SET_API_VERSION = 'blueprints.cloud.google.com/v1alpha1';

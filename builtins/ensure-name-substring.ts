@@ -9,11 +9,17 @@
  * `api/resource/resource.go` at the commit its go.mod pins), and the catalog's own example goldens
  * (`examples/ensure-name-substring-prefix/.expected/diff.patch`) change names in place.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
+import {
+  defineBuiltin,
+  defineMutator,
+  type KubeObject,
+  mapGet,
+  newNode,
+  setStringScalar,
+  versionAtLeast,
+  type YNode,
+} from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import { versionAtLeast } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import { mapGet, type YNode } from '../src/core/yaml/node.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
 import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { groupOf, gvkString, matchesGvk } from './lib/gvk.ts';
@@ -89,11 +95,10 @@ export function ensureNameSubstring(items: readonly KubeObject[], cfg: EnsureNam
     const oldName = obj.name;
     let touched = false;
     for (const fs of specs) {
-      forEachFieldSpecTarget(obj, fs, (parent, key) => {
+      forEachFieldSpecTarget(obj, fs, (parent, key, path) => {
         const n = mapGet(parent, key);
         if (!n || n.kind !== 'scalar' || n.value.includes(cfg.substring)) return;
-        n.value = edit(n.value);
-        n.tag = '!!str';
+        setStringScalar(obj, path, edit(n.value));
         touched = true;
       });
     }
@@ -115,7 +120,7 @@ function fixBackReferences(items: readonly KubeObject[], renamed: readonly Renam
     for (const referrer of ref.referrers) {
       for (const obj of items) {
         if (!matchesGvk(obj, { kind: referrer.kind ?? '', group: referrer.group ?? '' })) continue;
-        forEachFieldSpecTarget(obj, { path: referrer.path }, (parent, key) => {
+        forEachFieldSpecTarget(obj, { path: referrer.path }, (parent, key, path) => {
           const n = mapGet(parent, key);
           if (!n || n.kind !== 'scalar') return;
           if (referrer.refKindField) {
@@ -128,7 +133,8 @@ function fixBackReferences(items: readonly KubeObject[], renamed: readonly Renam
               t.oldName === n.value &&
               (CLUSTER_SCOPED_REFS.has(t.kind) || (t.namespace || 'default') === (ns || 'default')),
           );
-          if (hit) n.value = hit.newName;
+          // The reference keeps its tag and style; only its text changes.
+          if (hit) obj.set(path, newNode('scalar', { value: hit.newName, tag: n.tag, style: n.style }));
         });
       }
     }

@@ -6,11 +6,7 @@
  * substitutions) → `# kpt-set: ...`; resources annotated `config.kubernetes.io/function` → mutators
  * with `configPath`.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { fromJS } from '../src/core/yaml/convert.ts';
-import { mapGet, mapIndexOf, type YNode } from '../src/core/yaml/node.ts';
+import { defineBuiltin, defineMutator, fromJS, type KubeObject, type Result } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { isKptfile } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
@@ -90,13 +86,7 @@ export function convertSetterComment(comment: string, setters: Setters): string 
   return undefined;
 }
 
-function deleteKey(map: YNode, key: string): void {
-  const i = mapIndexOf(map, key);
-  if (i >= 0) map.content.splice(i, 2);
-}
-
 function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Result[]): void {
-  const root = kf.root;
   const raw = kf.toJS();
   kf.set('apiVersion', 'kpt.dev/v1');
   results.push({ message: 'Updated apiVersion to kpt.dev/v1', severity: 'info' });
@@ -105,7 +95,7 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
     const info: Obj = {};
     if (pm['shortDescription'] !== undefined) info['description'] = pm['shortDescription'];
     for (const [k, v] of Object.entries(pm)) if (k !== 'shortDescription') info[k] = v;
-    deleteKey(root, 'packageMetadata');
+    kf.delete(['packageMetadata']);
     kf.set('info', info);
     results.push({ message: 'Transformed "packageMetadata" to "info"', severity: 'info' });
   }
@@ -120,9 +110,9 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
     });
     results.push({ message: 'Transformed "upstream" to "upstream" and "upstreamLock"', severity: 'info' });
   }
-  if (mapGet(root, 'dependencies')) deleteKey(root, 'dependencies');
+  kf.delete(['dependencies']);
   const setters = readOpenApiSetters(raw['openAPI']);
-  if (mapGet(root, 'openAPI')) deleteKey(root, 'openAPI');
+  kf.delete(['openAPI']);
   const dir = dirOf(pathOf(kf));
   const inPackage = (o: KubeObject): boolean => {
     const p = pathOf(o);
@@ -142,7 +132,7 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
       for (const n of [node, key]) {
         if (!n || !n.lineComment) continue;
         const next = convertSetterComment(n.lineComment, setters);
-        if (next !== undefined) n.lineComment = next;
+        if (next !== undefined) o.editTree(() => (n.lineComment = next));
       }
     });
     const fnAnnotation = o.getAnnotation('config.kubernetes.io/function') ?? o.getAnnotation('config.k8s.io/function');
@@ -162,7 +152,8 @@ function fixKptfile(kf: KubeObject, items: readonly KubeObject[], results: Resul
   }
   if (mutators.length > 0) {
     const existing = kf.getNode(['pipeline', 'mutators']);
-    if (existing && existing.kind === 'sequence') existing.content.push(...mutators.map((m) => fromJS(m)));
+    if (existing && existing.kind === 'sequence')
+      kf.editTree(() => existing.content.push(...mutators.map((m) => fromJS(m))));
     else kf.set(['pipeline', 'mutators'], mutators);
   }
 }

@@ -5,9 +5,7 @@
  * would misread (`yes`, `on`, `0755`, …). Comments travel with their fields; indentation is the
  * emitter's.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { YNode } from '../src/core/yaml/node.ts';
+import { defineBuiltin, defineMutator, type KubeObject, type YNode } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { ok, type Report } from './lib/report.ts';
 import { needsQuotes } from './lib/quoting.ts';
@@ -159,7 +157,7 @@ export function formatNode(n: YNode, isKey = false): void {
 }
 
 export function formatItems(items: readonly KubeObject[]): Report {
-  for (const o of items) formatNode(o.root);
+  for (const o of items) o.editTree(formatNode);
   return ok();
 }
 

@@ -5,9 +5,14 @@
  * error results with resourceRef, file and field; any error fails the function. The `kubeval`
  * images get kubeval's message wording, the `kubeconform` images kubeconform's.
  */
-import { defineBuiltin, defineValidator, validateSchema, type JsonSchema } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
+import {
+  defineBuiltin,
+  defineValidator,
+  type JsonSchema,
+  type KubeObject,
+  type Result,
+  validateSchema,
+} from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { crdSchemas } from './lib/crd-schemas.ts';
 import { fileRefOf, resourceRefOf } from './lib/gvk.ts';

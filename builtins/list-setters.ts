@@ -3,15 +3,11 @@
  * mutator (inline `configMap` or the `configPath` file among the items) and reports each one with
  * its type and how many `# kpt-set:` markers use it. Never changes items.
  */
-import { defineBuiltin, defineValidator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
-import { mapGet } from '../src/core/yaml/node.ts';
+import { defineBuiltin, defineValidator, type KubeObject, mapGet, resolvePlainTag, type Result } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { isKptfile } from './lib/gvk.ts';
 import { ok, type Report } from './lib/report.ts';
-import { resolvePlainTag } from '../sdk/index.ts';
 import { fieldMarker, setterName, setterRefs } from './lib/setters.ts';
 import { parseScalarList } from './lib/simple-list.ts';
 import { walk } from './lib/walk.ts';

@@ -3,9 +3,7 @@
  * `config.kubernetes.io/local-config` annotation is `true` (case-insensitive; stricter than the
  * SDKs' IsLocalConfig) and empty items.
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
+import { defineBuiltin, defineMutator, type KubeObject, type Result } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { ok, type Report } from './lib/report.ts';

@@ -3,22 +3,26 @@
  * and reports, replaces or comments them. v0.1.x requires a matcher and has no `by-file-path`.
  */
 import {
+  cloneNode,
   compileGoRegexp,
   defineBuiltin,
   defineMutator,
+  documentNode,
+  emitYamlDocument,
   GlobSyntaxError,
-  GoRegexpError,
-  resolvePlainTag,
-  setScalarText,
   type GoRegexp,
+  GoRegexpError,
   type KubeObject,
+  mappingNode,
+  newNode,
   type PathSegment,
+  resolvePlainTag,
   type Result,
+  setScalarText,
+  type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
-import { emitYamlDocument } from '../src/core/yaml/index.ts';
-import { cloneNode, documentNode, mappingNode, newNode, type YNode } from '../src/core/yaml/node.ts';
 import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
@@ -98,7 +102,7 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
         const at = lookupCreate(obj, cfg.byPath!.split('.'));
         setScalarText(obj, at, cfg.putValue!);
         const node = obj.getNode(at)!;
-        if (cfg.putComment) node.lineComment = asComment(cfg.putComment);
+        if (cfg.putComment) obj.editTree(() => (node.lineComment = asComment(cfg.putComment!)));
         push(obj, `Mutated field value to ${goQuote(cfg.putValue!)}`, cfg.byPath!);
         continue;
       }
@@ -114,10 +118,13 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
             // `IsNilOrEmpty`: an empty list is skipped.
             if (node.kind !== 'sequence' || node.content.length === 0) continue;
             if (!pathMatch(cfg.byPath, kyamlPath([...mapPath, key.value]))) continue;
-            key.lineComment = asComment(cfg.putComment);
-            node.lineComment = '';
+            const comment = asComment(cfg.putComment);
+            obj.editTree(() => {
+              key.lineComment = comment;
+              node.lineComment = '';
+            });
             const shown = serialize({ ...node, style: 'flow' });
-            node.style = '';
+            obj.editTree(() => (node.style = ''));
             push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
           }
         },
@@ -134,7 +141,10 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
             push(obj, `Matched field value ${goQuote(serialize(node))}`, p, true);
             return;
           }
-          if (cfg.putComment !== undefined) node.lineComment = asComment(expand(cfg.putComment, value, regex));
+          if (cfg.putComment !== undefined) {
+            const comment = asComment(expand(cfg.putComment, value, regex));
+            obj.editTree(() => (node.lineComment = comment));
+          }
           if (cfg.putValue !== undefined) setScalarText(obj, path, expand(cfg.putValue, value, regex));
           push(obj, `Mutated field value to ${goQuote(serialize(node))}`, p, true);
         },

@@ -2,9 +2,7 @@
  * set-enforcement-action (builtins/docs/set-enforcement-action.md): sets `spec.enforcementAction` of every Gatekeeper
  * constraint (`constraints.gatekeeper.sh/v1beta1` with a kind and a name).
  */
-import { defineBuiltin, defineMutator } from '../sdk/index.ts';
-import type { KubeObject } from '../src/core/kube-object.ts';
-import type { Result } from '../src/core/result.ts';
+import { defineBuiltin, defineMutator, type KubeObject, type Result } from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { fail, ok, type Report } from './lib/report.ts';

@@ -4,8 +4,16 @@
  * `cnrm.cloud.google.com/project-id` annotation on Config Connector resources that lack it.
  * Upstream bug (reproduced): an annotation that is present but empty is left alone.
  */
-import { defineBuiltin, defineMutator, replaceNode, type KubeObject } from '../sdk/index.ts';
-import { mapGet, mappingNode, sequenceNode, strNode } from '../src/core/yaml/node.ts';
+import {
+  defineBuiltin,
+  defineMutator,
+  type KubeObject,
+  mapGet,
+  mappingNode,
+  replaceNode,
+  sequenceNode,
+  strNode,
+} from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { dataMap } from './lib/config.ts';
 import { isKptfile } from './lib/gvk.ts';

@@ -3,9 +3,15 @@
  * of them). Matching items (same group, kind, name and literal namespace; version ignored) are
  * replaced in place by a copy keeping their file annotations; otherwise the resource is appended.
  */
-import { defineBuiltin, defineMutator, isEmptyConfig } from '../sdk/index.ts';
-import { KubeObject } from '../src/core/kube-object.ts';
-import { cloneNode, documentNode } from '../src/core/yaml/node.ts';
+import {
+  cloneNode,
+  defineBuiltin,
+  defineMutator,
+  documentNode,
+  isEmptyConfig,
+  KubeObject,
+  type Resources,
+} from '../sdk/index.ts';
 import { finish } from './lib/catalog-fn.ts';
 import { groupOf } from './lib/gvk.ts';
 import { ok, type Report } from './lib/report.ts';
@@ -35,12 +41,13 @@ function pathOf(o: KubeObject): string | undefined {
   return o.getAnnotation('internal.config.kubernetes.io/path') ?? o.getAnnotation('config.kubernetes.io/path');
 }
 
-/** Upserts each input; `add` appends a new item to the list. */
-export function upsertResources(
-  items: readonly KubeObject[],
-  inputs: readonly KubeObject[],
-  add: (o: KubeObject) => void,
-): Report {
+/**
+ * Upserts each input into `list`: a match is replaced in its position by a copy of the input that
+ * keeps only the match's file annotations (the container emits a new resource there); no match
+ * appends it.
+ */
+export function upsertResources(list: Resources, inputs: readonly KubeObject[]): Report {
+  const items = list.all;
   for (const input of inputs) {
     const targetPath = input.getAnnotation(TARGET_PATH);
     const matches = items.filter(
@@ -59,14 +66,14 @@ export function upsertResources(
       for (const a of FILE_ANNOTATIONS) fresh.removeAnnotation(a);
       if (targetPath !== undefined) fresh.setAnnotation('config.kubernetes.io/path', targetPath);
       pruneEmptyAnnotations(fresh);
-      add(fresh);
+      list.add(fresh);
       continue;
     }
     for (const m of matches) {
       const keep = FILE_ANNOTATIONS.map((a) => [a, m.getAnnotation(a)] as const);
       const copy = input.clone();
       for (const [a, v] of keep) if (v !== undefined) copy.setAnnotation(a, v);
-      m.doc.content = [copy.root];
+      list.replace(m, copy);
     }
   }
   return ok();
@@ -81,10 +88,7 @@ export const upsertResourceFn = defineMutator({
   name: 'upsert-resource',
   usage: 'Inserts the functionConfig resource (or each item of a List), replacing resources with the same identity.',
   run(ctx) {
-    finish(
-      ctx,
-      upsertResources(ctx.items.all, upsertInputs(ctx.functionConfig), (o) => ctx.items.add(o)),
-    );
+    finish(ctx, upsertResources(ctx.items, upsertInputs(ctx.functionConfig)));
   },
 });
 

@@ -128,6 +128,24 @@ export {
   type ProcessOutcome,
 } from './process.ts';
 export { functionDefinition, helpText } from './definition.ts';
+export {
+  cloneNode,
+  copyComments,
+  documentNode,
+  emitYamlDocument,
+  fromJS,
+  mapGet,
+  mapIndexOf,
+  mappingNode,
+  newNode,
+  sequenceNode,
+  strNode,
+  syncOrder,
+  toJS,
+  type NodeKind,
+  type NodeStyle,
+  type YNode,
+} from './nodes.ts';
 export { reencodeAsKustomize, snapshotKeyOrder, type KeySnapshot } from './restyle.ts';
 export {
   compileGoRegexp,

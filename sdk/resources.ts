@@ -4,6 +4,7 @@
  * items). The permission of the call decides what may change: validators get a read-only list,
  * generators may add but not remove.
  */
+import { KrmfnError } from '../src/core/errors.ts';
 import { isKubeObject, KubeObject, ReadOnlyError } from '../src/core/kube-object.ts';
 import type { Predicate } from './selectors.ts';
 
@@ -105,6 +106,21 @@ export class Resources implements Iterable<KubeObject> {
     const src = old.source;
     if (src && !o.source) o.setSource(src);
     this.#prepare(o, !isKubeObject(obj));
+    this.#items[i] = o;
+    return o;
+  }
+
+  /**
+   * Puts `next` in `old`'s place, as a container emits a different resource at that position: a
+   * list operation (mutable lists only), so `next` carries none of `old`'s annotations unless the
+   * caller copied them. Returns the stored object; throws `usage` when `old` is not in the list.
+   */
+  replace(old: KubeObject, next: KubeObject | Record<string, unknown>): KubeObject {
+    if (this.#access !== 'mutable') throw new ReadOnlyError('the item list');
+    const i = this.#items.indexOf(old);
+    if (i < 0) throw new KrmfnError({ code: 'usage', message: 'replace: the object is not in the list' });
+    const o = isKubeObject(next) ? next : KubeObject.fromJS(next);
+    this.#prepare(o, !isKubeObject(next));
     this.#items[i] = o;
     return o;
   }

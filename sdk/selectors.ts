@@ -5,6 +5,7 @@
  */
 import type { Selector as KptSelector } from '../src/core/function.ts';
 import type { KubeObject } from '../src/core/kube-object.ts';
+import { matchesSelector } from '../src/core/selector.ts';
 
 export type Predicate = (obj: KubeObject) => boolean;
 
@@ -37,16 +38,12 @@ export function select(spec: SelectorSpec): Predicate {
     hasAll(o.annotations(), spec.annotations);
 }
 
-/** A kpt Kptfile/CLI selector (`{apiVersion, kind, name, namespace, labels, annotations}`). */
+/**
+ * A kpt Kptfile/CLI selector (`{apiVersion, kind, name, namespace, labels, annotations}`), matched
+ * exactly as the engine matches it (src/core/selector.ts).
+ */
 export function fromKptSelector(sel: KptSelector): Predicate {
-  const spec: SelectorSpec = {};
-  if (sel.apiVersion) spec.apiVersions = [sel.apiVersion];
-  if (sel.kind) spec.kinds = [sel.kind];
-  if (sel.name) spec.names = [sel.name];
-  if (sel.namespace) spec.namespaces = [sel.namespace];
-  if (sel.labels) spec.labels = sel.labels;
-  if (sel.annotations) spec.annotations = sel.annotations;
-  return select(spec);
+  return (o) => matchesSelector(o, sel);
 }
 
 export const byKind =

@@ -10,9 +10,12 @@
  */
 import type { FunctionRuntime } from './core/function.ts';
 import type { Limits } from './core/limits.ts';
-import { createBuiltinRuntime, type BuiltinRuntimeOptions } from './runtimes/builtin.ts';
+import { createCatalogRuntime } from './runtimes/builtin.ts';
 import { createStarlarkRuntime } from './runtimes/starlark.ts';
 import { BUILTINS } from '../builtins/index.ts';
+import type { KrmFunction } from '../sdk/define.ts';
+import type { BuiltinDescriptor, FindBuiltinOptions } from '../sdk/registry.ts';
+import { builtinCatalog, functionCatalog } from '../sdk/runner.ts';
 import { builtinTagLister } from './runtimes/builtin-tags.ts';
 import type { KptVersion } from './core/kpt-version.ts';
 import { createRuntimeChain } from './engine/chain.ts';
@@ -35,6 +38,29 @@ export interface Engine {
   readonly runtime: FunctionRuntime;
   render(opts: Omit<RenderOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
   eval(opts: Omit<EvalOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
+}
+
+/** Options of the built-in runtime: `digestPolicy` (default `tag`) says what `name:tag@sha256:…` means. */
+export type BuiltinRuntimeOptions = FindBuiltinOptions;
+
+/**
+ * The built-in catalog as a runtime (docs/catalog.md): `registry` (default: every built-in)
+ * resolved as kpt spells catalog images; the function sees the resolved image as `ctx.image`.
+ */
+export function createBuiltinRuntime(
+  registry: readonly BuiltinDescriptor[] = BUILTINS,
+  options: BuiltinRuntimeOptions = {},
+): FunctionRuntime {
+  return createCatalogRuntime('builtin', builtinCatalog(registry, options));
+}
+
+/**
+ * A runtime for SDK functions of the host's own, keyed by exact image string (for example
+ * `example.com/fns/set-owner:v1`): they run in-process like built-ins, with no catalog lookup and
+ * the same results and exit codes as the function's `krmfn build` executable.
+ */
+export function createFunctionRuntime(functions: Readonly<Record<string, KrmFunction>>): FunctionRuntime {
+  return createCatalogRuntime('functions', functionCatalog(functions));
 }
 
 /**
@@ -124,7 +150,7 @@ export { decodeKptfile, resolveImageName, isValidImageReference, type Kptfile } 
 export { serializeResourceList, parseFunctionOutput, parseResourceListInput } from './core/resource-list.ts';
 export { emitResultsFile } from './core/results-file.ts';
 export { parseYamlFile, emitYamlFile, emitYamlDocument } from './core/yaml/index.ts';
-export { createBuiltinRuntime, createStarlarkRuntime, type BuiltinRuntimeOptions };
+export { createStarlarkRuntime };
 export { builtinVersions, catalogReleases, type CatalogRelease } from './core/catalog-versions.ts';
 export {
   createWasmRuntime,

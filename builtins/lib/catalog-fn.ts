@@ -5,7 +5,7 @@
  * stderr on failure, as `[error] <field>: <message>` blocks.
  */
 import type { FnContext } from '../../sdk/define.ts';
-import type { Result } from '../../src/core/result.ts';
+import type { Result } from '../../sdk/index.ts';
 import type { Report } from './report.ts';
 
 export type SdkGeneration = 'kyaml' | 'fn-sdk';

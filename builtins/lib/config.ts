@@ -2,7 +2,7 @@
  * Reading catalog-style function configs: the string `data` map of a ConfigMap (or of any object,
  * as apply-setters does) in document order.
  */
-import type { KubeObject } from '../../src/core/kube-object.ts';
+import type { KubeObject } from '../../sdk/index.ts';
 
 /** `data` as strings in document order (non-scalar values are skipped); `{}` when absent. */
 export function dataMap(obj: KubeObject | undefined, field = 'data'): Map<string, string> {

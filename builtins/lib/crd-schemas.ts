@@ -5,8 +5,7 @@
  * (`nullable` becomes a `null` type; `strict` closes objects that list properties and do not
  * preserve unknown fields).
  */
-import type { KubeObject } from '../../src/core/kube-object.ts';
-import type { JsonSchema } from '../../sdk/index.ts';
+import type { JsonSchema, KubeObject } from '../../sdk/index.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -3,8 +3,15 @@
  * for built-ins still written against the parent-and-key callback (ensure-name-substring). New
  * code uses `walkFieldSpec` from the SDK directly.
  */
-import { FieldSpecError, parseFieldSpecs, walkFieldSpec, type FieldSpec, type KubeObject } from '../../sdk/index.ts';
-import type { YNode } from '../../src/core/yaml/node.ts';
+import {
+  type FieldSpec,
+  FieldSpecError,
+  type KubeObject,
+  parseFieldSpecs,
+  type PathSegment,
+  walkFieldSpec,
+  type YNode,
+} from '../../sdk/index.ts';
 
 export { FIELD_SPEC_SCHEMA, splitFieldSpecPath, type FieldSpec } from '../../sdk/index.ts';
 
@@ -12,14 +19,14 @@ export { FIELD_SPEC_SCHEMA, splitFieldSpecPath, type FieldSpec } from '../../sdk
 export const toFieldSpecs = parseFieldSpecs;
 
 /**
- * Calls `cb(parent, key)` for every target of `fs` whose parent mapping exists (intermediate
+ * Calls `cb(parent, key, path)` for every target of `fs` whose parent mapping exists (intermediate
  * mappings are created when `fs.create`); the target itself may be missing. A path kustomize
  * would refuse reaches no target here. Returns how many targets were reached.
  */
 export function forEachFieldSpecTarget(
   obj: KubeObject,
   fs: FieldSpec,
-  cb: (parent: YNode, key: string) => void,
+  cb: (parent: YNode, key: string, path: PathSegment[]) => void,
 ): number {
   let count = 0;
   try {
@@ -31,7 +38,7 @@ export function forEachFieldSpecTarget(
         const key = path[path.length - 1];
         if (!parent || parent.kind !== 'mapping' || typeof key !== 'string') return;
         count++;
-        cb(parent, key);
+        cb(parent, key, path);
       },
       { createKind: 'scalar' },
     );

@@ -2,8 +2,7 @@
  * Group/version/kind helpers shared by the catalog built-ins. Pure functions over strings and
  * KubeObjects; no SDK state.
  */
-import { parseGroupVersion, type KubeObject } from '../../sdk/index.ts';
-import type { FileRef, ResourceRef } from '../../src/core/result.ts';
+import { type FileRef, type KubeObject, parseGroupVersion, type ResourceRef } from '../../sdk/index.ts';
 
 export { matchesGvk, type GvkSelector } from '../../sdk/index.ts';
 

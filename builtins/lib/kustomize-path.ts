@@ -3,8 +3,15 @@
  * selectors (`containers.[name=app].image` or `containers[name=app].image`), `[=v]` for scalar
  * lists, numeric indexes, `*` wildcards (api v0.19), and dots inside brackets kept together.
  */
-import type { KubeObject, PathSegment } from '../../sdk/index.ts';
-import { mapGet, mappingNode, sequenceNode, strNode, type YNode } from '../../src/core/yaml/node.ts';
+import {
+  type KubeObject,
+  mapGet,
+  mappingNode,
+  type PathSegment,
+  sequenceNode,
+  strNode,
+  type YNode,
+} from '../../sdk/index.ts';
 
 export type KSegment =
   | { kind: 'key'; key: string }

@@ -3,7 +3,7 @@
  * catalog's exact wording and whether the function failed (exit 1 in the catalog). Keeping the
  * logic free of SDK state makes it testable on bare KubeObjects.
  */
-import type { Result } from '../../src/core/result.ts';
+import type { Result } from '../../sdk/index.ts';
 
 export interface Report {
   results: Result[];

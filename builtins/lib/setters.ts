@@ -4,7 +4,7 @@
  * head and foot comments never count. Scalars carry it on the value; block sequences on their
  * key; flow sequences on the value.
  */
-import type { YNode } from '../../src/core/yaml/node.ts';
+import type { YNode } from '../../sdk/index.ts';
 
 export const SETTER_PREFIX = '# kpt-set: ';
 

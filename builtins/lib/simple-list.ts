@@ -3,8 +3,7 @@
  * `""`, `~`) into scalar nodes. Returns undefined when the text is not a sequence of scalars
  * (a plain scalar, a mapping, nested collections), which callers report as "not an array".
  */
-import { newNode, strNode, type YNode } from '../../src/core/yaml/node.ts';
-import { resolvePlainTag } from '../../sdk/index.ts';
+import { newNode, resolvePlainTag, strNode, type YNode } from '../../sdk/index.ts';
 
 export function parseScalarList(text: string): YNode[] | undefined {
   const t = text.trim();

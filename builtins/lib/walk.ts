@@ -3,8 +3,7 @@
  * the way kyaml-based catalog functions print them in results: `spec.containers[0].image`
  * (keys joined with `.`, never quoted; sequence indexes as `[n]`).
  */
-import type { PathSegment } from '../../src/core/field-path.ts';
-import type { YNode } from '../../src/core/yaml/node.ts';
+import type { PathSegment, YNode } from '../../sdk/index.ts';
 
 export interface Visit {
   node: YNode;

@@ -114,6 +114,17 @@ export interface ObjectsRunner {
 
 export type FunctionRunner = BytesRunner | ObjectsRunner;
 
+/**
+ * In-process functions by image, as a host hands them to a runtime (src/runtimes/builtin.ts):
+ * the built-in catalog or a host's own SDK functions. `runner` must not run the function.
+ */
+export interface RunnerCatalog {
+  /** The runner `image` names, or undefined when the catalog does not hold it. */
+  runner(image: string): ObjectsRunner | undefined;
+  /** Why `image` is not in the catalog (nearest version or name), for the not-found error. */
+  explain(image: string): string | undefined;
+}
+
 export interface FunctionRuntime {
   /** Short name used in messages and `--runtime` choices ("builtin", "starlark", "wasm", "exec"...). */
   readonly name: string;

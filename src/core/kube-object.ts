@@ -17,6 +17,7 @@
  * - `access` guards writes: 'full' (the engine, default) allows everything; 'guarded' (what SDK
  *   functions get) refuses to change the orchestrator's annotations (`PROTECTED_ANNOTATIONS`) with
  *   `ProtectedFieldError`; 'read-only' (validators) refuses every write with `ReadOnlyError`.
+ *   Every write path honours it: `set`, `delete`, `setComment` and `editTree` (in-place node edits).
  */
 import { KrmfnError } from './errors.ts';
 import { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from './field-path.ts';
@@ -431,6 +432,22 @@ export class KubeObject {
     if (line) out.line = line;
     if (foot) out.foot = foot;
     return out;
+  }
+
+  /**
+   * Runs `edit` on the node tree, for the changes `set` and `setComment` cannot express (a comment
+   * moved between a key and its value, a style, a list appended in place, key order), under the
+   * same write guard: a read-only object refuses it (`ReadOnlyError`); on a guarded one the
+   * protected annotations must be unchanged afterwards (else `ProtectedFieldError`).
+   */
+  editTree(edit: (root: YNode) => void): void {
+    if (this.access === 'read-only') throw new ReadOnlyError('the object');
+    if (this.access === 'full') return edit(this.root);
+    const before = PROTECTED_ANNOTATIONS.map((k) => this.lenientAnnotation(k));
+    edit(this.root);
+    PROTECTED_ANNOTATIONS.forEach((k, i) => {
+      if (this.lenientAnnotation(k) !== before[i]) throw new ProtectedFieldError(k);
+    });
   }
 
   /** Sets (or clears with '') the given comment slots; lines without `#` get `# ` prepended. */

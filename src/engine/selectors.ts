@@ -2,38 +2,12 @@
  * Selection and merge (docs/kpt-semantics.md, "Selection and merge"): an item is selected when it matches any selector (all
  * items when there are none) — once per matching selector, kpt's duplicate quirk — and dropped when
  * it matches any non-empty exclusion. After the call, `mergeSelected` folds the output back by
- * `internal.config.k8s.io/kpt-resource-id`.
+ * `internal.config.k8s.io/kpt-resource-id`. Matching is the shared matcher (src/core/selector.ts).
  */
 import type { Selector } from '../core/function.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
+import { isEmptySelector, matchesSelector } from '../core/selector.ts';
 import { annotation, removeAnnotations } from './annotations.ts';
-
-function isEmpty(s: Selector): boolean {
-  return (
-    !s.apiVersion &&
-    !s.kind &&
-    !s.name &&
-    !s.namespace &&
-    (!s.labels || Object.keys(s.labels).length === 0) &&
-    (!s.annotations || Object.keys(s.annotations).length === 0)
-  );
-}
-
-function subset(want: Record<string, string> | undefined, have: Record<string, string>): boolean {
-  if (!want) return true;
-  for (const [k, v] of Object.entries(want)) if (have[k] !== v) return false;
-  return true;
-}
-
-export function matches(o: KubeObject, s: Selector): boolean {
-  if (s.apiVersion && o.apiVersion !== s.apiVersion) return false;
-  if (s.kind && o.kind !== s.kind) return false;
-  if (s.name && o.name !== s.name) return false;
-  if (s.namespace && o.namespace !== s.namespace) return false;
-  if (s.labels && Object.keys(s.labels).length && !subset(s.labels, o.labels())) return false;
-  if (s.annotations && Object.keys(s.annotations).length && !subset(s.annotations, o.annotations())) return false;
-  return true;
-}
 
 export function hasSelection(
   selectors: readonly Selector[] | undefined,
@@ -52,11 +26,11 @@ export function select(
   if (selectors.length === 0) picked = [...items];
   else {
     picked = [];
-    for (const o of items) for (const s of selectors) if (matches(o, s)) picked.push(o);
+    for (const o of items) for (const s of selectors) if (matchesSelector(o, s)) picked.push(o);
   }
-  const excl = exclude.filter((e) => !isEmpty(e));
+  const excl = exclude.filter((e) => !isEmptySelector(e));
   if (!excl.length) return picked;
-  return picked.filter((o) => !excl.some((e) => matches(o, e)));
+  return picked.filter((o) => !excl.some((e) => matchesSelector(o, e)));
 }
 
 export function stampResourceIds(items: readonly KubeObject[]): void {

@@ -5,9 +5,14 @@
  * replace it here without touching the engine.
  */
 import { catalogName } from '../core/image.ts';
-import type { BuiltinDescriptor } from '../../sdk/registry.ts';
 
-export function builtinTagLister(registry: readonly BuiltinDescriptor[]): (image: string) => readonly string[] {
+/** What the lister reads of each built-in descriptor (sdk/registry.ts `BuiltinDescriptor`). */
+export interface VersionedName {
+  readonly name: string;
+  readonly versions: readonly string[];
+}
+
+export function builtinTagLister(registry: readonly VersionedName[]): (image: string) => readonly string[] {
   return (image) => {
     const name = catalogName(image);
     if (name === undefined) return [];

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { createEngine, defaultRuntimes, type Engine } from 'krmfn';
 import { BUILTINS } from 'krmfn/builtins';
-import { createBuiltinRuntime } from '../../src/runtimes/builtin.ts';
+import { createBuiltinRuntime } from '../../src/index.ts';
 import { createRemoteRuntime } from '../../src/runtimes/remote.ts';
 import { createEngineService } from '../../src/node/serve/engine-service.ts';
 import { createEvaluatorClient } from '../../src/node/grpc/client.ts';

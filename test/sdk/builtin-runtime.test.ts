@@ -8,7 +8,7 @@ import {
   type RunContext,
 } from 'krmfn';
 import { defineBuiltin, defineMutator } from 'krmfn/sdk';
-import { createBuiltinRuntime, createFunctionRuntime } from '../../src/runtimes/builtin.ts';
+import { createBuiltinRuntime, createFunctionRuntime } from '../../src/index.ts';
 
 const resolveCtx: ResolveContext = {
   displayName: '',

@@ -100,6 +100,17 @@ describe('KubeObject writes', () => {
     expect(o.getAnnotation('internal.config.kubernetes.io/id')).toBe('9');
   });
 
+  it('guards in-place node edits (editTree) like every other write', () => {
+    const o = deploy();
+    o.access = 'guarded';
+    o.editTree((root) => (root.content[0].lineComment = '# fine'));
+    expect(o.root.content[0].lineComment).toBe('# fine');
+    const annotations = o.getNode('metadata.annotations')!;
+    expect(() => o.editTree(() => (annotations.content = []))).toThrow(ProtectedFieldError);
+    o.access = 'read-only';
+    expect(() => o.editTree(() => undefined)).toThrow(ReadOnlyError);
+  });
+
   it('edit() merges only the changes into the node tree', () => {
     const o = deploy();
     o.setComment('spec.replicas', { line: 'keep me' });

@@ -13,7 +13,7 @@ import { createEngine } from 'krmfn';
 import { processResourceList } from 'krmfn/sdk';
 import { main } from '../../src/node/cli.ts';
 import { NodeFs, toEnginePath } from '../../src/node/fs.ts';
-import { createFunctionRuntime } from '../../src/runtimes/builtin.ts';
+import { createFunctionRuntime } from '../../src/index.ts';
 import tiers from './fixtures/tiers/fn.ts';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures/tiers/fn.ts');
