@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { DEFAULT_KPT_VERSION, KPT_VERSIONS } from '../../core/kpt-version.ts';
-import { write, type CliIO, type Command } from '../io.ts';
+import { write, type CliIO } from '../io.ts';
+import { bool, parseFlags, UsageError } from '../cli-flags.ts';
+import { versionSpec } from './specs/version.ts';
 import { krmfnRoot } from '../package-root.ts';
 
 function krmfnVersion(): string {
@@ -18,21 +20,11 @@ function krmfnVersion(): string {
   }
 }
 
-async function runVersion(args: string[], io: CliIO): Promise<number> {
-  if (args.includes('-h') || args.includes('--help')) {
-    await write(
-      io.stdout,
-      "Print krmfn's version and the kpt releases it imitates.\n\nUsage:\n  krmfn version [--json]\n",
-    );
-    return 0;
-  }
-  const unknown = args.find((a) => a !== '--json');
-  if (unknown !== undefined) {
-    await write(io.stderr, `error: unknown flag: ${unknown}\n`);
-    return 1;
-  }
+export async function runVersion(args: string[], io: CliIO): Promise<number> {
+  const p = parseFlags(args, versionSpec.flags);
+  if (p.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(p.positional[0])}`);
   const version = krmfnVersion();
-  if (args.includes('--json')) {
+  if (bool(p, 'json')) {
     await write(
       io.stdout,
       JSON.stringify({ version, kptVersions: KPT_VERSIONS, defaultKptVersion: DEFAULT_KPT_VERSION }, null, 2) + '\n',
@@ -43,9 +35,3 @@ async function runVersion(args: string[], io: CliIO): Promise<number> {
   await write(io.stdout, `krmfn ${version}\nkpt versions: ${levels}\n`);
   return 0;
 }
-
-export const versionCommand: Command = {
-  name: 'version',
-  summary: 'Print the version and the kpt releases krmfn imitates (--kpt-version)',
-  run: runVersion,
-};
