@@ -144,5 +144,7 @@ test('krmfn --version is krmfn version', async () => {
   const b = await runCli(['version'], { cwd: ROOT });
   expect(a.exitCode).toBe(0);
   expect(a.stdout).toBe(b.stdout);
-  expect(a.stdout).toMatch(/^krmfn \d+\.\d+\.\d+\nkpt versions: .*\nbuilt-in functions \(\d+\):\n  apply-replacements +v0/);
+  expect(a.stdout).toMatch(
+    /^krmfn \d+\.\d+\.\d+\nkpt versions: .*\nbuilt-in functions \(\d+\):\n {2}apply-replacements +v0/,
+  );
 });
