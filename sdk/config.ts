@@ -16,6 +16,7 @@
  */
 import type { KubeObject } from '../src/core/kube-object.ts';
 import type { Result } from '../src/core/result.ts';
+import { nearestName } from '../src/core/nearest-name.ts';
 import { makeResult, pointerToFieldPath, type SchemaErrorLike } from './results.ts';
 import { allowsProperty, propertySchema, validateSchema, type JsonSchema } from './schema.ts';
 
@@ -138,7 +139,7 @@ export function bindConfig<C>(spec: ConfigSpec<C>, raw: KubeObject | undefined, 
       for (const [k, v] of entries) {
         if (!allowsProperty(spec.schema, k)) {
           const mode = spec.additionalKeys ?? 'error';
-          const msg = `unknown key ${JSON.stringify(k)} in the ConfigMap data of functionConfig`;
+          const msg = `unknown key ${JSON.stringify(k)} in the ConfigMap data of functionConfig${didYouMean(k, spec.schema)}`;
           if (mode === 'error') return fail(msg, `data.${k}`);
           if (mode === 'warn') warnings.push({ ...configResult(msg, raw, `data.${k}`), severity: 'warning' });
           continue;
@@ -163,15 +164,39 @@ export function bindConfig<C>(spec: ConfigSpec<C>, raw: KubeObject | undefined, 
         results: errors.map((e) => {
           let path = pointerToFieldPath(e.instancePath);
           const missing = e.keyword === 'required' ? String(e.params?.['missingProperty'] ?? '') : '';
-          if (missing) path = path ? `${path}.${missing}` : missing;
+          const extra = e.keyword === 'additionalProperties' ? String(e.params?.['additionalProperty'] ?? '') : '';
+          const parent = extra ? schemaAt(spec.schema, e.instancePath) : undefined;
+          if (missing || extra) path = path ? `${path}.${missing || extra}` : missing || extra;
           const field = path && fromConfigMap && !spec.configMapField ? `data.${path}` : path;
-          const what = missing ? 'is required' : (e.message ?? 'is invalid');
+          const what = missing
+            ? 'is required'
+            : extra
+              ? `is not a known field${didYouMean(extra, parent)}`
+              : (e.message ?? 'is invalid');
           return configResult(`functionConfig is invalid: ${path || '(root)'}: ${what}`, raw, field || undefined);
         }),
       };
     }
   }
   return { ok: true, config: body as C, results: warnings };
+}
+
+/** `; did you mean "labelValue"?` when an object schema declares a property near `key`, else ''. */
+function didYouMean(key: string, schema: JsonSchema | undefined): string {
+  const props = isObj(schema) ? schema['properties'] : undefined;
+  const near = isObj(props) ? nearestName(key, Object.keys(props)) : undefined;
+  return near !== undefined ? `; did you mean ${JSON.stringify(near)}?` : '';
+}
+
+/** The sub-schema describing the value at a JSON pointer (through properties and items), if plain. */
+function schemaAt(schema: JsonSchema | undefined, pointer: string): JsonSchema | undefined {
+  let s = schema;
+  for (const raw of pointer.split('/').slice(1)) {
+    if (!isObj(s)) return undefined;
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    s = /^\d+$/.test(seg) && s['items'] !== undefined ? (s['items'] as JsonSchema) : propertySchema(s, seg);
+  }
+  return s;
 }
 
 function runValidation(spec: ConfigSpec<unknown>, body: Obj): SchemaErrorLike[] {

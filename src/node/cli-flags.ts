@@ -1,8 +1,11 @@
 /**
- * A small argv parser for kpt-style flags: `--name value`, `--name=value`, `-x value`, boolean
- * flags (`--allow-exec`, `--allow-exec=false`), repeatable flags, and everything after `--` kept
- * apart. Unknown flags are usage errors, reported as kpt/cobra does (`unknown flag: --x`).
+ * The one argv parser of the CLI, for kpt/cobra-style flags: `--name value`, `--name=value`,
+ * `-x value`, `-xvalue`, boolean flags (`--allow-exec`, `--allow-exec=false`), repeatable flags,
+ * and everything after `--` kept apart. `-h/--help` is always accepted. Unknown flags are usage
+ * errors, reported as kpt/cobra does (`unknown flag: --x`), with the nearest known flag as a hint.
+ * With `singleDashLong` (starlark-go's Go flag package) `-name` is `--name`.
  */
+import { nearestName } from '../core/nearest-name.ts';
 import { parseGoDuration, tooLongForTimers } from '../core/duration.ts';
 
 export interface FlagSpec {
@@ -19,18 +22,45 @@ export interface ParsedArgs {
 }
 
 export class UsageError extends Error {
-  constructor(message: string) {
+  /** A second line for people (`Did you mean --diff?`); not part of kpt's message. */
+  readonly hint: string | undefined;
+  constructor(message: string, hint?: string) {
     super(message);
     this.name = 'UsageError';
+    this.hint = hint;
   }
 }
 
-export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]): ParsedArgs {
+export const HELP_FLAG: FlagSpec = { name: 'help', short: 'h', kind: 'bool' };
+
+export interface ParseOptions {
+  /** Go's flag package: `-name` means `--name` for a flag with a long name. */
+  singleDashLong?: boolean;
+}
+
+export function parseFlags(
+  argv: readonly string[],
+  declared: readonly FlagSpec[],
+  options: ParseOptions = {},
+): ParsedArgs {
+  const specs = declared.some((s) => s.name === 'help') ? declared : [...declared, HELP_FLAG];
   const byName = new Map(specs.map((s) => [s.name, s]));
   const byShort = new Map(specs.filter((s) => s.short).map((s) => [s.short!, s]));
   const out: ParsedArgs = { flags: new Map(), positional: [], rest: [] };
   for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+    let a = argv[i];
+    if (options.singleDashLong) {
+      const m = /^-([a-z][a-z-]+)(=.*)?$/.exec(a);
+      if (m && byName.has(m[1])) a = `-${a}`;
+      else if (m) {
+        // Go's flag package's message (flag.go failf).
+        const near = nearestName(m[1], byName.keys());
+        throw new UsageError(
+          `flag provided but not defined: -${m[1]}`,
+          near !== undefined ? `Did you mean -${near}?` : undefined,
+        );
+      }
+    }
     if (a === '--') {
       out.rest = argv.slice(i + 1);
       break;
@@ -47,7 +77,10 @@ export function parseFlags(argv: readonly string[], specs: readonly FlagSpec[]):
       name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
       value = eq >= 0 ? a.slice(eq + 1) : undefined;
       spec = byName.get(name);
-      if (!spec) throw new UsageError(`unknown flag: --${name}`);
+      if (!spec) {
+        const near = nearestName(name, byName.keys());
+        throw new UsageError(`unknown flag: --${name}`, near !== undefined ? `Did you mean --${near}?` : undefined);
+      }
     } else {
       name = a.slice(1, 2);
       value = a.length > 2 ? a.slice(a[2] === '=' ? 3 : 2) : undefined;

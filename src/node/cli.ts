@@ -1,7 +1,10 @@
 /**
- * `krmfn` entry: dispatches argv to a command of the registry. `main` works on the injected
- * `CliIO`; `runAsProcess` (called by the bin shim, bin/krmfn.mjs) binds it to the real process and
- * is the top-level handler: no error ever reaches the user as a Node stack trace.
+ * `krmfn` entry: dispatches argv to a command of the command table (commands/specs/). The table's
+ * flags are parsed here first, so every command answers `--help` with its generated help
+ * (commands/help.ts) and every usage error the same way (`error: unknown flag: --x` and a
+ * did-you-mean line); only then is the command's implementation imported and run. `main` works on
+ * the injected `CliIO`; `runAsProcess` (called by the bin shim, bin/krmfn.mjs) binds it to the real
+ * process and is the top-level handler: no error ever reaches the user as a Node stack trace.
  *
  * Contract of the process: an error nothing else reported prints one line, `error: <message>`, and
  * exits 1; a closed stdout (EPIPE, e.g. `krmfn fn source | head`) ends the process quietly with
@@ -10,7 +13,11 @@
  */
 import { fstatSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { COMMANDS } from './commands/index.ts';
+import { bool, parseFlags, UsageError } from './cli-flags.ts';
+import { fnHelp, formatHelp, rootHelp } from './commands/help.ts';
+import { COMMANDS, KPT_COMMANDS, findCommand } from './commands/specs/index.ts';
+import type { Command } from './commands/specs/types.ts';
+import { nearestName } from '../core/nearest-name.ts';
 import { errorLine } from './error-line.ts';
 import { write, type CliIO } from './io.ts';
 
@@ -31,20 +38,67 @@ export async function main(io: CliIO): Promise<number> {
   }
 }
 
+const HELP_WORDS = new Set(['--help', '-h', 'help']);
+
 async function dispatch(io: CliIO): Promise<number> {
   const [first, ...rest] = io.argv;
-  if (!first || first === '--help' || first === '-h' || first === 'help') {
-    await write(io.stdout, usage());
+  if (first === undefined || HELP_WORDS.has(first)) {
+    await write(io.stdout, rootHelp());
     return 0;
   }
+  if (first === '--version') return runCommand(findCommand('version')!, rest, io);
   // kpt spellings: `krmfn fn render ...` is `krmfn render ...`.
-  const [name, args] = first === 'fn' && rest.length > 0 ? [rest[0], rest.slice(1)] : [first, rest];
-  const cmd = COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
+  if (first === 'fn') {
+    if (rest[0] === undefined || HELP_WORDS.has(rest[0])) {
+      await write(io.stdout, fnHelp());
+      return 0;
+    }
+    return dispatchIn(KPT_COMMANDS, rest[0], rest.slice(1), io, 'krmfn fn');
+  }
+  return dispatchIn(COMMANDS, first, rest, io, 'krmfn');
+}
+
+async function dispatchIn(
+  table: readonly Command[],
+  name: string,
+  args: string[],
+  io: CliIO,
+  parent: string,
+): Promise<number> {
+  const cmd = findCommand(name, table);
   if (!cmd) {
-    await write(io.stderr, `error: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
+    // cobra's message and suggestion (spf13/cobra command.go findSuggestions).
+    const near = nearestName(
+      name,
+      table.map((c) => c.name),
+    );
+    const hint = near !== undefined ? `\n\nDid you mean this?\n\t${near}` : '';
+    await write(
+      io.stderr,
+      `error: unknown command ${JSON.stringify(name)} for "${parent}"${hint}\n\nRun '${parent} --help' for usage.\n`,
+    );
     return 1;
   }
-  return cmd.run(args, io);
+  return runCommand(cmd, args, io);
+}
+
+/** Parses `args` against the command's table entry (help, usage errors), then loads and runs it. */
+async function runCommand(cmd: Command, args: string[], io: CliIO): Promise<number> {
+  const sub = cmd.subcommands?.find((s) => s.name === args[0]);
+  const spec = sub ?? cmd;
+  try {
+    const parsed = parseFlags(sub ? args.slice(1) : args, spec.flags, { singleDashLong: spec.singleDashLong === true });
+    if (bool(parsed, 'help')) {
+      await write(io.stdout, formatHelp(spec));
+      return 0;
+    }
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    await write(io.stderr, `error: ${e.message}\n${e.hint !== undefined ? `${e.hint}\n` : ''}`);
+    return spec.usageExitCode ?? 1;
+  }
+  const run = await cmd.load();
+  return run(args, io);
 }
 
 /** Standard input, or a stream that fails as Go's read does when fd 0 is a directory. */
@@ -86,17 +140,4 @@ export async function runAsProcess(): Promise<void> {
     cwd: process.cwd(),
   });
   process.exitCode = code;
-}
-
-function usage(): string {
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(12)} ${c.summary}`);
-  return `krmfn: run KRM functions (kpt fn render / eval) in-process, no Docker.
-
-Usage: krmfn <command> [flags]   (also: krmfn fn <command>, as kpt spells it)
-
-Commands:
-${lines.join('\n')}
-
-Run 'krmfn <command> --help' for a command's flags.
-`;
 }

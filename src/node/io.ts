@@ -13,15 +13,6 @@ export interface CliIO {
   cwd: string;
 }
 
-/** A subcommand: `krmfn <name> ...`. `run` returns the process exit code. */
-export interface Command {
-  name: string;
-  /** Other spellings, e.g. `fn render` is reached through the `fn` group. */
-  aliases?: string[];
-  summary: string;
-  run(args: string[], io: CliIO): Promise<number>;
-}
-
 export async function readAll(stream: Readable): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));

@@ -46,7 +46,7 @@ describe('bindConfig', () => {
   it('catches typos in ConfigMap keys (error, warn or ignore)', () => {
     const typo = cm({ team: 'a', replcas: '2' });
     expect(bindConfig(spec, typo).results.map((r) => r.message)).toEqual([
-      'unknown key "replcas" in the ConfigMap data of functionConfig',
+      'unknown key "replcas" in the ConfigMap data of functionConfig; did you mean "replicas"?',
     ]);
     const warn = bindConfig({ ...spec, additionalKeys: 'warn' }, typo);
     expect(warn.ok).toBe(true);

@@ -17,9 +17,10 @@ import { existsSync, promises as fsp } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { write, type CliIO, type Command } from '../io.ts';
+import { write, type CliIO } from '../io.ts';
+import { parseFlags, str, bool } from '../cli-flags.ts';
+import { buildSpec } from './specs/build.ts';
 import { krmfnRoot } from '../package-root.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
 
 export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
 
@@ -31,24 +32,6 @@ export interface BuildRequest {
   target: BuildTarget;
   minify?: boolean;
 }
-
-const HELP = `Bundle a KRM function written with krmfn/sdk into one JS file runnable by node.
-
-Usage:
-  krmfn build [ENTRY] [--target exec|module] [--out FILE] [--minify]
-
-Args:
-  ENTRY   the module default-exporting the function (default: src/fn.ts)
-
-Flags:
-      --target T   exec (default): an executable for kpt's exec: and containers
-                   module: an ES module default-exporting the function descriptor
-                   container: exec plus a Dockerfile and metadata.yaml next to it
-                   wasm-js: a script defining globalThis.processResourceList (JS-global ABI)
-  -o, --out FILE   output file (default: dist/fn.mjs, or dist/fn.module.mjs for --target module)
-      --minify     minify the bundle
-  -h, --help       show this help
-`;
 
 /** Where krmfn's SDK entries are: its sources when present (development), else its build output. */
 export function sdkAliases(root = krmfnRoot()): Record<string, string> {
@@ -179,72 +162,62 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
   return Buffer.byteLength(text);
 }
 
-export const buildCommand: Command = {
-  name: 'build',
-  summary: 'Bundle a function written with krmfn/sdk into one runnable JS file',
-  async run(args: string[], io: CliIO): Promise<number> {
-    const parsed = await parseCommandArgs(
-      args,
-      { target: { type: 'string' }, out: { type: 'string', short: 'o' }, minify: { type: 'boolean' } },
-      HELP,
-      io,
+export async function runBuild(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, buildSpec.flags);
+  const v = { target: str(parsed, 'target'), out: str(parsed, 'out'), minify: bool(parsed, 'minify') };
+  const target = (v.target ?? 'exec') as BuildTarget;
+  if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
+    await write(
+      io.stderr,
+      `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`,
     );
-    if (typeof parsed === 'number') return parsed;
-    const v = parsed.values;
-    const target = (v.target ?? 'exec') as BuildTarget;
-    if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
-      await write(
-        io.stderr,
-        `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`,
-      );
-      return 1;
-    }
-    if (parsed.positionals.length > 1) {
-      await write(io.stderr, `error: expected at most one ENTRY, got ${parsed.positionals.length}\n`);
-      return 1;
-    }
-    const entry = nodePath.resolve(io.cwd, parsed.positionals[0] ?? 'src/fn.ts');
-    const defaultOut = {
-      exec: 'dist/fn.mjs',
-      module: 'dist/fn.module.mjs',
-      container: 'dist/container/fn.mjs',
-      'wasm-js': 'dist/fn.global.js',
-    }[target];
-    const out = nodePath.resolve(io.cwd, v.out ?? defaultOut);
-    if (!existsSync(entry)) {
-      await write(io.stderr, `error: entry ${entry} does not exist\n`);
-      return 1;
-    }
-    try {
-      const bytes = await buildFunction({
-        entry,
-        out,
-        target: target === 'container' ? 'exec' : target,
-        minify: v.minify ?? false,
-      });
-      if (target === 'container') {
-        const probe = nodePath.join(nodePath.dirname(out), `.krmfn-probe-${process.pid}.mjs`);
-        await buildFunction({ entry, out: probe, target: 'module' });
-        try {
-          const fn = (
-            (await import(pathToFileURL(probe).href)) as { default: { name: string; kind: string; usage?: string } }
-          ).default;
-          for (const [name, text] of Object.entries(containerFiles(fn, nodePath.basename(out)))) {
-            await fsp.writeFile(nodePath.join(nodePath.dirname(out), name), text);
-          }
-        } finally {
-          await fsp.rm(probe, { force: true });
+    return 1;
+  }
+  if (parsed.positional.length > 1) {
+    await write(io.stderr, `error: expected at most one ENTRY, got ${parsed.positional.length}\n`);
+    return 1;
+  }
+  const entry = nodePath.resolve(io.cwd, parsed.positional[0] ?? 'src/fn.ts');
+  const defaultOut = {
+    exec: 'dist/fn.mjs',
+    module: 'dist/fn.module.mjs',
+    container: 'dist/container/fn.mjs',
+    'wasm-js': 'dist/fn.global.js',
+  }[target];
+  const out = nodePath.resolve(io.cwd, v.out ?? defaultOut);
+  if (!existsSync(entry)) {
+    await write(io.stderr, `error: entry ${entry} does not exist\n`);
+    return 1;
+  }
+  try {
+    const bytes = await buildFunction({
+      entry,
+      out,
+      target: target === 'container' ? 'exec' : target,
+      minify: v.minify ?? false,
+    });
+    if (target === 'container') {
+      const probe = nodePath.join(nodePath.dirname(out), `.krmfn-probe-${process.pid}.mjs`);
+      await buildFunction({ entry, out: probe, target: 'module' });
+      try {
+        const fn = (
+          (await import(pathToFileURL(probe).href)) as { default: { name: string; kind: string; usage?: string } }
+        ).default;
+        for (const [name, text] of Object.entries(containerFiles(fn, nodePath.basename(out)))) {
+          await fsp.writeFile(nodePath.join(nodePath.dirname(out), name), text);
         }
+      } finally {
+        await fsp.rm(probe, { force: true });
       }
-      await write(
-        io.stderr,
-        `built ${nodePath.relative(io.cwd, out) || out} (${target}, ${(bytes / 1024).toFixed(1)} KiB)\n`,
-      );
-      return 0;
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      await write(io.stderr, `error: ${msg}\n`);
-      return 1;
     }
-  },
-};
+    await write(
+      io.stderr,
+      `built ${nodePath.relative(io.cwd, out) || out} (${target}, ${(bytes / 1024).toFixed(1)} KiB)\n`,
+    );
+    return 0;
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    await write(io.stderr, `error: ${msg}\n`);
+    return 1;
+  }
+}

@@ -10,25 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { BUILTINS } from '../../../builtins/index.ts';
 import { resolveImageName } from '../../core/kptfile.ts';
 import { findBuiltin } from '../../../sdk/registry.ts';
-import { bool, parseFlags, str, UsageError, type FlagSpec } from '../cli-flags.ts';
+import { parseFlags, str, UsageError } from '../cli-flags.ts';
 import { errorLine } from '../error-line.ts';
-import { write, type CliIO, type Command } from '../io.ts';
-
-const DOC_FLAGS: readonly FlagSpec[] = [
-  { name: 'image', short: 'i', kind: 'string' },
-  { name: 'help', short: 'h', kind: 'bool' },
-];
-
-const HELP = `Print the documentation of a built-in function (kpt fn doc).
-
-Usage:
-  krmfn fn doc --image IMAGE
-  krmfn doc IMAGE
-
-Flags:
-  -i, --image IMAGE   function image (short names get gcr.io/kpt-fn/)
-  -h, --help          show this help
-`;
+import { write, type CliIO } from '../io.ts';
+import { docSpec } from './specs/doc.ts';
 
 /** The package root: the nearest directory above this module holding krmfn's package.json. */
 async function packageRoot(): Promise<string> {
@@ -44,11 +29,7 @@ async function packageRoot(): Promise<string> {
 
 export async function runDoc(args: string[], io: CliIO): Promise<number> {
   try {
-    const p = parseFlags(args, DOC_FLAGS);
-    if (bool(p, 'help')) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
+    const p = parseFlags(args, docSpec.flags);
     if (p.positional.length > 1) throw new UsageError(`accepts at most 1 arg(s), received ${p.positional.length}`);
     const given = str(p, 'image') ?? p.positional[0];
     if (!given) throw new UsageError('image must be specified');
@@ -65,9 +46,3 @@ export async function runDoc(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
 }
-
-export const docCommand: Command = {
-  name: 'doc',
-  summary: "Print a built-in function's documentation (kpt fn doc)",
-  run: runDoc,
-};

@@ -7,86 +7,14 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import type { Selector } from '../../core/function.ts';
 import { isValidImageReference } from '../../core/kptfile.ts';
-import {
-  bool,
-  list,
-  parseDuration,
-  parseFlags,
-  str,
-  UsageError,
-  type FlagSpec,
-  type ParsedArgs,
-} from '../cli-flags.ts';
+import { bool, list, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
-import { readAll, write, type CliIO, type Command } from '../io.ts';
+import { readAll, write, type CliIO } from '../io.ts';
+import { evalSpec } from './specs/eval.ts';
 import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
-import {
-  chosenImagePrefix,
-  chosenKptLevel,
-  COMMON_FLAGS,
-  eventPrinter,
-  finish,
-  resolveOutput,
-  textOptions,
-} from './render.ts';
+import { chosenImagePrefix, chosenKptLevel, eventPrinter, finish, resolveOutput, textOptions } from './render.ts';
 import type { KptLevel } from '../../engine/kpt-level.ts';
-
-const SELECTOR_FIELDS = ['api-version', 'kind', 'name', 'namespace'] as const;
-
-const EVAL_FLAGS: readonly FlagSpec[] = [
-  ...COMMON_FLAGS,
-  { name: 'image', short: 'i', kind: 'string' },
-  { name: 'exec', kind: 'string' },
-  { name: 'tag', kind: 'string' },
-  { name: 'fn-config', kind: 'string' },
-  { name: 'save', short: 's', kind: 'bool' },
-  { name: 'type', short: 't', kind: 'string' },
-  { name: 'network', kind: 'bool' },
-  { name: 'mount', kind: 'list' },
-  { name: 'env', short: 'e', kind: 'list' },
-  { name: 'as-current-user', kind: 'bool' },
-  { name: 'include-meta-resources', short: 'm', kind: 'bool' },
-  ...SELECTOR_FIELDS.flatMap((f) => [
-    { name: `match-${f}`, kind: 'string' as const },
-    { name: `exclude-${f}`, kind: 'string' as const },
-  ]),
-  { name: 'match-labels', kind: 'list' },
-  { name: 'match-annotations', kind: 'list' },
-  { name: 'exclude-labels', kind: 'list' },
-  { name: 'exclude-annotations', kind: 'list' },
-];
-
-const HELP = `Run one function over a directory or stdin (kpt fn eval), in process.
-
-Usage:
-  krmfn eval [DIR | -] [flags] [-- [Kind] key=value ...]
-  krmfn fn eval [DIR | -] [flags] [-- [Kind] key=value ...]
-
-Args:
-  DIR          Directory of resources (default: the current directory); '-' reads a ResourceList
-               or a YAML stream from stdin and writes a ResourceList to stdout.
-  key=value    After '--': the function's ConfigMap data; a first argument without '=' is its kind.
-
-Flags:
-  -i, --image IMAGE            function image (short names get gcr.io/kpt-fn/)
-      --exec CMD               run an executable as the function (no --allow-exec needed)
-      --fn-config FILE         functionConfig file (instead of key=value arguments)
-      --match-api-version V, --match-kind K, --match-name N, --match-namespace NS,
-      --match-labels k=v, --match-annotations k=v   select resources (one selector)
-      --exclude-api-version ... --exclude-annotations k=v       exclude resources (one exclusion)
-  -o, --output OUT             stdout, unwrap or a new DIR (default: in place; stdout for '-')
-      --results-dir DIR        write the function results to DIR/results.yaml
-  -s, --save                   save the function to DIR/Kptfile (with --type)
-  -t, --type TYPE              mutator or validator
-      --timeout DURATION       deadline of the call, e.g. 30s (default 60s)
-      --remote-config FILE     run the images it maps on remote function servers (docs/serve.md)
-      --container-runtime RT   run images nothing else runs with docker, podman or nerdctl
-      --strict-digests         built-ins refuse name:tag@sha256:… pins they cannot vouch for
-      --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
-      --json                   print the outcome as JSON on stdout
-  -h, --help                   show this help
-`;
 
 function kvMap(values: readonly string[]): Record<string, string> | undefined {
   if (!values.length) return undefined;
@@ -141,14 +69,10 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   let level: KptLevel;
   let imagePrefix: string | undefined;
   try {
-    p = parseFlags(args, EVAL_FLAGS);
+    p = parseFlags(args, evalSpec.flags);
     level = chosenKptLevel(p, io);
     imagePrefix = chosenImagePrefix(p, io, level);
     if (str(p, 'tag') !== undefined && !level.imagePrefixFlag) throw new UsageError('unknown flag: --tag');
-    if (bool(p, 'help')) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
     if (bool(p, 'include-meta-resources')) {
       throw new UsageError(
         '--include-meta-resources is no longer necessary because meta resources are now included by default',
@@ -236,9 +160,3 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   await printer.flush();
   return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text);
 }
-
-export const evalCommand: Command = {
-  name: 'eval',
-  summary: 'Run one function over a directory or stdin (kpt fn eval)',
-  run: runEval,
-};

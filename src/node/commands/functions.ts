@@ -2,20 +2,11 @@
  * `krmfn functions [--json]`: every built-in catalog function with its image names, implemented
  * versions, config kinds, one-line summary and docs page; `--json` adds the config schema.
  */
-import { parseArgs } from 'node:util';
 import { BUILTINS } from '../../../builtins/index.ts';
 import type { BuiltinDescriptor } from '../../../sdk/registry.ts';
-import { write, type CliIO, type Command } from '../io.ts';
-
-const HELP = `List the built-in catalog functions krmfn runs in-process.
-
-Usage:
-  krmfn functions [--json]
-
-Flags:
-      --json   print the list as JSON (with each function's config schema)
-  -h, --help   show this help
-`;
+import { write, type CliIO } from '../io.ts';
+import { bool, parseFlags, UsageError } from '../cli-flags.ts';
+import { functionsSpec } from './specs/functions.ts';
 
 export function describeBuiltin(d: BuiltinDescriptor): Record<string, unknown> {
   return {
@@ -55,28 +46,11 @@ export function formatBuiltins(registry: readonly BuiltinDescriptor[]): string {
   return out.join('\n') + '\n';
 }
 
-export const functionsCommand: Command = {
-  name: 'functions',
-  summary: 'List the built-in catalog functions',
-  async run(args: string[], io: CliIO): Promise<number> {
-    let values: { json?: boolean; help?: boolean };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-        allowPositionals: false,
-      }));
-    } catch (e) {
-      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n`);
-      return 1;
-    }
-    if (values.help) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
-    const sorted = [...BUILTINS].sort((a, b) => (a.name < b.name ? -1 : 1));
-    if (values.json) await write(io.stdout, JSON.stringify(sorted.map(describeBuiltin), null, 2) + '\n');
-    else await write(io.stdout, formatBuiltins(sorted));
-    return 0;
-  },
-};
+export async function runFunctions(args: string[], io: CliIO): Promise<number> {
+  const p = parseFlags(args, functionsSpec.flags);
+  if (p.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(p.positional[0])}`);
+  const sorted = [...BUILTINS].sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (bool(p, 'json')) await write(io.stdout, JSON.stringify(sorted.map(describeBuiltin), null, 2) + '\n');
+  else await write(io.stdout, formatBuiltins(sorted));
+  return 0;
+}

@@ -6,72 +6,16 @@ import * as nodePath from 'node:path';
 import { unifiedDiff } from '../../core/diff.ts';
 import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
-import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
+import { bool, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
-import { write, type CliIO, type Command } from '../io.ts';
+import { write, type CliIO } from '../io.ts';
+import { renderSpec } from './specs/render.ts';
 import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
 import type { TextOptions } from '../../engine/text-output.ts';
 import { beta56Text, type TextStrategy } from '../../engine/text-strategy.ts';
 import { kptLevel, type KptLevel } from '../../engine/kpt-level.ts';
-import { DEFAULT_KPT_VERSION, KPT_VERSIONS } from '../../core/kpt-version.ts';
-
-export const COMMON_FLAGS: readonly FlagSpec[] = [
-  { name: 'results-dir', kind: 'string' },
-  { name: 'output', short: 'o', kind: 'string' },
-  { name: 'image-pull-policy', kind: 'string' },
-  { name: 'allow-network', kind: 'bool' },
-  { name: 'allow-alpha-wasm', kind: 'bool' },
-  { name: 'truncate-output', kind: 'bool' },
-  { name: 'timeout', kind: 'string' },
-  { name: 'remote-config', kind: 'string' },
-  { name: 'container-runtime', kind: 'string' },
-  { name: 'strict-digests', kind: 'bool' },
-  { name: 'json', kind: 'bool' },
-  { name: 'kpt-version', kind: 'string' },
-  { name: 'image-prefix', kind: 'string' },
-  { name: 'help', short: 'h', kind: 'bool' },
-];
-
-const RENDER_FLAGS: readonly FlagSpec[] = [
-  ...COMMON_FLAGS,
-  { name: 'allow-exec', kind: 'bool' },
-  { name: 'diff', kind: 'bool' },
-];
-
-const HELP = `Render a package: run the Kptfile pipelines of the package and its subpackages, in process.
-
-Usage:
-  krmfn render [PKG_PATH] [flags]
-  krmfn fn render [PKG_PATH] [flags]
-
-Args:
-  PKG_PATH   Local package path to render (default: the current directory).
-
-Flags:
-      --allow-exec             allow exec functions (binaries named by exec: in the Kptfile)
-      --allow-network          allow functions network access (container functions only)
-      --allow-alpha-wasm       run images as WASM functions
-      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions only)
-  -o, --output OUT             stdout (a ResourceList), unwrap (plain YAML stream) or a new DIR;
-                               default: write the package in place
-      --results-dir DIR        write the function results to DIR/results.yaml
-      --timeout DURATION       deadline of each function call, e.g. 30s, 2m (default 60s)
-      --remote-config FILE     run the images it maps on remote function servers (docs/serve.md)
-      --container-runtime RT   run images nothing else runs with docker, podman or nerdctl
-                               (off by default; also KRMFN_CONTAINER_RUNTIME)
-      --strict-digests         built-ins refuse name:tag@sha256:… pins they cannot vouch for
-                               (default: run the tag's version, record the digest)
-      --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
-      --json                   print the outcome (results, counts, error) as JSON on stdout
-      --kpt-version V          behave as this kpt release: ${KPT_VERSIONS.join(', ')}
-                               (default ${DEFAULT_KPT_VERSION}; also KRMFN_KPT_VERSION)
-      --image-prefix P         registry for short image names (1.0.0-beta.67; default
-                               $KPT_IMAGE_PREFIX, else ghcr.io/kptdev/krm-functions-catalog)
-  -h, --help                   show this help
-
-Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO_COLOR disables colour.
-`;
+import { DEFAULT_KPT_VERSION } from '../../core/kpt-version.ts';
 
 /** The kpt release chosen by `--kpt-version`, else `KRMFN_KPT_VERSION`, else the default. Throws UsageError. */
 export function chosenKptLevel(p: ParsedArgs, io: CliIO): KptLevel {
@@ -188,11 +132,7 @@ export async function finish(
 export async function runRender(args: string[], io: CliIO): Promise<number> {
   let p: ParsedArgs;
   try {
-    p = parseFlags(args, RENDER_FLAGS);
-    if (bool(p, 'help')) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
+    p = parseFlags(args, renderSpec.flags);
     if (p.positional.length > 1) throw new UsageError(`accepts at most 1 arg(s), received ${p.positional.length}`);
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
@@ -262,9 +202,3 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   return finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text);
 }
-
-export const renderCommand: Command = {
-  name: 'render',
-  summary: 'Render a package: run its Kptfile pipelines (kpt fn render)',
-  run: runRender,
-};

@@ -5,71 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { BUILTINS } from '../../../builtins/index.ts';
-import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
-import { write, type CliIO, type Command } from '../io.ts';
+import { bool, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
+import { write, type CliIO } from '../io.ts';
+import { serveSpec } from './specs/serve.ts';
 import { parseContainerEngine, type PullPolicy } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
 import type { ServeConfig } from '../serve/config.ts';
 import { startServer } from '../serve/server.ts';
 import type { FunctionInfo } from '../serve/service.ts';
 import { createWorkerService } from '../serve/worker-service.ts';
-import { GRPC_FLAGS, GRPC_HELP } from '../grpc/flags.ts';
-
-const FLAGS: readonly FlagSpec[] = [
-  { name: 'host', kind: 'string' },
-  { name: 'port', short: 'p', kind: 'string' },
-  { name: 'token-file', kind: 'string' },
-  { name: 'max-body', kind: 'string' },
-  { name: 'max-concurrent', kind: 'string' },
-  { name: 'timeout', kind: 'string' },
-  { name: 'header-timeout', kind: 'string' },
-  { name: 'body-timeout', kind: 'string' },
-  { name: 'workers', kind: 'string' },
-  { name: 'allow-alpha-wasm', kind: 'bool' },
-  { name: 'allow-exec', kind: 'bool' },
-  { name: 'allow-network', kind: 'bool' },
-  { name: 'image-pull-policy', kind: 'string' },
-  { name: 'container-runtime', kind: 'string' },
-  { name: 'truncate-output', kind: 'bool' },
-  { name: 'remote-config', kind: 'string' },
-  { name: 'help', short: 'h', kind: 'bool' },
-  ...GRPC_FLAGS,
-];
-
-const HELP = `Serve KRM functions over HTTP.
-
-Usage:
-  krmfn serve [flags]
-
-Endpoints:
-  POST /v1/run?image=IMAGE   run one function on a ResourceList (application/yaml or application/json)
-  POST /v1/render            render a package: {"files": {"path": "content"}} (JSON) or a tar
-  GET  /v1/functions         the functions this server runs
-  GET  /healthz, /readyz     liveness and readiness
-
-Flags:
-      --host HOST              address to bind (default 127.0.0.1; use 0.0.0.0 in a container)
-  -p, --port PORT              port (default 8080; 0 picks a free one)
-      --token-file FILE        require "Authorization: Bearer <token>" on /v1/* (or set KRMFN_SERVE_TOKEN)
-      --max-body BYTES         largest request body (default 16777216); larger gets 413
-      --max-concurrent N       requests served at once, counted once their body arrived
-                               (default 16); more get 429
-      --timeout DURATION       deadline of each request (default 60s)
-      --header-timeout DUR     time a request's headers may take (default 10s)
-      --body-timeout DUR       time a request's body may take once its headers are in (default 30s); 408
-      --workers N              worker processes running renders and functions (default: CPU count)
-      --allow-alpha-wasm       let posted packages run the WASM modules they contain
-      --allow-exec             let posted packages run exec: functions (programs on this machine)
-      --allow-network          allow functions network access (container functions only)
-      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions only)
-      --container-runtime RT   run images nothing else runs with docker, podman or nerdctl (off by default)
-      --truncate-output        truncate Results/Stderr blocks of the render log to 4 lines (default true)
-      --remote-config FILE     forward images to remote endpoints (see docs/serve.md)
-  -h, --help                   show this help
-
-Renders and function calls run in worker processes: a request past its deadline or whose client
-went away stops its worker, and /healthz answers whatever they do. Logs are JSON lines on stderr.
-${GRPC_HELP}`;
 
 function intFlag(v: string | undefined, name: string, dflt: number): number {
   if (v === undefined) return dflt;
@@ -111,97 +55,89 @@ function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
   return config;
 }
 
-export const serveCommand: Command = {
-  name: 'serve',
-  summary: 'Serve functions over HTTP (run, render, list)',
-  async run(args: string[], io: CliIO): Promise<number> {
-    let p;
+export async function runServe(args: string[], io: CliIO): Promise<number> {
+  let p;
+  try {
+    p = parseFlags(args, serveSpec.flags);
+    if (p.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(p.positional[0])}`);
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
+  try {
+    const token =
+      str(p, 'token-file') !== undefined
+        ? readFileSync(str(p, 'token-file')!, 'utf8').trim()
+        : io.env.KRMFN_SERVE_TOKEN;
+    const config = serveConfig(p, io);
+    const functions: FunctionInfo[] = BUILTINS.map((b) => ({
+      name: b.name,
+      images: b.images,
+      versions: b.versions,
+      configKinds: b.configKinds,
+      summary: b.summary,
+    }));
+    const maxConcurrent = intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16);
+    const maxBodyBytes = intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024);
+    if (str(p, 'grpc') === undefined && bool(p, 'grpc-only')) throw new UsageError('--grpc-only needs --grpc ADDR');
+    const service = createWorkerService({
+      config,
+      functions,
+      workers: intFlag(str(p, 'workers'), 'workers', Math.min(maxConcurrent, availableParallelism())) || 1,
+    });
+    service.pool.prewarm();
+    const log = (entry: Record<string, unknown>): void =>
+      void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
+    const servers: Array<{ close(): Promise<void> }> = [];
     try {
-      p = parseFlags(args, FLAGS);
-      if (p.positional.length) throw new UsageError(`unexpected argument ${JSON.stringify(p.positional[0])}`);
-    } catch (e) {
-      await write(io.stderr, `error: ${(e as Error).message}\n`);
-      return 1;
-    }
-    if (bool(p, 'help')) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
-    try {
-      const token =
-        str(p, 'token-file') !== undefined
-          ? readFileSync(str(p, 'token-file')!, 'utf8').trim()
-          : io.env.KRMFN_SERVE_TOKEN;
-      const config = serveConfig(p, io);
-      const functions: FunctionInfo[] = BUILTINS.map((b) => ({
-        name: b.name,
-        images: b.images,
-        versions: b.versions,
-        configKinds: b.configKinds,
-        summary: b.summary,
-      }));
-      const maxConcurrent = intFlag(str(p, 'max-concurrent'), 'max-concurrent', 16);
-      const maxBodyBytes = intFlag(str(p, 'max-body'), 'max-body', 16 * 1024 * 1024);
-      if (str(p, 'grpc') === undefined && bool(p, 'grpc-only')) throw new UsageError('--grpc-only needs --grpc ADDR');
-      const service = createWorkerService({
-        config,
-        functions,
-        workers: intFlag(str(p, 'workers'), 'workers', Math.min(maxConcurrent, availableParallelism())) || 1,
-      });
-      service.pool.prewarm();
-      const log = (entry: Record<string, unknown>): void =>
-        void io.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...entry }) + '\n');
-      const servers: Array<{ close(): Promise<void> }> = [];
-      try {
-        if (str(p, 'grpc') !== undefined) {
-          // Loaded only when asked for, so plain `krmfn` commands never load grpc-js.
-          const { startGrpcFromFlags } = await import('../grpc/from-flags.ts');
-          servers.push(
-            await startGrpcFromFlags(p, {
-              service,
-              ...(token ? { token } : {}),
-              timeoutMs: config.timeoutMs,
-              maxConcurrent,
-              maxMessageBytes: maxBodyBytes,
-              log,
-            }),
-          );
-        }
-        if (!bool(p, 'grpc-only'))
-          servers.push(
-            await startServer({
-              service,
-              host: str(p, 'host') ?? '127.0.0.1',
-              port: intFlag(str(p, 'port'), 'port', 8080),
-              ...(token ? { token } : {}),
-              maxBodyBytes,
-              maxConcurrent,
-              requestTimeoutMs: config.timeoutMs,
-              ...durationFlag(p, 'header-timeout', 'headersTimeoutMs'),
-              ...durationFlag(p, 'body-timeout', 'bodyTimeoutMs'),
-              log,
-            }),
-          );
-      } catch (e) {
-        await Promise.all(servers.map((s) => s.close()));
-        await service.close();
-        throw e;
+      if (str(p, 'grpc') !== undefined) {
+        // Loaded only when asked for, so plain `krmfn` commands never load grpc-js.
+        const { startGrpcFromFlags } = await import('../grpc/from-flags.ts');
+        servers.push(
+          await startGrpcFromFlags(p, {
+            service,
+            ...(token ? { token } : {}),
+            timeoutMs: config.timeoutMs,
+            maxConcurrent,
+            maxMessageBytes: maxBodyBytes,
+            log,
+          }),
+        );
       }
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGTERM', stop);
-          process.off('SIGINT', stop);
-          void Promise.all(servers.map((s) => s.close())).then(() => resolve());
-        };
-        process.on('SIGTERM', stop);
-        process.on('SIGINT', stop);
-      });
-      await service.close();
-      log({ msg: 'stopped' });
-      return 0;
+      if (!bool(p, 'grpc-only'))
+        servers.push(
+          await startServer({
+            service,
+            host: str(p, 'host') ?? '127.0.0.1',
+            port: intFlag(str(p, 'port'), 'port', 8080),
+            ...(token ? { token } : {}),
+            maxBodyBytes,
+            maxConcurrent,
+            requestTimeoutMs: config.timeoutMs,
+            ...durationFlag(p, 'header-timeout', 'headersTimeoutMs'),
+            ...durationFlag(p, 'body-timeout', 'bodyTimeoutMs'),
+            log,
+          }),
+        );
     } catch (e) {
-      await write(io.stderr, `error: ${(e as Error).message}\n`);
-      return 1;
+      await Promise.all(servers.map((s) => s.close()));
+      await service.close();
+      throw e;
     }
-  },
-};
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
+        void Promise.all(servers.map((s) => s.close())).then(() => resolve());
+      };
+      process.on('SIGTERM', stop);
+      process.on('SIGINT', stop);
+    });
+    await service.close();
+    log({ msg: 'stopped' });
+    return 0;
+  } catch (e) {
+    await write(io.stderr, `error: ${(e as Error).message}\n`);
+    return 1;
+  }
+}

@@ -6,33 +6,15 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { sinkResources } from '../../engine/source.ts';
-import { bool, parseFlags, UsageError, type FlagSpec } from '../cli-flags.ts';
+import { parseFlags, UsageError } from '../cli-flags.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
-import { readAll, write, type CliIO, type Command } from '../io.ts';
+import { readAll, write, type CliIO } from '../io.ts';
+import { sinkSpec } from './specs/sink.ts';
 import { errorLine } from '../error-line.ts';
-
-const SINK_FLAGS: readonly FlagSpec[] = [{ name: 'help', short: 'h', kind: 'bool' }];
-
-const HELP = `Write the resources read from stdin into a new directory (kpt fn sink).
-
-Usage:
-  krmfn fn sink DIR
-  krmfn sink DIR
-
-Args:
-  DIR   Directory to create; it must not exist yet.
-
-Flags:
-  -h, --help   show this help
-`;
 
 export async function runSink(args: string[], io: CliIO): Promise<number> {
   try {
-    const p = parseFlags(args, SINK_FLAGS);
-    if (bool(p, 'help')) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
+    const p = parseFlags(args, sinkSpec.flags);
     const dir = p.positional[0];
     if (dir === undefined) throw new UsageError('requires at least 1 arg(s), only received 0');
     const abs = nodePath.resolve(io.cwd, dir);
@@ -52,9 +34,3 @@ export async function runSink(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
 }
-
-export const sinkCommand: Command = {
-  name: 'sink',
-  summary: 'Write a ResourceList from stdin into a new directory (kpt fn sink)',
-  run: runSink,
-};

@@ -6,32 +6,11 @@
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { sourcePackage } from '../../engine/source.ts';
-import { bool, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
+import { bool, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
-import { write, type CliIO, type Command } from '../io.ts';
+import { write, type CliIO } from '../io.ts';
+import { sourceSpec } from './specs/source.ts';
 import { errorLine } from '../error-line.ts';
-
-const SOURCE_FLAGS: readonly FlagSpec[] = [
-  { name: 'output', short: 'o', kind: 'string' },
-  { name: 'fn-config', kind: 'string' },
-  { name: 'include-meta-resources', kind: 'bool' },
-  { name: 'help', short: 'h', kind: 'bool' },
-];
-
-const HELP = `Print the resources of a package as a ResourceList on stdout (kpt fn source).
-
-Usage:
-  krmfn fn source [DIR] [flags]
-  krmfn source [DIR] [flags]
-
-Args:
-  DIR   Package directory or resource file (default: the current directory).
-
-Flags:
-      --fn-config FILE   add FILE as the functionConfig of the ResourceList
-  -o, --output OUT       stdout (a ResourceList, default) or unwrap (plain YAML stream)
-  -h, --help             show this help
-`;
 
 /** kpt resolves the path (argutil.ResolveSymlink): a missing one fails with lstat's message. */
 async function resolveExisting(given: string, cwd: string, what: 'package' | 'fn-config'): Promise<string> {
@@ -47,11 +26,7 @@ async function resolveExisting(given: string, cwd: string, what: 'package' | 'fn
 export async function runSource(args: string[], io: CliIO): Promise<number> {
   let p: ParsedArgs;
   try {
-    p = parseFlags(args, SOURCE_FLAGS);
-    if (bool(p, 'help')) {
-      await write(io.stdout, HELP);
-      return 0;
-    }
+    p = parseFlags(args, sourceSpec.flags);
     if (p.positional.length > 1) throw new UsageError(`accepts at most 1 arg(s), received ${p.positional.length}`);
     if (bool(p, 'include-meta-resources')) {
       throw new UsageError(
@@ -78,9 +53,3 @@ export async function runSource(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
 }
-
-export const sourceCommand: Command = {
-  name: 'source',
-  summary: 'Print a package as a ResourceList on stdout (kpt fn source)',
-  run: runSource,
-};

@@ -31,57 +31,10 @@ import { createTimeModule } from '../../starlark/lib/time.ts';
 import { runTestFile, formatChunk, formatSummary, tally, TestHarnessError } from '../../starlark/testing/index.ts';
 import type { FileOutcome } from '../../starlark/testing/index.ts';
 import { DEFAULT_LIMITS } from '../../core/limits.ts';
-import { bool, parseFlags, parseDuration, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
-import { write, type CliIO, type Command } from '../io.ts';
-
-const DIALECT_FLAGS = ['set', 'globalreassign', 'recursion'] as const;
-
-const RUN_FLAGS: readonly FlagSpec[] = [
-  ...DIALECT_FLAGS.map((name) => ({ name, kind: 'bool' as const })),
-  { name: 'max-steps', kind: 'string' },
-  { name: 'max-output', kind: 'string' },
-  { name: 'timeout', kind: 'string' },
-  { name: 'help', short: 'h', kind: 'bool' },
-];
-
-const TEST_FLAGS: readonly FlagSpec[] = [
-  { name: 'run', kind: 'string' },
-  { name: 'known-failures', kind: 'string' },
-  { name: 'max-steps', kind: 'string' },
-  { name: 'timeout', kind: 'string' },
-  { name: 'help', short: 'h', kind: 'bool' },
-];
-
-const HELP = `Run Starlark programs and chunked Starlark test files.
-
-Usage:
-  krmfn starlark [flags] FILE.star        run a file (also: krmfn starlark run FILE.star)
-  krmfn starlark [flags]                  interactive read-eval-print loop
-  krmfn starlark test [flags] FILE...     run chunked test files
-
-Run flags (starlark-go spellings, one or two dashes):
-  -set[=false]          allow the set builtin (default true)
-  -globalreassign       allow re-binding globals, top-level if/for and while
-  -recursion            allow recursive functions
-  -max-steps N          stop after N interpreter steps
-  -max-output BYTES     stop once print has written BYTES (default 268435456)
-  -timeout DURATION     stop after DURATION (e.g. 10s, 500ms)
-
-Test flags:
-  -run REGEXP           run only chunks whose title or text matches
-  -known-failures FILE  JSON object "<file>: <chunk title>" -> reason; listed chunks run but do not fail
-
-Exit status: 0 on success, 1 on a Starlark error or failing chunks, 2 on usage or harness errors.
-`;
-
-/** starlark-go's flags use one dash (`-recursion`); accept that next to `--recursion`. */
-function normaliseDashes(args: readonly string[], specs: readonly FlagSpec[]): string[] {
-  const long = new Set(specs.map((s) => s.name));
-  return args.map((a) => {
-    const m = /^-([a-z][a-z-]+)(=.*)?$/.exec(a);
-    return m && long.has(m[1]) ? `-${a}` : a;
-  });
-}
+import { bool, parseFlags, parseDuration, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
+import { write, type CliIO } from '../io.ts';
+import { formatHelp } from './help.ts';
+import { starlarkSpec } from './specs/starlark.ts';
 
 function limitsOf(p: ParsedArgs): StarlarkLimits {
   // print output is capped like a Starlark function's (src/core/limits.ts).
@@ -355,32 +308,27 @@ async function repl(p: ParsedArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-export const starlarkCommand: Command = {
-  name: 'starlark',
-  summary: 'Run Starlark files, chunked Starlark tests, or a Starlark REPL',
-  async run(args: string[], io: CliIO): Promise<number> {
-    try {
-      if (args[0] === 'test') {
-        const p = parseFlags(normaliseDashes(args.slice(1), TEST_FLAGS), TEST_FLAGS);
-        if (bool(p, 'help')) return write(io.stdout, HELP).then(() => 0);
-        return await runTests(p, io);
-      }
-      const rest = args[0] === 'run' ? args.slice(1) : args;
-      const p = parseFlags(normaliseDashes(rest, RUN_FLAGS), RUN_FLAGS);
-      if (bool(p, 'help')) return write(io.stdout, HELP).then(() => 0);
-      if (p.positional.length > 1) throw new UsageError(`starlark: want at most one file, got ${p.positional.length}`);
-      const file = p.positional[0];
-      if (file === undefined) {
-        if (args[0] === 'run') throw new UsageError('starlark run: no file given');
-        return await repl(p, io);
-      }
-      return await runFile(file, p, io);
-    } catch (e) {
-      if (e instanceof UsageError) {
-        await write(io.stderr, `error: ${e.message}\n\n${HELP}`);
-        return 2;
-      }
-      throw e;
+export async function runStarlark(args: string[], io: CliIO): Promise<number> {
+  const testSpec = starlarkSpec.subcommands![0];
+  try {
+    if (args[0] === 'test') {
+      const p = parseFlags(args.slice(1), testSpec.flags, { singleDashLong: true });
+      return await runTests(p, io);
     }
-  },
-};
+    const rest = args[0] === 'run' ? args.slice(1) : args;
+    const p = parseFlags(rest, starlarkSpec.flags, { singleDashLong: true });
+    if (p.positional.length > 1) throw new UsageError(`starlark: want at most one file, got ${p.positional.length}`);
+    const file = p.positional[0];
+    if (file === undefined) {
+      if (args[0] === 'run') throw new UsageError('starlark run: no file given');
+      return await repl(p, io);
+    }
+    return await runFile(file, p, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      await write(io.stderr, `error: ${e.message}\n\n${formatHelp(args[0] === 'test' ? testSpec : starlarkSpec)}`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -14,24 +14,10 @@ import { pathToFileURL } from 'node:url';
 import { isKrmFunction } from '../../../sdk/define.ts';
 import { goldenTests } from '../../../sdk/testing.ts';
 import { nodeFixtures } from '../sdk.ts';
-import { write, type CliIO, type Command } from '../io.ts';
-import { parseCommandArgs } from './parse-command-args.ts';
+import { write, type CliIO } from '../io.ts';
+import { bool, parseFlags, str } from '../cli-flags.ts';
+import { testSpec } from './specs/test.ts';
 import { buildFunction } from './build.ts';
-
-const HELP = `Run a function project's golden cases (testdata/<case>/) without a test framework.
-
-Usage:
-  krmfn test [DIR] [--entry FILE] [--update]
-
-Flags:
-      --entry FILE   the function module (default: DIR/src/fn.ts)
-      --update       rewrite each case's _expected.yaml and _expected_status.yaml
-                     (also WRITE_GOLDEN_OUTPUT=1)
-  -h, --help         show this help
-
-A case is a directory testdata/<case>/ holding the input resources, an optional _fnconfig.yaml,
-_expected.yaml (the whole output ResourceList) and _expected_status.yaml (exitCode, stderr).
-`;
 
 /** Colours a unified diff's added and removed lines (ANSI), for terminals. */
 function colourDiff(diff: string): string {
@@ -51,57 +37,53 @@ function colourDiff(diff: string): string {
     .join('\n');
 }
 
-export const testCommand: Command = {
-  name: 'test',
-  summary: "Run a function project's golden cases (no test framework)",
-  async run(args: string[], io: CliIO): Promise<number> {
-    const parsed = await parseCommandArgs(args, { entry: { type: 'string' }, update: { type: 'boolean' } }, HELP, io);
-    if (typeof parsed === 'number') return parsed;
-    const root = nodePath.resolve(io.cwd, parsed.positionals[0] ?? '.');
-    const entry = nodePath.resolve(root, parsed.values.entry ?? 'src/fn.ts');
-    const testdata = nodePath.join(root, 'testdata');
-    if (!existsSync(entry)) {
-      await write(io.stderr, `error: entry ${entry} does not exist\n`);
+export async function runTest(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseFlags(args, testSpec.flags);
+  const values = { entry: str(parsed, 'entry'), update: bool(parsed, 'update') };
+  const root = nodePath.resolve(io.cwd, parsed.positional[0] ?? '.');
+  const entry = nodePath.resolve(root, values.entry ?? 'src/fn.ts');
+  const testdata = nodePath.join(root, 'testdata');
+  if (!existsSync(entry)) {
+    await write(io.stderr, `error: entry ${entry} does not exist\n`);
+    return 1;
+  }
+  if (!existsSync(testdata)) {
+    await write(io.stderr, `error: no testdata/ directory in ${root}\n`);
+    return 1;
+  }
+  const tmp = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'krmfn-test-'));
+  try {
+    const out = nodePath.join(tmp, 'fn.module.mjs');
+    await buildFunction({ entry, out, target: 'module' });
+    const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
+    if (!isKrmFunction(mod.default)) {
+      await write(
+        io.stderr,
+        `error: ${entry} must default-export a function made with defineMutator/defineValidator/defineGenerator\n`,
+      );
       return 1;
     }
-    if (!existsSync(testdata)) {
-      await write(io.stderr, `error: no testdata/ directory in ${root}\n`);
-      return 1;
-    }
-    const tmp = await fsp.mkdtemp(nodePath.join(os.tmpdir(), 'krmfn-test-'));
-    try {
-      const out = nodePath.join(tmp, 'fn.module.mjs');
-      await buildFunction({ entry, out, target: 'module' });
-      const mod = (await import(pathToFileURL(out).href)) as { default?: unknown };
-      if (!isKrmFunction(mod.default)) {
-        await write(
-          io.stderr,
-          `error: ${entry} must default-export a function made with defineMutator/defineValidator/defineGenerator\n`,
-        );
-        return 1;
+    const fn = mod.default;
+    const fixtures = nodeFixtures(testdata);
+    const update = values.update === true || io.env['WRITE_GOLDEN_OUTPUT'] === '1';
+    const cases = await goldenTests(fn, { dir: fixtures.dir, fs: fixtures.fs, update });
+    const colour =
+      (io.stdout as { isTTY?: boolean }).isTTY === true && !io.env['NO_COLOR'] && io.env['TERM'] !== 'dumb';
+    let failed = 0;
+    for (const c of cases) {
+      const r = await c.run();
+      if (r.ok) await write(io.stdout, `ok    ${c.name}${update ? ' (updated)' : ''}\n`);
+      else {
+        failed++;
+        await write(io.stdout, `FAIL  ${c.name}\n${colour ? colourDiff(r.diff) : r.diff}\n`);
       }
-      const fn = mod.default;
-      const fixtures = nodeFixtures(testdata);
-      const update = parsed.values.update === true || io.env['WRITE_GOLDEN_OUTPUT'] === '1';
-      const cases = await goldenTests(fn, { dir: fixtures.dir, fs: fixtures.fs, update });
-      const colour =
-        (io.stdout as { isTTY?: boolean }).isTTY === true && !io.env['NO_COLOR'] && io.env['TERM'] !== 'dumb';
-      let failed = 0;
-      for (const c of cases) {
-        const r = await c.run();
-        if (r.ok) await write(io.stdout, `ok    ${c.name}${update ? ' (updated)' : ''}\n`);
-        else {
-          failed++;
-          await write(io.stdout, `FAIL  ${c.name}\n${colour ? colourDiff(r.diff) : r.diff}\n`);
-        }
-      }
-      await write(io.stdout, `\n${cases.length - failed} passed, ${failed} failed\n`);
-      return failed > 0 || cases.length === 0 ? 1 : 0;
-    } catch (e) {
-      await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n`);
-      return 1;
-    } finally {
-      await fsp.rm(tmp, { recursive: true, force: true });
     }
-  },
-};
+    await write(io.stdout, `\n${cases.length - failed} passed, ${failed} failed\n`);
+    return failed > 0 || cases.length === 0 ? 1 : 0;
+  } catch (e) {
+    await write(io.stderr, `error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  } finally {
+    await fsp.rm(tmp, { recursive: true, force: true });
+  }
+}

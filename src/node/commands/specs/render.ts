@@ -1,0 +1,24 @@
+/** `krmfn render`: kpt fn render in process (implementation: src/node/commands/render.ts). */
+import { KPT_RUN_FLAGS } from './kpt-run-flags.ts';
+import type { Command } from './types.ts';
+
+export const renderSpec: Command = {
+  name: 'render',
+  summary: 'Render a package: run its Kptfile pipelines (kpt fn render)',
+  description: 'Render a package: run the Kptfile pipelines of the package and its subpackages, in process.',
+  usage: ['render [PKG_PATH] [flags]', 'fn render [PKG_PATH] [flags]'],
+  positionals: [{ name: 'PKG_PATH', help: 'Local package path to render (default: the current directory).' }],
+  flags: [
+    { name: 'allow-exec', kind: 'bool', help: 'allow exec functions (binaries named by exec: in the Kptfile)' },
+    {
+      name: 'diff',
+      kind: 'bool',
+      help: 'write nothing; print the changes as a unified diff on stdout',
+    },
+    ...KPT_RUN_FLAGS,
+  ],
+  examples: ['krmfn render my-package', 'krmfn render --diff .', 'krmfn render -o unwrap . | kubectl apply -f -'],
+  notes: 'Environment: KPT_DISABLE_ATTRIBUTION disables the cnrm blueprint attribution; NO_COLOR disables colour.',
+  kpt: true,
+  load: () => import('../render.ts').then((m) => m.runRender),
+};

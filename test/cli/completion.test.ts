@@ -1,0 +1,72 @@
+/**
+ * `krmfn completion bash|zsh|fish` (src/node/commands/completion.ts): the bash script completes
+ * commands, flags and flag values when real bash runs it; the zsh and fish scripts name every
+ * command and flag of the table and parse under their shells where those are installed.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { COMMANDS } from '../../src/node/commands/specs/index.ts';
+import { runCli } from '../harness/golden.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+async function script(shell: string): Promise<string> {
+  const r = await runCli(['completion', shell], { cwd: ROOT });
+  expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+  return r.stdout;
+}
+
+/** What bash's completion offers for the words typed so far (the last one is being completed). */
+function bashComplete(source: string, words: string[]): string[] {
+  const r = spawnSync(
+    'bash',
+    [
+      '-c',
+      `${source}\nCOMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _krmfn; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      'bash',
+      ...words,
+    ],
+    { encoding: 'utf8', cwd: ROOT },
+  );
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter(Boolean);
+}
+
+function has(cmd: string): boolean {
+  return spawnSync(cmd, ['--version'], { encoding: 'utf8' }).status === 0;
+}
+
+describe('completion', () => {
+  test('bash completes commands, kpt spellings, flags and flag values', async () => {
+    const bash = await script('bash');
+    expect(bashComplete(bash, ['krmfn', 'ren'])).toEqual(['render']);
+    expect(bashComplete(bash, ['krmfn', 'render', '--di'])).toEqual(['--diff']);
+    expect(bashComplete(bash, ['krmfn', 'fn', 'eval', '--match-k'])).toEqual(['--match-kind']);
+    expect(bashComplete(bash, ['krmfn', 'eval', '-o', 'un'])).toEqual(['unwrap']);
+    expect(bashComplete(bash, ['krmfn', 'init', '--kind', ''])).toEqual(['mutator', 'validator', 'generator']);
+    expect(bashComplete(bash, ['krmfn', 'starlark', 'test', '-kn'])).toEqual(['-known-failures']);
+    expect(bashComplete(bash, ['krmfn', ''])).toEqual([...COMMANDS.map((c) => c.name), 'fn', '--help', '--version']);
+  });
+
+  test.each(['zsh', 'fish'])('%s names every command and flag', async (shell) => {
+    const text = await script(shell);
+    for (const c of COMMANDS) {
+      expect(text).toContain(c.name);
+      for (const f of [...c.flags, ...(c.subcommands ?? []).flatMap((s) => s.flags)]) expect(text).toContain(f.name);
+    }
+    if (has(shell)) {
+      const r = spawnSync(shell, ['-n'], { input: text, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+    }
+  });
+
+  test('an unknown shell is a usage error with a suggestion', async () => {
+    const r = await runCli(['completion', 'bsh'], { cwd: ROOT });
+    expect(r).toMatchObject({
+      exitCode: 1,
+      stderr: 'error: unsupported shell "bsh": want bash, zsh or fish\nDid you mean bash?\n',
+    });
+  });
+});
