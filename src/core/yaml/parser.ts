@@ -81,6 +81,28 @@ const STAR = 0x2a;
 const PARSER_ERRORS = /^did not find expected (?!comment or line break)/;
 const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
 
+/**
+ * A fresh node placed at a source position: the fields of node.ts `newNode` in its order (one
+ * hidden class for every node), without its spread of an init object, which costs on hot paths.
+ */
+function makeNode(kind: YNode['kind'], tag: string, style: YNode['style'], line: number, column: number): YNode {
+  return {
+    kind,
+    style,
+    tagged: false,
+    tag,
+    value: '',
+    anchor: '',
+    alias: null,
+    content: [],
+    headComment: '',
+    lineComment: '',
+    footComment: '',
+    line,
+    column,
+  };
+}
+
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
 export function parsePiece(input: PieceInput): YNode | null {
   return new PieceParser(input).parse();
@@ -242,6 +264,12 @@ class PieceParser {
     });
   }
 
+  /** A new node at `offset`. */
+  private node(kind: YNode['kind'], tag: string, style: YNode['style'], offset: number): YNode {
+    const line = this.lineOf(offset);
+    return makeNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
+  }
+
   private place(node: YNode, offset: number): YNode {
     const line = this.lineOf(offset);
     node.line = line + this.input.firstLine - 1;
@@ -347,7 +375,7 @@ class PieceParser {
       else if (n && n.kind === 'value') assignValueRun(run, n);
       else assignRun(run, this.p, this.runContentLine, n, this.ctx);
     }
-    this.run = [];
+    if (this.run.length) this.run = [];
     this.runHasText = false;
   }
 
@@ -615,7 +643,7 @@ class PieceParser {
     start: number,
   ): YNode {
     const weight = this.expansions;
-    const node = this.place(newNode('mapping', { tag: '!!map' }), this.pos);
+    const node = this.node('mapping', '!!map', '', this.pos);
     this.applyProps(node, props);
     const indent = this.colOf(start);
     const level: Level = {
@@ -718,7 +746,7 @@ class PieceParser {
 
   private emptyValue(offset: number): YNode {
     const weight = this.expansions;
-    const node = this.place(newNode('scalar', { tag: '!!null' }), offset);
+    const node = this.node('scalar', '!!null', '', offset);
     this.applyProps(node, this.takeProps());
     this.registerAnchor(node, weight);
     return node;
@@ -727,7 +755,7 @@ class PieceParser {
   private blockSeq(depth: number, owner: Entry | null, ownerLevel: Level | null, props: Props | null): YNode {
     const weight = this.expansions;
     const src = this.src;
-    const node = this.place(newNode('sequence', { tag: '!!seq' }), this.pos);
+    const node = this.node('sequence', '!!seq', '', this.pos);
     this.applyProps(node, props);
     const indent = this.colOf(this.pos);
     const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
@@ -804,7 +832,7 @@ class PieceParser {
     const weight = this.expansions;
     const src = this.src;
     const start = this.pos;
-    const node = this.place(newNode('scalar'), start);
+    const node = this.node('scalar', '', '', start);
     const c = src.charCodeAt(start);
     let value: string;
     let style: YNode['style'];
@@ -931,7 +959,7 @@ class PieceParser {
       if (colonHere && !explicit) this.fail(this.pos, 'did not find expected node content');
       let key: YNode;
       if (colonHere || (explicit && (c === COMMA || c === close))) {
-        key = this.place(newNode('scalar', { tag: '!!null' }), this.pos);
+        key = this.node('scalar', '!!null', '', this.pos);
         this.applyProps(key, this.takeProps());
       } else key = this.inlineNode(depth + 1, null, true, -1);
       this.skip();

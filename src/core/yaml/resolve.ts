@@ -46,9 +46,11 @@ const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
 export function resolvePlainTag(value: string): string {
-  const fixed = TABLE.get(value);
-  const c = value.charCodeAt(0);
   if (value === '') return '!!null';
+  const c = value.charCodeAt(0);
+  // Most keys and values start with a letter that never resolves to anything but a string.
+  if (((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) && !LOOKUP_FIRST.includes(value[0])) return '!!str';
+  const fixed = TABLE.get(value);
   if (c === 0x2e /* . */) {
     if (fixed) return fixed;
     return DOT_FLOAT.test(value) ? '!!float' : '!!str';
