@@ -190,6 +190,20 @@ function sdkConfig(ctx: Ctx): V02Config | undefined {
       );
       return undefined;
     }
+    // The SDK decodes through JSON (kyaml MarshalJSON, keys sorted; json.Unmarshal into
+    // map[string]string): an unquoted number or boolean value fails, the first in key order.
+    const values = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const typed = Object.keys(values)
+      .sort()
+      .map((k) => values[k])
+      .find((v) => typeof v === 'number' || typeof v === 'boolean');
+    if (typed !== undefined) {
+      fail(
+        ctx,
+        `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${typeof typed === 'boolean' ? 'bool' : 'number'} into Go struct field SetLabels.labels of type string`,
+      );
+      return undefined;
+    }
     return { empty: false, labels: toLabels(raw) };
   }
   fail(ctx, `unknown FunctionConfig \`${fc!.kind}.${group}\`, expect \`SetLabels.fn.kpt.dev\` or \`ConfigMap.v1\``);
