@@ -11,12 +11,14 @@ import {
   FieldSpecError,
   parseFieldSpecs,
   setMapEntry,
+  toJS,
   walkFieldSpec,
   type FieldSpec,
   type KubeObject,
   type Result,
 } from '../sdk/index.ts';
 import { dataMap } from './lib/config.ts';
+import { sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
@@ -54,10 +56,8 @@ export function parseSetAnnotationsConfig(fc: KubeObject | undefined, version: s
     (fc.kind === 'SetAnnotationConfig' || (v14 && fc.kind === 'SetAnnotations')) &&
     fc.apiVersion === 'fn.kpt.dev/v1alpha1'
   ) {
-    const a = fc.get('annotations');
-    const annotations = new Map<string, string>();
-    if (a && typeof a === 'object' && !Array.isArray(a))
-      for (const [k, v] of Object.entries(a)) annotations.set(k, String(v ?? ''));
+    // sigs.k8s.io/yaml v1.2.0 into `map[string]string`: `yes` is "true", `0755` is "493", ...
+    const annotations = sigsYamlStringMap(fc.getNode('annotations'), (v) => String(toJS(v)));
     const extra = fc.get('additionalAnnotationFields');
     const legacy = fc.get('fieldSpecs');
     if (extra !== undefined && legacy !== undefined) {

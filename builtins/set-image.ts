@@ -25,6 +25,7 @@ import { emulatedVersion, finish } from './lib/catalog-fn.ts';
 import { dataMap, isConfigMap } from './lib/config.ts';
 import { fileRefOf, resourceRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
+import { atLeast } from './lib/version.ts';
 
 export interface ImageSpec {
   name: string;
@@ -74,6 +75,10 @@ export function parseSetImageConfig(fc: KubeObject | undefined, version: string)
   } else if (fc && fc.kind === 'SetImage') {
     const img = fc.get('image');
     const o = img && typeof img === 'object' && !Array.isArray(img) ? (img as Record<string, unknown>) : {};
+    if (!master) {
+      const typeError = jsonStringFieldError(o, fc.name, version);
+      if (typeError) return fail(typeError);
+    }
     const s = (k: string): string =>
       typeof o[k] === 'string' ? o[k] : o[k] === undefined || o[k] === null ? '' : String(o[k]);
     image = { name: s('name') };
@@ -92,6 +97,30 @@ export function parseSetImageConfig(fc: KubeObject | undefined, version: string)
   }
   if (!master && image.newTag && image.digest) return fail('image newTag and digest both set');
   return { image, additionalImageFields: extra };
+}
+
+/**
+ * v0.1.x read a `SetImage` through JSON (the fn SDK's `mapVariantToTypedObject`: kyaml
+ * `MarshalJSON`, then `json.Unmarshal` into kustomize `types.Image`), so an unquoted number or
+ * boolean in a string field (`newTag: 1.20`) fails the whole call. json.Marshal sorts keys, so
+ * the first bad field in key order is the one reported. v0.1.0 wraps Go's error
+ * (functions/go/set-image/image_transformer.go `Config` at set-image/v0.1.0); v0.1.1 calls
+ * `AsOrDie`, whose panic the SDK logs as `ErrKubeObjectFields` with no field list
+ * (kpt-functions-sdk go/fn/object.go and errors.go at 7ad5b77727ee, the commit its go.mod pins).
+ */
+function jsonStringFieldError(image: Record<string, unknown>, configName: string, version: string): string | undefined {
+  const bad = ['digest', 'name', 'newName', 'newTag'].find(
+    (k) => typeof image[k] === 'number' || typeof image[k] === 'boolean',
+  );
+  if (bad === undefined) return undefined;
+  if (atLeast(version, '0.1.1')) {
+    return `Resource(apiVersion=fn.kpt.dev/v1alpha1, kind=SetImage, Name=${configName}) has unmatched field type: \``;
+  }
+  const jsonType = typeof image[bad] === 'boolean' ? 'bool' : 'number';
+  return (
+    'unable to convert functionConfig to fn.kpt.dev/v1alpha1 SetImage:\n' +
+    `unable to convert object to *main.SetImage with error: json: cannot unmarshal ${jsonType} into Go struct field Image.image.${bad} of type string`
+  );
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   reencodeAsKustomize,
   setMapEntry,
   snapshotKeyOrder,
+  toJS,
   versionAtLeast,
   walkFieldSpec,
   type FieldSpec,
@@ -26,6 +27,7 @@ import {
   type PathSegment,
 } from '../sdk/index.ts';
 import { dataMap } from './lib/config.ts';
+import { sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 type Ctx = FnContext<undefined>;
@@ -99,7 +101,8 @@ function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs:
   // `validGVK` in main.go: apiVersion and kind must both match.
   if (kind === 'ConfigMap' && apiVersion === 'v1') labels = Object.fromEntries(dataMap(fc));
   else if ((kind === 'SetLabelConfig' || (v015 && kind === 'SetLabels')) && apiVersion === 'fn.kpt.dev/v1alpha1') {
-    labels = toLabels(fc!.get('labels'));
+    // sigs.k8s.io/yaml v1.2.0 into `map[string]string`: `yes` is "true", `0755` is "493", ...
+    labels = Object.fromEntries(sigsYamlStringMap(fc!.getNode('labels'), (v) => str(toJS(v))));
     if (v015) {
       if (fc!.has('fieldSpecs') && fc!.has('additionalLabelFields')) {
         throw new BadConfig('`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`');
@@ -184,6 +187,20 @@ function sdkConfig(ctx: Ctx): V02Config | undefined {
       fail(
         ctx,
         `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${jsonType} into Go struct field SetLabels.labels of type map[string]string`,
+      );
+      return undefined;
+    }
+    // The SDK decodes through JSON (kyaml MarshalJSON, keys sorted; json.Unmarshal into
+    // map[string]string): an unquoted number or boolean value fails, the first in key order.
+    const values = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+    const typed = Object.keys(values)
+      .sort()
+      .map((k) => values[k])
+      .find((v) => typeof v === 'number' || typeof v === 'boolean');
+    if (typed !== undefined) {
+      fail(
+        ctx,
+        `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${typeof typed === 'boolean' ? 'bool' : 'number'} into Go struct field SetLabels.labels of type string`,
       );
       return undefined;
     }

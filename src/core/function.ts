@@ -39,6 +39,11 @@ export interface FunctionSpec {
   tag?: string;
   selectors?: Selector[];
   exclude?: Selector[];
+  /**
+   * `kpt fn eval --env` values as given (`KEY=VAL`, or a bare `KEY` exporting the host's value),
+   * for a function kpt runs as a container: what it sees as its environment, and nothing else.
+   */
+  env?: readonly string[];
 }
 
 /** Parsed image reference: `registry/path/name:tag@digest`. */

@@ -28,7 +28,7 @@ export interface EvalOptions extends EngineHost {
   /** An absolute directory, or the text of a ResourceList / multi-document stream (`-`). */
   source: { dir: string } | { text: string };
   /** The function: `image` (already short-name resolved) or `exec`; `tag` (kpt beta.67+, `--tag`). */
-  function: Pick<FunctionSpec, 'image' | 'exec' | 'tag'>;
+  function: Pick<FunctionSpec, 'image' | 'exec' | 'tag' | 'env'>;
   /** Absolute path of a `--fn-config` file. */
   fnConfigPath?: string;
   /** `-- [Kind] k=v ...` arguments. */
@@ -97,6 +97,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       });
     }
     const spec: FunctionSpec = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
+    if (opts.function.image && opts.function.env?.length) spec.env = opts.function.env;
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
     if (nonEmpty(opts.exclude)) spec.exclude = [opts.exclude];
     // The level names the image (default registry, `:latest`, `--tag` resolution).

@@ -46,6 +46,7 @@ import {
 import type { Dialect, Value } from '../starlark/index.ts';
 import { readScriptConfig } from './starlark/config.ts';
 import { KrmContext } from './starlark/context.ts';
+import { functionEnvironment } from './starlark/environment.ts';
 import { OutputConversionError, nodeToStarlark, starlarkToNode } from './starlark/convert.ts';
 import { krmLoader } from './starlark/modules.ts';
 import {
@@ -109,7 +110,15 @@ export function createStarlarkRuntime(opts: StarlarkRuntimeOptions = {}): Functi
       if (version === undefined) throw new NotFoundError(spec.image ?? spec.exec ?? '');
       return {
         kind: 'objects',
-        run: async (input, ctx) => runStarlarkFunction(input, ctx, { ...opts, version }),
+        run: async (input, ctx) =>
+          runStarlarkFunction(input, ctx, {
+            ...opts,
+            version,
+            // `--env` reaches ctx.environment; bare KEYs export the host's value (docker's `-e KEY`).
+            ...(spec.env?.length
+              ? { environment: { ...opts.environment, ...functionEnvironment(spec.env, ctx.env) } }
+              : {}),
+          }),
       };
     },
   };

@@ -138,7 +138,13 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const outcome = await engine.eval({
     fs: new NodeFs(),
     source,
-    function: image ? { image, ...(str(p, 'tag') ? { tag: str(p, 'tag')! } : {}) } : { exec: exec! },
+    function: image
+      ? {
+          image,
+          ...(str(p, 'tag') ? { tag: str(p, 'tag')! } : {}),
+          ...(list(p, 'env').length ? { env: list(p, 'env') } : {}),
+        }
+      : { exec: exec! },
     kptVersion: level.version,
     ...(imagePrefix !== undefined ? { imagePrefix } : {}),
     cwd: io.cwd,
