@@ -10,7 +10,7 @@ import { expect, test } from 'vitest';
 import { COMMANDS } from '../../src/node/commands/specs/index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const STATIC_IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]/g;
+const STATIC_IMPORT = /(?:^|\n)\s*(?:(?:import|export)\s[^'"]*?from\s*|import\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function staticClosure(entry: string): Set<string> {
   const seen = new Set<string>();
