@@ -82,30 +82,50 @@ export function parseFlags(
         throw new UsageError(`unknown flag: --${name}`, near !== undefined ? `Did you mean --${near}?` : undefined);
       }
     } else {
-      name = a.slice(1, 2);
-      value = a.length > 2 ? a.slice(a[2] === '=' ? 3 : 2) : undefined;
-      spec = byShort.get(name);
-      if (!spec) throw new UsageError(`unknown shorthand flag: '${name}' in ${a}`);
-    }
-    if (spec.kind === 'bool') {
-      if (value !== undefined && !/^(true|false|1|0|t|f|TRUE|FALSE|True|False)$/.test(value)) {
-        throw new UsageError(
-          `invalid argument ${JSON.stringify(value)} for "--${spec.name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
-        );
+      // pflag's shorthands: `-sx` is `-s -x` while they are booleans; `-ovalue`, `-o=value`.
+      let rest = a.slice(1);
+      while (rest !== '') {
+        const short = byShort.get(rest[0]);
+        // pflag names the shorthands left to parse (flag.go parseSingleShortArg).
+        if (!short) throw new UsageError(`unknown shorthand flag: '${rest[0]}' in -${rest}`);
+        if (short.kind === 'bool' && rest[1] !== '=') {
+          setFlag(out, short, undefined);
+          rest = rest.slice(1);
+          continue;
+        }
+        let shortValue: string | undefined =
+          rest[1] === '=' ? rest.slice(2) : rest.length > 1 ? rest.slice(1) : undefined;
+        if (shortValue === undefined) {
+          if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: '${rest[0]}' in -${rest}`);
+          shortValue = argv[++i]!;
+        }
+        setFlag(out, short, shortValue);
+        break;
       }
-      out.flags.set(spec.name, value === undefined ? true : /^(true|1|t|TRUE|True)$/.test(value));
       continue;
     }
-    if (value === undefined) {
+    if (spec.kind !== 'bool' && value === undefined) {
       if (i + 1 >= argv.length) throw new UsageError(`flag needs an argument: --${spec.name}`);
       value = argv[++i]!;
     }
-    if (spec.kind === 'list') {
-      const prev = out.flags.get(spec.name);
-      out.flags.set(spec.name, [...(Array.isArray(prev) ? prev : []), value]);
-    } else out.flags.set(spec.name, value);
+    setFlag(out, spec, value);
   }
   return out;
+}
+
+/** Records one occurrence of a flag (a boolean's value is checked as Go's strconv.ParseBool). */
+function setFlag(out: ParsedArgs, spec: FlagSpec, value: string | undefined): void {
+  if (spec.kind === 'bool') {
+    if (value !== undefined && !/^(true|false|1|0|t|f|TRUE|FALSE|True|False)$/.test(value)) {
+      throw new UsageError(
+        `invalid argument ${JSON.stringify(value)} for "${spec.short ? `-${spec.short}, ` : ''}--${spec.name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
+      );
+    }
+    out.flags.set(spec.name, value === undefined ? true : /^(true|1|t|TRUE|True)$/.test(value));
+  } else if (spec.kind === 'list') {
+    const prev = out.flags.get(spec.name);
+    out.flags.set(spec.name, [...(Array.isArray(prev) ? prev : []), value ?? '']);
+  } else out.flags.set(spec.name, value ?? '');
 }
 
 export function str(p: ParsedArgs, name: string): string | undefined {

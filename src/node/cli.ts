@@ -42,6 +42,11 @@ const HELP_WORDS = new Set(['--help', '-h', 'help']);
 
 async function dispatch(io: CliIO): Promise<number> {
   const [first, ...rest] = io.argv;
+  // cobra's `help COMMAND`: the command's --help.
+  if (first === 'help' && rest.length > 0) {
+    const words = rest[0] === 'fn' ? rest.slice(1) : rest;
+    return words.length > 0 ? dispatch({ ...io, argv: [...words, '--help'] }) : dispatch({ ...io, argv: ['fn'] });
+  }
   if (first === undefined || HELP_WORDS.has(first)) {
     await write(io.stdout, rootHelp());
     return 0;

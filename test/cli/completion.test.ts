@@ -4,6 +4,8 @@
  * command and flag of the table and parse under their shells where those are installed.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../src/node/commands/specs/index.ts';
@@ -56,7 +58,9 @@ describe('completion', () => {
       for (const f of [...c.flags, ...(c.subcommands ?? []).flatMap((s) => s.flags)]) expect(text).toContain(f.name);
     }
     if (has(shell)) {
-      const r = spawnSync(shell, ['-n'], { input: text, encoding: 'utf8' });
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'krmfn-completion-')), `krmfn.${shell}`);
+      writeFileSync(file, text);
+      const r = spawnSync(shell, ['-n', file], { encoding: 'utf8' });
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
     }

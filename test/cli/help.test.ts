@@ -96,6 +96,18 @@ describe('help', () => {
     }
   });
 
+  test('help COMMAND is COMMAND --help (also help fn COMMAND, help starlark test)', async () => {
+    for (const words of [['render'], ['fn', 'eval'], ['starlark', 'test']]) {
+      const viaHelp = await runCli(['help', ...words], { cwd: ROOT });
+      const viaFlag = await runCli([...words, '--help'], { cwd: ROOT });
+      expect(viaHelp).toEqual(viaFlag);
+      expect(viaHelp.exitCode).toBe(0);
+    }
+    const unknown = await runCli(['help', 'rendr'], { cwd: ROOT });
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain('Did you mean this?\n\trender\n');
+  });
+
   test('the default kpt level shown is DEFAULT_KPT_VERSION', async () => {
     const r = await runCli(['render', '--help'], { cwd: ROOT });
     expect(r.stdout).toContain(`(default ${DEFAULT_KPT_VERSION})`);

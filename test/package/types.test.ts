@@ -105,6 +105,8 @@ describe('the packed package', () => {
       'docs/architecture.md',
       'builtins/docs/set-labels.md',
       'sdk/README.md',
+      'examples/hello/Kptfile',
+      'examples/playground/hello/replicas.star.yaml',
     ]) {
       expect(files).toContain(f);
     }

@@ -89,8 +89,8 @@ complete -o default -F _krmfn krmfn
 /** A string inside zsh single quotes, with _arguments' special characters escaped. */
 function zshText(s: string): string {
   return firstLine(s)
-    .replace(/'/g, "'\\''")
-    .replace(/([[\]:\\])/g, '\\$1');
+    .replace(/([[\]:\\])/g, '\\$1')
+    .replace(/'/g, "'\\''");
 }
 
 function zshFlag(f: FlagDef, dash: string): string {

@@ -62,7 +62,7 @@ ${columns([
   ['    --version', "print krmfn's version (krmfn version)"],
 ])}
 
-Run 'krmfn <command> --help' for a command's flags.
+Run 'krmfn <command> --help' (or 'krmfn help <command>') for a command's flags.
 `;
 }
 

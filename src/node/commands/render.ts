@@ -134,6 +134,9 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   try {
     p = parseFlags(args, renderSpec.flags);
     if (p.positional.length > 1) throw new UsageError(`accepts at most 1 arg(s), received ${p.positional.length}`);
+    if (bool(p, 'exit-code') && !bool(p, 'diff')) throw new UsageError('--exit-code needs --diff');
+    if (bool(p, 'watch') && (bool(p, 'diff') || str(p, 'output') !== undefined))
+      throw new UsageError('--watch renders in place: it cannot be used with --diff or --output');
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
@@ -165,6 +168,11 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
+  }
+  if (bool(p, 'watch')) {
+    const { watchRender } = await import('./render-watch.ts');
+    const once = args.filter((a) => !/^--watch(=.*)?$/.test(a));
+    return watchRender(root, io, () => runRender(once, io));
   }
   const text = textOptions(p, io);
   const printer = eventPrinter(io, text, 'render', level.text);
@@ -200,5 +208,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const diff = outcome.changes.map((c) => unifiedDiff(nodePath.relative(base, c.path), c.before, c.after)).join('');
     if (diff) await write(io.stdout, diff);
   }
-  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text);
+  const code = await finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text);
+  // --diff --exit-code: 1 when rendering would change the package, as `git diff --exit-code`.
+  const changed = outcome.changes?.some((c) => c.before !== c.after) === true;
+  return code === 0 && bool(p, 'exit-code') && changed ? 1 : code;
 }
