@@ -14,26 +14,14 @@ import { Dict, StarlarkSet } from '../value/hashtable.ts';
 import { Bytes } from '../value/bytes.ts';
 import { Range } from '../value/range.ts';
 import { fail, failIn, prefixed, rethrowIn } from '../value/errors.ts';
-import {
-  attrNames,
-  getAttrOrUndefined,
-  hash,
-  isIterableValue,
-  iterate,
-  len,
-  noAttrMessage,
-  repr,
-  str,
-  toArray,
-  truth,
-  typeName,
-} from '../value/ops.ts';
+import { hash, isIterableValue, iterate, len, repr, str, toArray, truth, typeName } from '../value/ops.ts';
 import { order } from '../value/compare.ts';
 import { intFromIntegralDouble, intNeg, normBig, parseDigits } from '../value/int.ts';
 import type { Int } from '../value/int.ts';
 import { decodeRuneAt, encodeRune, toHostString, toValidUtf8 } from '../value/string.ts';
 import { positional, unpack, wantBool, wantInt, wantString, wrongType } from './args.ts';
 import { updateDict } from './dict-update.ts';
+import { attrNames, getAttrOrUndefined, noAttrMessage } from './attrs.ts';
 import { structBuiltin, moduleBuiltin } from './struct.ts';
 
 const fn = (name: string, impl: BuiltinImpl): Builtin => new Builtin(name, impl);

@@ -11,6 +11,7 @@ import type { SyntaxErrorItem } from '../errors.ts';
 import type { Arg, Comprehension, DictEntry, Expr, File, FunctionNode, Ident, Param, Stmt } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from './binding.ts';
+import { bindingOf } from './binding.ts';
 import { nearest } from './spell.ts';
 
 /** Static dialect options (all off = the strict dialect). */
@@ -252,7 +253,8 @@ class Resolver {
       this.useOutside(id, block);
       return;
     }
-    if (id.b !== undefined && (id.b.scope === 'global' || id.b.scope === 'filelocal')) return;
+    const bound = id.b === undefined ? undefined : bindingOf(id);
+    if (bound !== undefined && (bound.scope === 'global' || bound.scope === 'filelocal')) return;
     const fn = block.fn;
     for (let b: Block | null = block; b !== null; b = b.parent ?? b.fn.defBlock ?? null) {
       // Leaving a function's outermost block continues in its defining block.

@@ -10,10 +10,8 @@ import { List, Tuple, MAX_LIST_LENGTH } from './list.ts';
 import { Dict, StarlarkSet } from './hashtable.ts';
 import { Bytes } from './bytes.ts';
 import { Range } from './range.ts';
-import { Struct } from './struct.ts';
 import type { StarlarkIterator } from './capabilities.ts';
 import {
-  hasAttrs,
   hasBinary,
   hasLen,
   hasSetField,
@@ -46,8 +44,6 @@ import { equal, compare } from './compare.ts';
 import { keyOf } from './hashkey.ts';
 import { hashBytes, hashString } from './string.ts';
 import { percentFormat } from './format.ts';
-import { methodsFor } from '../lib/methods.ts';
-import { nearest } from './spell.ts';
 
 export { equal, compare, repr, str };
 export { freeze } from './freeze.ts';
@@ -617,44 +613,6 @@ export function toArray(x: Value): Value[] {
     it.done();
   }
   return out;
-}
-
-/** `x.name`: methods of built-in types, then the object's own attributes. */
-export function getAttr(x: Value, name: string): Value {
-  const methods = methodsFor(x);
-  if (methods !== null) {
-    const m = methods[name];
-    if (m !== undefined) return m.bind(x);
-  }
-  if (typeof x === 'object' && hasAttrs(x)) {
-    const v = x.attr(name);
-    if (v !== undefined) return v;
-  }
-  return fail(noAttrMessage(x, name));
-}
-
-/** The attribute error text, with a spelling hint. */
-export function noAttrMessage(x: Value, name: string): string {
-  if (x instanceof Struct) return `struct has no .${name} attribute`;
-  const hint = nearest(name, attrNames(x));
-  return `${typeNameOf(x)} has no .${name} field or method${hint ? ` (did you mean .${hint}?)` : ''}`;
-}
-
-/** `hasattr`-style probe: the attribute or undefined. */
-export function getAttrOrUndefined(x: Value, name: string): Value | undefined {
-  const methods = methodsFor(x);
-  if (methods !== null && methods[name] !== undefined) return methods[name].bind(x);
-  if (typeof x === 'object' && hasAttrs(x)) return x.attr(name);
-  return undefined;
-}
-
-/** Sorted attribute names (`dir(x)`). */
-export function attrNames(x: Value): string[] {
-  const names: string[] = [];
-  const methods = methodsFor(x);
-  if (methods !== null) names.push(...Object.keys(methods));
-  if (typeof x === 'object' && hasAttrs(x)) names.push(...x.attrNames());
-  return [...new Set(names)].sort();
 }
 
 /** `x.name = v`. */
