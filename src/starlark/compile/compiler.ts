@@ -594,7 +594,9 @@ export class Compiler {
         const FL = this.FL;
         return (fr) => {
           const v = FL[i];
-          if (v === undefined) unboundGlobal(fr, p, name);
+          // A load binds a local of the module's top level in starlark-go (a free variable of
+          // nested functions), hence the wording (google/starlark-go starlark/interp.go).
+          if (v === undefined) unboundLocal(fr, p, name);
           return v as Value;
         };
       }

@@ -3,15 +3,12 @@
  * other callables are invoked with error tracing (their frame appears in the backtrace as a
  * `<builtin>` frame, which `StarlarkEvalError.format` turns into `Error in <name>: ...`).
  */
-import type { Callable, Kwargs, Value } from '../value/contract.ts';
+import type { Kwargs, Value } from '../value/contract.ts';
+import { isCallable } from '../value/capabilities.ts';
 import { fail } from '../value/errors.ts';
 import { typeName } from '../value/ops.ts';
 import { StarlarkFunction, callFunction, traced } from './function.ts';
 import type { EvalThread } from './frame.ts';
-
-export function isCallable(x: Value): x is Callable {
-  return typeof x === 'object' && typeof (x as Partial<Callable>).callInternal === 'function';
-}
 
 /** Calls any value. `args` is copied when it reaches a Starlark function (callers may reuse it). */
 export function callValue(th: EvalThread, fn: Value, args: Value[], kwargs: Kwargs): Value {

@@ -22,7 +22,9 @@ import {
   isIterable,
   isMapping,
 } from './capabilities.ts';
-import { fail } from './errors.ts';
+import { fail, isEvalError, isNoSuchAttrError } from './errors.ts';
+import { nearest } from './spell.ts';
+import { isStarlarkLimitError } from '../errors.ts';
 import {
   intAdd,
   intAnd,
@@ -336,7 +338,14 @@ export function contains(container: Value, x: Value): boolean {
     if (typeof x !== 'string') fail(`'in <string>' requires string as left operand, not ${typeNameOf(x)}`);
     return c.includes(x);
   }
-  if (c instanceof Dict || c instanceof StarlarkSet) return c.has(x);
+  if (c instanceof StarlarkSet) return c.has(x);
+  if (c instanceof Dict) {
+    try {
+      return c.has(x);
+    } catch (e) {
+      return notFound(e);
+    }
+  }
   if (c instanceof List || c instanceof Tuple) {
     const a = c.elems;
     for (let i = 0; i < a.length; i++) if (a[i] === x || equal(a[i], x)) return true;
@@ -359,8 +368,24 @@ export function contains(container: Value, x: Value): boolean {
     }
     return fail(`'in bytes' requires bytes or int as left operand, not ${typeNameOf(x)}`);
   }
-  if (typeof c === 'object' && isMapping(c)) return c.getKey(x) !== undefined;
+  if (typeof c === 'object' && isMapping(c)) {
+    try {
+      return c.getKey(x) !== undefined;
+    } catch (e) {
+      return notFound(e);
+    }
+  }
   return fail(`unknown binary op: ${typeNameOf(x)} in ${typeNameOf(c)}`);
+}
+
+/**
+ * The catch half of `x in mapping`: a lookup that fails (an unhashable key) means "not found", as
+ * in google/starlark-go starlark/eval.go Binary (IN on a Mapping ignores Get's error). Limit
+ * errors and errors from called-back Starlark code still propagate.
+ */
+function notFound(e: unknown): false {
+  if (isEvalError(e) && !e.traced && !isStarlarkLimitError(e)) return false;
+  throw e;
 }
 
 /** Binary operators by token. Comparisons go to `compare`; `in`/`not in` to `contains`. */
@@ -618,7 +643,13 @@ export function toArray(x: Value): Value[] {
 /** `x.name = v`. */
 export function setField(x: Value, name: string, v: Value): void {
   if (typeof x === 'object' && hasSetField(x)) {
-    x.setField(name, v);
+    try {
+      x.setField(name, v);
+    } catch (e) {
+      const hint = isNoSuchAttrError(e) ? nearest(name, x.attrNames()) : '';
+      if (hint !== '') fail(`${e instanceof Error ? e.message : ''} (did you mean .${hint}?)`);
+      throw e;
+    }
     return;
   }
   fail(`can't assign to .${name} field of ${typeNameOf(x)}`);
