@@ -193,10 +193,11 @@ export class Scanner {
       }
       this.ccol += i - this.i;
       if (c === 35) {
-        // A comment: columns count code points, so a low surrogate adds nothing.
+        // A comment: columns count code points (a surrogate pair is one).
         let col = this.ccol;
         while (c !== -1 && c !== 10) {
-          if (c < 0xdc00 || c > 0xdfff) col++;
+          if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (src.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+          col++;
           i++;
           c = i < n ? src.charCodeAt(i) : -1;
         }
