@@ -12,7 +12,13 @@
  *
  * Guards are structural (`isStarlarkEvalError` ...) because values cross bundles.
  */
-import type { FrameInfo } from './value/contract.ts';
+/** One frame of the call stack, for backtraces (1-based line/col, 0 when unknown). */
+export interface FrameInfo {
+  name: string;
+  file: string;
+  line: number;
+  col: number;
+}
 
 export interface SyntaxErrorItem {
   file: string;
@@ -137,4 +143,27 @@ function formatPos(p: { file: string; line: number; col: number }): string {
 function innermostPositioned(frames: FrameInfo[]): FrameInfo | undefined {
   for (let i = frames.length - 1; i >= 0; i--) if (frames[i].line > 0) return frames[i];
   return undefined;
+}
+
+/** Wraps anything thrown during evaluation as a Starlark error (host bugs included, as data). */
+export function toEvalError(e: unknown): StarlarkEvalError {
+  if (typeof e === 'object' && e !== null) {
+    const code = (e as { code?: unknown }).code;
+    if (
+      (code === 'starlark-runtime' || code === 'starlark-limit') &&
+      Array.isArray((e as StarlarkEvalError).backtrace)
+    ) {
+      return e as StarlarkEvalError;
+    }
+    // No regexps here: this may run with almost no stack left.
+    if (e instanceof RangeError && e.message.includes('call stack')) {
+      return new StarlarkLimitError('depth', 'Starlark stack overflow');
+    }
+    if (e instanceof Error) {
+      const err = new StarlarkEvalError(e.message);
+      if (code !== 'STARLARK_EVAL') (err as { cause?: unknown }).cause = e;
+      return err;
+    }
+  }
+  return new StarlarkEvalError(String(e));
 }

@@ -5,8 +5,8 @@
  * Convenience API: `execFile`, `evalExpr`, `checkFile`. Every stage is also public for tools:
  * `parseFile`/`parseExpr` (syntax), `resolveFile` (static checks), `compileModule`.
  */
-export { execFile, evalExpr, checkFile, compileProgram, legacyDialect } from './eval/exec.ts';
-export type { Dialect, ExecOptions, ExecResult, Program, RunOptions, StarlarkLimits } from './eval/exec.ts';
+export { execFile, evalExpr, checkFile, compileProgram, legacyDialect } from './exec.ts';
+export type { Dialect, ExecOptions, ExecResult, Program, RunOptions, StarlarkLimits } from './exec.ts';
 export { ThreadImpl as StarlarkThread, POLL_INTERVAL, DEFAULT_MAX_CALL_DEPTH } from './eval/thread.ts';
 export type { ThreadOptions } from './eval/thread.ts';
 export { StarlarkFunction } from './eval/function.ts';
@@ -41,7 +41,8 @@ export { Struct, Module } from './value/struct.ts';
 export { Builtin } from './value/builtin.ts';
 export type { BuiltinImpl } from './value/builtin.ts';
 export { EvalError, fail } from './value/errors.ts';
-export { repr, str, typeName, truth, equal, compare, freeze, getAttr, getIndex, iterate } from './value/ops.ts';
+export { repr, str, typeName, truth, equal, compare, freeze, getIndex, iterate } from './value/ops.ts';
+export { getAttr } from './lib/attrs.ts';
 export { fromHostString, toHostString } from './value/string.ts';
 export { UNIVERSE, STRUCT_BUILTINS } from './lib/universe.ts';
 export { JSON_MODULE } from './lib/json.ts';

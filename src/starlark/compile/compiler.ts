@@ -17,7 +17,6 @@ import { Dict } from '../value/hashtable.ts';
 import { Range } from '../value/range.ts';
 import { fail } from '../value/errors.ts';
 import {
-  getAttr,
   getIndex,
   isIterableValue,
   iterate,
@@ -31,6 +30,7 @@ import {
 import type { Comprehension, DictEntry, Expr, FunctionNode, Ident, LoadStmt, Stmt as StmtNode } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from '../resolve/binding.ts';
+import { bindingOf, scopeOf } from '../resolve/binding.ts';
 import type { ResolvedModule } from '../resolve/resolver.ts';
 import { nearest } from '../resolve/spell.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
@@ -58,6 +58,7 @@ import {
 import type { Assign, Ex } from './runtime.ts';
 import { binaryExpr, unaryExpr } from './operators.ts';
 import { callExpr } from './calls.ts';
+import { getAttr } from '../lib/attrs.ts';
 
 export interface CompileOptions {
   file: string;
@@ -246,7 +247,7 @@ export class Compiler {
   private assignStmt(lhs: Expr, rhs: Expr, pos: Pos): Stmt {
     const r = this.expr(rhs);
     if (lhs.k === 'ident') {
-      const b = lhs.b!;
+      const b = bindingOf(lhs);
       const i = b.index;
       switch (b.scope) {
         case 'local':
@@ -274,7 +275,7 @@ export class Compiler {
   private assignTo(e: Expr, pos: Pos): Assign {
     switch (e.k) {
       case 'ident': {
-        const b = e.b!;
+        const b = bindingOf(e);
         const i = b.index;
         switch (b.scope) {
           case 'local':
@@ -363,8 +364,8 @@ export class Compiler {
     if (lhs.k === 'ident') {
       const read = this.ident(lhs);
       const write = this.assignTo(lhs, pos);
-      if (op === '+' && lhs.b!.scope === 'local') {
-        const i = lhs.b!.index;
+      if (op === '+' && bindingOf(lhs).scope === 'local') {
+        const i = bindingOf(lhs).index;
         return (fr) => {
           const a = read(fr);
           const b = y(fr);
@@ -430,7 +431,7 @@ export class Compiler {
     const p = posOf(pos);
     // Simple local target: store directly.
     let slot = -1;
-    if (vars.k === 'ident' && vars.b!.scope === 'local') slot = vars.b!.index;
+    if (vars.k === 'ident' && bindingOf(vars).scope === 'local') slot = bindingOf(vars).index;
     const w = this.assignTo(vars, pos);
     return (fr) => {
       const seq = x(fr);
@@ -533,7 +534,7 @@ export class Compiler {
   // --- functions ----------------------------------------------------------------------------
 
   private makeFunction(fn: FunctionNode): Ex {
-    const scope = fn.scope!;
+    const scope = scopeOf(fn);
     // Defaults, in slot order: positional params then keyword-only.
     const positional = fn.params.filter(
       (p, i) => (p.kind === 'plain' || p.kind === 'default') && !fn.params.slice(0, i).some((q) => q.kind === 'star'),
@@ -558,7 +559,7 @@ export class Compiler {
   // --- expressions --------------------------------------------------------------------------
 
   private ident(id: Ident): Ex {
-    const b: Binding = id.b!;
+    const b: Binding = bindingOf(id);
     const i = b.index;
     const name = id.name;
     const p = posOf(id.pos);
@@ -593,7 +594,9 @@ export class Compiler {
         const FL = this.FL;
         return (fr) => {
           const v = FL[i];
-          if (v === undefined) unboundGlobal(fr, p, name);
+          // A load binds a local of the module's top level in starlark-go (a free variable of
+          // nested functions), hence the wording (google/starlark-go starlark/interp.go).
+          if (v === undefined) unboundLocal(fr, p, name);
           return v as Value;
         };
       }

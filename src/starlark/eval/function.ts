@@ -12,8 +12,8 @@ import { repr } from '../value/repr.ts';
 import { fail } from '../value/errors.ts';
 import { Cell, Frame } from './frame.ts';
 import type { Slot } from './frame.ts';
-import type { ThreadImpl } from './thread.ts';
-import { toEvalError } from './thread.ts';
+import type { EvalThread } from './frame.ts';
+import { toEvalError } from '../errors.ts';
 import { binaryToHost } from '../syntax/utf8.ts';
 
 /** A compiled statement: 0 = fall through, 1 = break, 2 = continue, 3 = return (value in `fr.ret`). */
@@ -60,7 +60,7 @@ export class StarlarkFunction implements Callable {
     return this.code.name;
   }
   callInternal(thread: Thread, args: Value[], kwargs: Kwargs): Value {
-    return callFunction(thread as ThreadImpl, this, args, kwargs);
+    return callFunction(thread as EvalThread, this, args, kwargs);
   }
   repr(out: string[]): void {
     out.push(`<function ${this.code.name}>`);
@@ -149,7 +149,7 @@ export function bindArgs(fn: StarlarkFunction, args: Value[], kwargs: Kwargs): S
 }
 
 /** Calls a Starlark function: binding, depth/recursion checks, frame push, error tracing. */
-export function callFunction(th: ThreadImpl, fn: StarlarkFunction, args: Value[], kwargs: Kwargs): Value {
+export function callFunction(th: EvalThread, fn: StarlarkFunction, args: Value[], kwargs: Kwargs): Value {
   const code = fn.code;
   if (--th.tick <= 0) th.poll();
   let locals: Slot[];
@@ -163,7 +163,7 @@ export function callFunction(th: ThreadImpl, fn: StarlarkFunction, args: Value[]
 }
 
 /** Runs `fn`'s body with bound `locals` (which it takes ownership of). */
-export function enter(th: ThreadImpl, fn: StarlarkFunction, locals: Slot[]): Value {
+export function enter(th: EvalThread, fn: StarlarkFunction, locals: Slot[]): Value {
   const code = fn.code;
   if (code.active > 0 && !code.recursion) fail(`function ${code.name} called recursively`);
   if (th.depth >= th.maxDepth) th.overflow();
@@ -193,7 +193,7 @@ export function enter(th: ThreadImpl, fn: StarlarkFunction, locals: Slot[]): Val
  * Converts `e` to a Starlark error and, the first time, attaches the current call stack and
  * decodes the message (value-layer messages are binary strings) for the host.
  */
-export function traced(th: ThreadImpl, e: unknown): Error {
+export function traced(th: EvalThread, e: unknown): Error {
   const err = toEvalError(e);
   if (!err.traced) {
     err.traced = true;

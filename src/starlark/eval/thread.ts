@@ -5,10 +5,11 @@
  * budgets, and sticky cancellation: once cancelled (by a limit or by the host), every further
  * step fails with the first reason.
  */
-import { StarlarkEvalError, StarlarkLimitError } from '../errors.ts';
+import { StarlarkLimitError } from '../errors.ts';
 import type { LimitKind } from '../errors.ts';
-import type { Callable, FrameInfo, Kwargs, Thread, Value } from '../value/contract.ts';
+import type { Callable, FrameInfo, Kwargs, Value } from '../value/contract.ts';
 import { Frame, decodeCol, decodeLine } from './frame.ts';
+import type { EvalThread } from './frame.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
 import { callValue } from './call.ts';
 
@@ -38,7 +39,7 @@ export interface ThreadOptions {
   load?: (module: string) => Record<string, Value>;
 }
 
-export class ThreadImpl implements Thread {
+export class ThreadImpl implements EvalThread {
   readonly name: string;
   readonly local = new Map<string, unknown>();
   /** Countdown to the next poll. */
@@ -182,27 +183,4 @@ export class ThreadImpl implements Thread {
   static encode(s: string): string {
     return hostToBinary(s);
   }
-}
-
-/** Wraps anything thrown during evaluation as a Starlark error (host bugs included, as data). */
-export function toEvalError(e: unknown): StarlarkEvalError {
-  if (typeof e === 'object' && e !== null) {
-    const code = (e as { code?: unknown }).code;
-    if (
-      (code === 'starlark-runtime' || code === 'starlark-limit') &&
-      Array.isArray((e as StarlarkEvalError).backtrace)
-    ) {
-      return e as StarlarkEvalError;
-    }
-    // No regexps here: this may run with almost no stack left.
-    if (e instanceof RangeError && e.message.includes('call stack')) {
-      return new StarlarkLimitError('depth', 'Starlark stack overflow');
-    }
-    if (e instanceof Error) {
-      const err = new StarlarkEvalError(e.message);
-      if (code !== 'STARLARK_EVAL') (err as { cause?: unknown }).cause = e;
-      return err;
-    }
-  }
-  return new StarlarkEvalError(String(e));
 }

@@ -5,7 +5,8 @@
  * `<fn>: missing argument for x`, `<fn>: got multiple values for keyword argument "x"`,
  * `<fn>: for parameter <p>: got <type>, want <type>`.
  */
-import type { Kwargs, Value } from '../value/contract.ts';
+import type { Callable, Kwargs, Value } from '../value/contract.ts';
+import { isCallable } from '../value/capabilities.ts';
 import { None } from '../value/contract.ts';
 import { failIn } from '../value/errors.ts';
 import { typeNameOf } from '../value/repr.ts';
@@ -60,6 +61,11 @@ export function unpack(
 /** `<fn>: for parameter <label>: got <type>, want <want>`. */
 export function wrongType(fn: string, label: string | number, v: Value, want: string): never {
   return failIn(fn, `for parameter ${label}: got ${typeNameOf(v)}, want ${want}`);
+}
+
+/** A callable argument (`key` of `sorted`, `min`, `max`); None is not one. */
+export function wantCallable(fn: string, label: string | number, v: Value): Callable {
+  return isCallable(v) ? v : wrongType(fn, label, v, 'callable');
 }
 
 export function wantString(fn: string, label: string | number, v: Value): string {

@@ -7,7 +7,7 @@ import { type Dict } from '../value/hashtable.ts';
 import { failIn, prefixed, rethrowIn } from '../value/errors.ts';
 import { positional } from './args.ts';
 import { updateDict } from './dict-update.ts';
-import type { MethodTable } from './methods.ts';
+import type { MethodTable } from '../value/builtin.ts';
 
 type DictImpl = (d: Dict, args: Value[], kwargs: Kwargs, name: string) => Value;
 

@@ -7,7 +7,7 @@ import { type List, MAX_LIST_LENGTH } from '../value/list.ts';
 import { failIn, prefixed } from '../value/errors.ts';
 import { equal, isIterableValue, toArray } from '../value/ops.ts';
 import { positional, wantInt, wrongType } from './args.ts';
-import type { MethodTable } from './methods.ts';
+import type { MethodTable } from '../value/builtin.ts';
 
 type ListImpl = (l: List, args: Value[], kwargs: Kwargs, name: string, thread: Thread) => Value;
 

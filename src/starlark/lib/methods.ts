@@ -3,7 +3,7 @@
  * `getAttr` binds it to the receiver. Tables are frozen module constants (no mutable registry).
  */
 import type { Value } from '../value/contract.ts';
-import type { Builtin } from '../value/builtin.ts';
+import type { MethodTable } from '../value/builtin.ts';
 import { List } from '../value/list.ts';
 import { Dict, StarlarkSet } from '../value/hashtable.ts';
 import { Bytes } from '../value/bytes.ts';
@@ -11,8 +11,6 @@ import { stringMethods, bytesMethods } from './string-methods.ts';
 import { listMethods } from './list-methods.ts';
 import { dictMethods } from './dict-methods.ts';
 import { setMethods } from './set-methods.ts';
-
-export type MethodTable = Readonly<Record<string, Builtin>>;
 
 /** The method table for `x`'s type, or null when the type has no built-in methods. */
 export function methodsFor(x: Value): MethodTable | null {

@@ -7,7 +7,7 @@ import { failIn, prefixed } from '../value/errors.ts';
 import { isIterableValue, toArray } from '../value/ops.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { positional } from './args.ts';
-import type { MethodTable } from './methods.ts';
+import type { MethodTable } from '../value/builtin.ts';
 
 type SetImpl = (s: StarlarkSet, args: Value[], kwargs: Kwargs, name: string) => Value;
 

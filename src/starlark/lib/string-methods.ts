@@ -15,7 +15,7 @@ import { strFormat } from '../value/format.ts';
 import { iterate } from '../value/ops.ts';
 import { decodeRuneAt, fromHostString, isAscii, runeCount } from '../value/string.ts';
 import { positional, unpack, wantBool, wantInt, wantString, wrongType } from './args.ts';
-import type { MethodTable } from './methods.ts';
+import type { MethodTable } from '../value/builtin.ts';
 
 type StrImpl = (s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread) => Value;
 

@@ -14,26 +14,16 @@ import { Dict, StarlarkSet } from '../value/hashtable.ts';
 import { Bytes } from '../value/bytes.ts';
 import { Range } from '../value/range.ts';
 import { fail, failIn, prefixed, rethrowIn } from '../value/errors.ts';
-import {
-  attrNames,
-  getAttrOrUndefined,
-  hash,
-  isIterableValue,
-  iterate,
-  len,
-  noAttrMessage,
-  repr,
-  str,
-  toArray,
-  truth,
-  typeName,
-} from '../value/ops.ts';
-import { order } from '../value/compare.ts';
+import { hash, isIterableValue, iterate, len, repr, str, toArray, truth, typeName } from '../value/ops.ts';
+import { compare, order } from '../value/compare.ts';
+import { isStarlarkLimitError } from '../errors.ts';
 import { intFromIntegralDouble, intNeg, normBig, parseDigits } from '../value/int.ts';
 import type { Int } from '../value/int.ts';
 import { decodeRuneAt, encodeRune, toHostString, toValidUtf8 } from '../value/string.ts';
-import { positional, unpack, wantBool, wantInt, wantString, wrongType } from './args.ts';
+import { positional, unpack, wantBool, wantCallable, wantInt, wantString, wrongType } from './args.ts';
+import { stableSort } from './stable-sort.ts';
 import { updateDict } from './dict-update.ts';
+import { attrNames, getAttrOrUndefined, noAttrMessage } from './attrs.ts';
 import { structBuiltin, moduleBuiltin } from './struct.ts';
 
 const fn = (name: string, impl: BuiltinImpl): Builtin => new Builtin(name, impl);
@@ -268,7 +258,9 @@ const list = fn('list', (thread, args, kwargs) => {
 function minMax(name: string, sign: number): Builtin {
   return fn(name, (thread, args, kwargs) => {
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
-    const key: Value = kwargs === null ? None : (unpack(name, [], kwargs, ['key?']).values[0] ?? None);
+    const given = kwargs === null ? null : unpack(name, [], kwargs, ['key?']);
+    const k0 = given?.values[0];
+    const key: Value = given === null || k0 === undefined ? None : wantCallable(name, given.labels[0], k0);
     // A single iterable is walked lazily, holding its lock while `key` runs (as starlark-go does).
     const x = args.length === 1 ? args[0] : new Tuple(args);
     if (!isIterableValue(x)) failIn(name, `${typeName(x)} value is not iterable`);
@@ -363,20 +355,50 @@ const set = fn('set', (thread, args, kwargs) => {
   return s;
 });
 
+/** `x < y` as starlark-go's Compare(LT) (numbers and strings inline). */
+function lessThan(x: Value, y: Value): boolean {
+  if (typeof x === 'number' && typeof y === 'number') return x < y;
+  if (typeof x === 'string' && typeof y === 'string') return x < y;
+  return compare('<', x, y);
+}
+
 const sorted = fn('sorted', (thread, args, kwargs) => {
   const { values, labels } = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
   const items = elems(thread, 'sorted', values[0]!, labels[0]);
-  const key = values[1] ?? None;
+  const key = values[1] === undefined ? undefined : wantCallable('sorted', labels[1], values[1]);
   const rev = values[2] === undefined ? false : wantBool('sorted', labels[2], values[2]);
-  const keys = key === None ? items : items.map((v) => thread.call(key, [v], null));
-  const idx = items.map((_, i) => i);
-  prefixed('sorted', () => {
-    idx.sort((a, b) => {
-      const c = order(keys[a], keys[b]);
-      return rev ? -c : c;
-    });
-  });
-  return new List(idx.map((i) => items[i]));
+  const keys = key === undefined ? items : items.map((v) => thread.call(key, [v], null));
+  // Go's sort.Stable over (keys, items), reversed by swapping Less's operands as sort.Reverse does;
+  // a comparison that fails answers false and the last failure is reported (lib/stable-sort.ts).
+  let failure: unknown = undefined;
+  const less = (x: Value, y: Value): boolean => {
+    try {
+      return lessThan(x, y);
+    } catch (e) {
+      if (isStarlarkLimitError(e)) throw e;
+      failure = e;
+      return false;
+    }
+  };
+  stableSort(
+    {
+      less: rev ? (i, j) => less(keys[j], keys[i]) : (i, j) => less(keys[i], keys[j]),
+      swap(i, j) {
+        const v = items[i];
+        items[i] = items[j];
+        items[j] = v;
+        if (keys !== items) {
+          const k = keys[i];
+          keys[i] = keys[j];
+          keys[j] = k;
+        }
+      },
+    },
+    items.length,
+  );
+  // Unprefixed: starlark-go's sorted returns the comparison's own error.
+  if (failure !== undefined) throw failure;
+  return new List(items);
 });
 
 const strBuiltin = fn('str', (_t, args, kwargs) => {

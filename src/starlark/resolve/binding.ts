@@ -6,6 +6,7 @@
  * - `global`: a slot in the module's globals; `filelocal`: a slot for `load`-bound names.
  * - `predeclared` / `universal`: host-supplied / builtin names, looked up by `name`.
  */
+import type { File, FunctionNode, Ident } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
 
 export type Scope = 'local' | 'cell' | 'free' | 'global' | 'filelocal' | 'predeclared' | 'universal' | 'undefined';
@@ -35,4 +36,14 @@ export interface FunctionScope {
   numKwonly: number;
   hasVarargs: boolean;
   hasKwargs: boolean;
+}
+
+/** The binding the resolver attached to `id` (the syntax tree holds it as an opaque slot). */
+export function bindingOf(id: Ident): Binding {
+  return id.b as Binding;
+}
+
+/** The scope the resolver attached to a function or to the module's top level. */
+export function scopeOf(fn: FunctionNode | File): FunctionScope {
+  return fn.scope as FunctionScope;
 }

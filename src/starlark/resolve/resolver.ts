@@ -11,6 +11,7 @@ import type { SyntaxErrorItem } from '../errors.ts';
 import type { Arg, Comprehension, DictEntry, Expr, File, FunctionNode, Ident, Param, Stmt } from '../syntax/ast.ts';
 import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from './binding.ts';
+import { bindingOf } from './binding.ts';
 import { nearest } from './spell.ts';
 
 /** Static dialect options (all off = the strict dialect). */
@@ -103,6 +104,8 @@ class Resolver {
   private topLoop = 0;
   /** Top-level names bound so far in pass 2 (used only with GlobalReassign). */
   private readonly moduleBound = new Set<string>();
+  /** Predeclared and universal bindings, one per name (starlark-go's resolver memoizes them too). */
+  private readonly outside = new Map<string, Binding>();
 
   constructor(file: string, opts: ResolveOptions, env: ResolveEnv) {
     this.file = file;
@@ -252,7 +255,8 @@ class Resolver {
       this.useOutside(id, block);
       return;
     }
-    if (id.b !== undefined && (id.b.scope === 'global' || id.b.scope === 'filelocal')) return;
+    const bound = id.b === undefined ? undefined : bindingOf(id);
+    if (bound !== undefined && (bound.scope === 'global' || bound.scope === 'filelocal')) return;
     const fn = block.fn;
     for (let b: Block | null = block; b !== null; b = b.parent ?? b.fn.defBlock ?? null) {
       // Leaving a function's outermost block continues in its defining block.
@@ -272,13 +276,23 @@ class Resolver {
 
   /** Resolves a name not bound in any block: predeclared, universal, or an error. */
   private useOutside(id: Ident, block: Block): void {
-    if (this.env.isPredeclared(id.name)) {
-      id.b = { scope: 'predeclared', index: -1, name: id.name, first: null };
-      return;
+    let b = this.outside.get(id.name);
+    if (b === undefined) {
+      const scope = this.env.isPredeclared(id.name)
+        ? 'predeclared'
+        : this.env.isUniversal(id.name)
+          ? 'universal'
+          : null;
+      if (scope !== null) {
+        b = { scope, index: -1, name: id.name, first: null };
+        this.outside.set(id.name, b);
+      }
     }
-    if (this.env.isUniversal(id.name)) {
-      if (id.name === 'set' && !this.opts.set) this.err(id.pos, 'this Starlark dialect does not support sets');
-      id.b = { scope: 'universal', index: -1, name: id.name, first: null };
+    if (b !== undefined) {
+      if (b.scope === 'universal' && id.name === 'set' && !this.opts.set) {
+        this.err(id.pos, 'this Starlark dialect does not support sets');
+      }
+      id.b = b;
       return;
     }
     id.b = { scope: 'undefined', index: -1, name: id.name, first: null };

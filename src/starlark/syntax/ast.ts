@@ -7,17 +7,24 @@
  * is mutated after parsing.
  */
 import type { Pos } from './tokens.ts';
-import type { Binding, FunctionScope } from '../resolve/binding.ts';
 
 export type { Pos };
+
+/**
+ * What the resolver attaches to the tree (an identifier's binding, a function's scope), opaque to
+ * the syntax layer so that it does not depend on the resolver: google/starlark-go
+ * syntax/syntax.go types Ident.Binding and DefStmt.Function as interface{} for the same reason.
+ * src/starlark/resolve/binding.ts reads the slots back with their types.
+ */
+export type ResolverSlot = unknown;
 
 export interface Ident {
   k: 'ident';
   pos: Pos;
   /** Binary (UTF-8) name. */
   name: string;
-  /** Set by the resolver. */
-  b?: Binding;
+  /** Set by the resolver (a `Binding`: read it with `bindingOf`). */
+  b?: ResolverSlot;
 }
 
 export interface Literal {
@@ -168,8 +175,8 @@ export interface FunctionNode {
   name: string;
   params: Param[];
   body: Stmt[];
-  /** Filled by the resolver. */
-  scope?: FunctionScope;
+  /** Filled by the resolver (a `FunctionScope`: read it with `scopeOf`). */
+  scope?: ResolverSlot;
 }
 
 export interface ExprStmt {
@@ -236,6 +243,6 @@ export type Stmt = ExprStmt | AssignStmt | DefStmt | IfStmt | ForStmt | WhileStm
 export interface File {
   path: string;
   stmts: Stmt[];
-  /** Filled by the resolver: the module's top-level code as a function scope. */
-  scope?: FunctionScope;
+  /** Filled by the resolver: the module's top-level code as a `FunctionScope` (see `scopeOf`). */
+  scope?: ResolverSlot;
 }

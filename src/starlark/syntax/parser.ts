@@ -24,31 +24,45 @@ import type {
   Stmt,
 } from './ast.ts';
 
-/** Binary operator precedence levels, low to high (`not` is level 2, handled as a prefix). */
-const PREC: Partial<Record<TokenKind, number>> = {
-  or: 0,
-  and: 1,
-  not: 2,
-  '==': 3,
-  '!=': 3,
-  '<': 3,
-  '>': 3,
-  '<=': 3,
-  '>=': 3,
-  in: 3,
-  'not in': 3,
-  '|': 4,
-  '^': 5,
-  '&': 6,
-  '<<': 7,
-  '>>': 7,
-  '-': 8,
-  '+': 8,
-  '*': 9,
-  '%': 9,
-  '/': 9,
-  '//': 9,
-};
+/** Binary operator precedence level, low to high, or -1 (`not` is level 2, handled as a prefix). */
+function precedence(k: TokenKind): number {
+  switch (k) {
+    case 'or':
+      return 0;
+    case 'and':
+      return 1;
+    case 'not':
+      return 2;
+    case '==':
+    case '!=':
+    case '<':
+    case '>':
+    case '<=':
+    case '>=':
+    case 'in':
+    case 'not in':
+      return 3;
+    case '|':
+      return 4;
+    case '^':
+      return 5;
+    case '&':
+      return 6;
+    case '<<':
+    case '>>':
+      return 7;
+    case '-':
+    case '+':
+      return 8;
+    case '*':
+    case '%':
+    case '/':
+    case '//':
+      return 9;
+    default:
+      return -1;
+  }
+}
 const NOT_LEVEL = 2;
 const CMP_LEVEL = 3;
 
@@ -116,6 +130,12 @@ class Parser {
     return this.sc.error({ line: this.sc.endLine, col: this.sc.endCol }, msg);
   }
 
+  /** Consumes the lookahead, which must be `k`, without recording its position. */
+  private expect(k: TokenKind): void {
+    if (this.k !== k) this.failHere(`got ${describeToken(this.tk())}, want ${describeToken(k)}`);
+    this.skip();
+  }
+
   private consume(k: TokenKind): Pos {
     if (this.tk() !== k) this.failHere(`got ${describeToken(this.tk())}, want ${describeToken(k)}`);
     return this.next();
@@ -151,16 +171,16 @@ class Parser {
       case 'for': {
         const pos = this.next();
         const vars = this.parseLoopVariables();
-        this.consume('in');
+        this.expect('in');
         const x = this.parseExpr(false);
-        this.consume(':');
+        this.expect(':');
         out.push({ k: 'for', pos, vars, x, body: this.parseSuite() });
         return;
       }
       case 'while': {
         const pos = this.next();
         const cond = this.parseTest();
-        this.consume(':');
+        this.expect(':');
         out.push({ k: 'while', pos, cond, body: this.parseSuite() });
         return;
       }
@@ -172,10 +192,10 @@ class Parser {
   private parseDef(): Stmt {
     const pos = this.next();
     const name = this.parseIdent();
-    this.consume('(');
+    this.expect('(');
     const params = this.parseParams();
-    this.consume(')');
-    this.consume(':');
+    this.expect(')');
+    this.expect(':');
     const body = this.parseSuite();
     const fn: FunctionNode = { pos, name: name.name, params, body };
     return { k: 'def', pos, name, fn };
@@ -184,20 +204,20 @@ class Parser {
   private parseIf(): Stmt {
     const pos = this.next();
     const cond = this.parseTest();
-    this.consume(':');
+    this.expect(':');
     const head: IfStmt = { k: 'if', pos, cond, then: this.parseSuite(), else_: [] };
     let tail = head;
     while (this.tk() === 'elif') {
       const p = this.next();
       const c = this.parseTest();
-      this.consume(':');
+      this.expect(':');
       const elif: IfStmt = { k: 'if', pos: p, cond: c, then: this.parseSuite(), else_: [] };
       tail.else_ = [elif];
       tail = elif;
     }
     if (this.tk() === 'else') {
       this.skip();
-      this.consume(':');
+      this.expect(':');
       tail.else_ = this.parseSuite();
     }
     return head;
@@ -222,7 +242,7 @@ class Parser {
       this.skip();
       if (this.tk() === 'newline' || this.tk() === 'eof') break;
     }
-    if (this.tk() !== 'eof') this.consume('newline');
+    if (this.tk() !== 'eof') this.expect('newline');
   }
 
   private parseSmallStmt(): Stmt {
@@ -263,7 +283,7 @@ class Parser {
     const to: Ident[] = [];
     const from: { name: string; pos: Pos }[] = [];
     while (this.tk() !== ')' && this.tk() !== 'eof') {
-      this.consume(',');
+      this.expect(',');
       if (this.tk() === ')') break;
       if (this.tk() === 'string') {
         const p = { line: this.sc.line, col: this.sc.col + 1 };
@@ -277,7 +297,7 @@ class Parser {
         if (this.tk() !== '=') {
           this.failHere(`load operand must be "${id.name}" or ${id.name}="originalname" (want '=' after ${id.name})`);
         }
-        this.consume('=');
+        this.expect('=');
         if (this.tk() !== 'string')
           this.failHere(`original name of loaded symbol must be quoted: ${id.name}="originalname"`);
         const p = { line: this.sc.line, col: this.sc.col + 1 };
@@ -287,7 +307,7 @@ class Parser {
         this.failHere(`load operand must be "name" or localname="name" (got ${describeToken(this.tk())})`);
       }
     }
-    this.consume(')');
+    this.expect(')');
     if (to.length === 0) this.fail(lparen, 'load statement must import at least 1 symbol');
     return { k: 'load', pos, module, modulePos, to, from };
   }
@@ -295,10 +315,10 @@ class Parser {
   private parseSuite(): Stmt[] {
     if (this.tk() === 'newline') {
       this.skip();
-      this.consume('indent');
+      this.expect('indent');
       const stmts: Stmt[] = [];
       while (this.tk() !== 'outdent' && this.tk() !== 'eof') this.parseStmt(stmts);
-      this.consume('outdent');
+      this.expect('outdent');
       return stmts;
     }
     const stmts: Stmt[] = [];
@@ -316,7 +336,7 @@ class Parser {
   private parseParams(): Param[] {
     const params: Param[] = [];
     while (this.tk() !== ')' && this.tk() !== ':' && this.tk() !== 'eof') {
-      if (params.length > 0) this.consume(',');
+      if (params.length > 0) this.expect(',');
       // A trailing comma is allowed after any parameter, `*args` and `**kwargs` included
       // (google/starlark-go syntax/parse.go parseParams, since 2020-03).
       if (this.tk() === ')') break;
@@ -383,7 +403,7 @@ class Parser {
     const pos = this.next();
     let params: Param[] = [];
     if (this.tk() !== ':') params = this.parseParams();
-    this.consume(':');
+    this.expect(':');
     const body = allowCond ? this.parseTest() : this.parseTestNoCond();
     const fn: FunctionNode = { pos, name: 'lambda', params, body: [{ k: 'return', pos: body.pos, x: body }] };
     return { k: 'lambda', pos, fn };
@@ -409,7 +429,7 @@ class Parser {
         if (this.tk() !== 'in') this.failHere(`got ${describeToken(this.tk())}, want in`);
         this.k = 'not in';
       }
-      const opprec = PREC[this.tk()] ?? -1;
+      const opprec = precedence(this.tk());
       if (opprec < prec || opprec === NOT_LEVEL) return x;
       if (opprec === CMP_LEVEL && prevCmp) {
         const prevOp = x.k === 'binary' ? x.op : '?';
@@ -466,7 +486,7 @@ class Parser {
       this.skip();
       if (this.tk() !== ']') step = this.parseTest();
     }
-    this.consume(']');
+    this.expect(']');
     return { k: 'slice', pos, x, lo, hi, step };
   }
 
@@ -479,7 +499,7 @@ class Parser {
     }
     let stars = false;
     while (this.tk() !== ')' && this.tk() !== 'eof') {
-      if (args.length > 0) this.consume(',');
+      if (args.length > 0) this.expect(',');
       if (this.tk() === ')') {
         if (stars) this.failHere(`got ${describeToken(this.tk())}, want argument`);
         break;
@@ -500,7 +520,7 @@ class Parser {
       }
       args.push({ kind: 'pos', pos: x.pos, name: null, value: x });
     }
-    this.consume(')');
+    this.expect(')');
     return { k: 'call', pos, fn, args };
   }
 
@@ -534,7 +554,7 @@ class Parser {
           return { k: 'tuple', pos, elems: [], parens: true };
         }
         const e = this.parseExpr(true);
-        this.consume(')');
+        this.expect(')');
         return { k: 'paren', pos, x: e };
       }
       case '-':
@@ -559,7 +579,7 @@ class Parser {
     if (this.tk() === 'for') return this.parseComprehension(pos, x, ']');
     let elems = [x];
     if (this.tk() === ',') elems = this.parseExprs(elems, true);
-    this.consume(']');
+    this.expect(']');
     return { k: 'list', pos, elems };
   }
 
@@ -577,7 +597,7 @@ class Parser {
       if (this.tk() === '}') break;
       entries.push(this.parseDictEntry());
     }
-    this.consume('}');
+    this.expect('}');
     return { k: 'dict', pos, entries };
   }
 
@@ -594,7 +614,7 @@ class Parser {
       if (this.tk() === 'for') {
         const p = this.next();
         const vars = this.parseLoopVariables();
-        this.consume('in');
+        this.expect('in');
         const x = this.parseTestPrec(0);
         clauses.push({ k: 'for', pos: p, vars, x });
       } else if (this.tk() === 'if') {

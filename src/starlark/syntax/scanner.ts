@@ -13,6 +13,12 @@ import type { Pos, Token, TokenKind } from './tokens.ts';
 import { encodeCodePoint, hostToBinary } from './utf8.ts';
 
 const LETTER = /\p{L}/u;
+
+/** Keywords scan as themselves, reserved words as `illegal`: one lookup per identifier. */
+const WORDS: ReadonlyMap<string, TokenKind> = new Map<string, TokenKind>([
+  ...[...KEYWORDS].map((w): [string, TokenKind] => [w, w as TokenKind]),
+  ...[...RESERVED].map((w): [string, TokenKind] => [w, 'illegal']),
+]);
 const ASCII = /^[\x00-\x7f]*$/;
 
 function isDigit(c: number): boolean {
@@ -92,15 +98,25 @@ export class Scanner {
     return c;
   }
 
-  /** Sets the current token; its start is `pos` (an encoded line*65536+col), its end the scan position. */
-  private tok(kind: TokenKind, pos: number, raw: string, value: Token['value'] = null): void {
+  /** Consumes one char known to be ASCII and not a newline (the hot path of `read`). */
+  private bump(): void {
+    this.i++;
+    this.ccol++;
+  }
+
+  /** Sets the current token; its start was recorded by `mark`, its end is the scan position. */
+  private tok(kind: TokenKind, raw: string, value: Token['value'] = null): void {
     this.kind = kind;
-    this.line = Math.floor(pos / 65536);
-    this.col = pos % 65536;
     this.endLine = this.cline;
     this.endCol = this.ccol;
     this.raw = raw;
     this.value = value;
+  }
+
+  /** Records the scan position as the start of the token about to be set. */
+  private mark(): void {
+    this.line = this.cline;
+    this.col = this.ccol < 65536 ? this.ccol : 65535;
   }
 
   /** The current scan position, encoded. */
@@ -132,10 +148,10 @@ export class Scanner {
         for (;;) {
           if (c === 32) {
             col++;
-            this.read();
+            this.bump();
           } else if (c === 9) {
             col += 8 - (col % 8);
-            this.read();
+            this.bump();
           } else break;
           c = this.peek();
         }
@@ -158,35 +174,45 @@ export class Scanner {
       }
 
       if (this.dents !== 0) {
-        const p = this.here();
+        this.mark();
         if (this.dents < 0) {
           this.dents++;
-          return this.tok('outdent', p, '');
+          return this.tok('outdent', '');
         }
         this.dents--;
-        return this.tok('indent', p, '');
+        return this.tok('indent', '');
       }
 
-      let c = this.peek();
+      const src = this.src;
+      const n = src.length;
+      let i = this.i;
+      let c = i < n ? src.charCodeAt(i) : -1;
       while (c === 32 || c === 9) {
-        this.read();
-        c = this.peek();
+        i++;
+        c = i < n ? src.charCodeAt(i) : -1;
       }
+      this.ccol += i - this.i;
       if (c === 35) {
+        // A comment: columns count code points (a surrogate pair is one).
+        let col = this.ccol;
         while (c !== -1 && c !== 10) {
-          this.read();
-          c = this.peek();
+          if (c >= 0xd800 && c <= 0xdbff && i + 1 < n && (src.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+          col++;
+          i++;
+          c = i < n ? src.charCodeAt(i) : -1;
         }
+        this.ccol = col;
       }
+      this.i = i;
       if (c === 10) {
         this.lineStart = true;
         if (this.depth > 0 || blank) {
           this.read();
           continue;
         }
-        const p = this.here();
+        this.mark();
         this.read();
-        return this.tok('newline', p, '\n');
+        return this.tok('newline', '\n');
       }
       if (c === -1) {
         if (this.indents.length > 1) {
@@ -196,9 +222,11 @@ export class Scanner {
             continue;
           }
           this.lineStart = true;
-          return this.tok('newline', this.here(), '\n');
+          this.mark();
+          return this.tok('newline', '\n');
         }
-        return this.tok('eof', this.here(), '');
+        this.mark();
+        return this.tok('eof', '');
       }
       if (c === 92) {
         this.read();
@@ -211,11 +239,12 @@ export class Scanner {
   }
 
   private scanToken(c: number): void {
+    this.mark();
     const start = this.here();
     const startIdx = this.i;
     if (c === 44) {
-      this.read();
-      return this.tok(',', start, ',');
+      this.bump();
+      return this.tok(',', ',');
     }
     if (c === 34 || c === 39) return this.scanString(start, false, false);
     if (isIdentStartAscii(c) || (c >= 0x80 && LETTER.test(String.fromCodePoint(this.src.codePointAt(this.i)!)))) {
@@ -255,92 +284,105 @@ export class Scanner {
         }
       }
       const raw = this.src.slice(startIdx, this.i);
-      if (c >= 97 && c <= 121) {
-        if (KEYWORDS.has(raw)) return this.tok(raw as TokenKind, start, raw);
-        if (RESERVED.has(raw)) return this.tok('illegal', start, raw);
+      if (c >= 97 && c <= 121 && raw.length <= 8) {
+        const word = WORDS.get(raw);
+        if (word !== undefined) return this.tok(word, raw);
       }
-      return this.tok('ident', start, ascii ? raw : hostToBinary(raw));
+      return this.tok('ident', ascii ? raw : hostToBinary(raw));
     }
     switch (c) {
       case 91:
       case 40:
       case 123: {
         this.depth++;
-        this.read();
+        this.bump();
         const k = c === 91 ? '[' : c === 40 ? '(' : '{';
-        return this.tok(k, start, k);
+        return this.tok(k, k);
       }
       case 93:
       case 41:
       case 125: {
         if (this.depth === 0) this.error(this.pos, `unexpected '${String.fromCharCode(c)}'`);
         this.depth--;
-        this.read();
+        this.bump();
         const k = c === 93 ? ']' : c === 41 ? ')' : '}';
-        return this.tok(k, start, k);
+        return this.tok(k, k);
       }
     }
     if (isDigit(c) || c === 46) return this.scanNumber(start, startIdx, c);
-    this.read();
+    if (c >= 0x80) {
+      const cp = this.src.codePointAt(startIdx)!;
+      return this.error(start, `unexpected input character ${quoteRune(cp)}`);
+    }
+    this.bump();
     const n = this.peek();
     switch (c) {
       case 61:
-        return n === 61 ? this.two('==', start) : this.tok('=', start, '=');
+        return n === 61 ? this.two('==') : this.tok('=', '=');
       case 33:
-        if (n === 61) return this.two('!=', start);
+        if (n === 61) return this.two('!=');
         return this.error(start, "unexpected input character '!'");
       case 43:
-        return n === 61 ? this.two('+=', start) : this.tok('+', start, '+');
+        return n === 61 ? this.two('+=') : this.tok('+', '+');
       case 45:
-        return n === 61 ? this.two('-=', start) : this.tok('-', start, '-');
+        return n === 61 ? this.two('-=') : this.tok('-', '-');
       case 37:
-        return n === 61 ? this.two('%=', start) : this.tok('%', start, '%');
+        return n === 61 ? this.two('%=') : this.tok('%', '%');
       case 38:
-        return n === 61 ? this.two('&=', start) : this.tok('&', start, '&');
+        return n === 61 ? this.two('&=') : this.tok('&', '&');
       case 124:
-        return n === 61 ? this.two('|=', start) : this.tok('|', start, '|');
+        return n === 61 ? this.two('|=') : this.tok('|', '|');
       case 94:
-        return n === 61 ? this.two('^=', start) : this.tok('^', start, '^');
+        return n === 61 ? this.two('^=') : this.tok('^', '^');
       case 126:
-        return this.tok('~', start, '~');
+        return this.tok('~', '~');
       case 58:
-        return this.tok(':', start, ':');
+        return this.tok(':', ':');
       case 59:
-        return this.tok(';', start, ';');
+        return this.tok(';', ';');
       case 60:
-        if (n === 61) return this.two('<=', start);
+        if (n === 61) return this.two('<=');
         if (n === 60) {
-          this.read();
-          return this.peek() === 61 ? this.two('<<=', start) : this.tok('<<', start, '<<');
+          this.bump();
+          return this.peek() === 61 ? this.two('<<=') : this.tok('<<', '<<');
         }
-        return this.tok('<', start, '<');
+        return this.tok('<', '<');
       case 62:
-        if (n === 61) return this.two('>=', start);
+        if (n === 61) return this.two('>=');
         if (n === 62) {
-          this.read();
-          return this.peek() === 61 ? this.two('>>=', start) : this.tok('>>', start, '>>');
+          this.bump();
+          return this.peek() === 61 ? this.two('>>=') : this.tok('>>', '>>');
         }
-        return this.tok('>', start, '>');
+        return this.tok('>', '>');
       case 47:
-        if (n === 61) return this.two('/=', start);
+        if (n === 61) return this.two('/=');
         if (n === 47) {
-          this.read();
-          return this.peek() === 61 ? this.two('//=', start) : this.tok('//', start, '//');
+          this.bump();
+          return this.peek() === 61 ? this.two('//=') : this.tok('//', '//');
         }
-        return this.tok('/', start, '/');
+        return this.tok('/', '/');
       case 42:
-        if (n === 42) return this.two('**', start);
-        if (n === 61) return this.two('*=', start);
-        return this.tok('*', start, '*');
+        if (n === 42) return this.two('**');
+        if (n === 61) return this.two('*=');
+        return this.tok('*', '*');
     }
     const cp = this.src.codePointAt(startIdx)!;
     return this.error(start, `unexpected input character ${quoteRune(cp)}`);
   }
 
   /** Consumes the second char of a two-char operator. */
-  private two(k: TokenKind, start: number): void {
-    this.read();
-    return this.tok(k, start, k);
+  private two(k: TokenKind): void {
+    this.bump();
+    return this.tok(k, k);
+  }
+
+  /** Consumes a run of decimal digits. */
+  private skipDigits(): void {
+    const src = this.src;
+    let j = this.i;
+    while (j < src.length && isDigit(src.charCodeAt(j))) j++;
+    this.ccol += j - this.i;
+    this.i = j;
   }
 
   private scanNumber(start: number, startIdx: number, c: number): void {
@@ -348,7 +390,7 @@ export class Scanner {
     let exponent = false;
     if (c === 46) {
       this.read();
-      if (!isDigit(this.peek())) return this.tok('.', start, '.');
+      if (!isDigit(this.peek())) return this.tok('.', '.');
       fraction = true;
     } else if (c === 48) {
       this.read();
@@ -369,7 +411,7 @@ export class Scanner {
         while (ok(this.peek())) this.read();
         if (isDigit(this.peek()) || isIdentStartAscii(this.peek())) this.error(start, 'invalid int literal');
         const raw = this.src.slice(startIdx, this.i);
-        return this.tok('int', start, raw, parseIntLiteral(raw.slice(2), base));
+        return this.tok('int', raw, parseIntLiteral(raw.slice(2), base));
       } else {
         let allZeros = true;
         let octal = true;
@@ -389,14 +431,14 @@ export class Scanner {
         }
       }
     } else {
-      while (isDigit(this.peek())) this.read();
+      this.skipDigits();
       const e = this.peek();
       if (e === 46) fraction = true;
       else if (e === 101 || e === 69) exponent = true;
     }
     if (fraction) {
       this.read();
-      while (isDigit(this.peek())) this.read();
+      this.skipDigits();
       const e = this.peek();
       if (e === 101 || e === 69) exponent = true;
     }
@@ -408,15 +450,15 @@ export class Scanner {
         if (!isDigit(this.peek())) this.error(this.pos, 'invalid float literal');
       }
       if (!isDigit(this.peek()) && !(s === 43 || s === 45)) this.error(this.pos, 'invalid float literal');
-      while (isDigit(this.peek())) this.read();
+      this.skipDigits();
     }
     const raw = this.src.slice(startIdx, this.i);
     if (fraction || exponent) {
       const f = Number(raw);
       if (!Number.isFinite(f)) this.error(start, 'invalid float literal');
-      return this.tok('float', start, raw, f);
+      return this.tok('float', raw, f);
     }
-    return this.tok('int', start, raw, parseIntLiteral(raw, 10));
+    return this.tok('int', raw, parseIntLiteral(raw, 10));
   }
 
   /** Scans a string/bytes literal whose opening quote is the next char. */
@@ -441,7 +483,7 @@ export class Scanner {
       if (j < src.length && src.charCodeAt(j) === quote) {
         this.ccol += j + 1 - this.i;
         this.i = j + 1;
-        return this.tok(bytes ? 'bytes' : 'string', start, '', src.slice(bodyStart, j));
+        return this.tok(bytes ? 'bytes' : 'string', '', src.slice(bodyStart, j));
       }
     }
     if (!triple) {
@@ -480,7 +522,7 @@ export class Scanner {
     }
     const body = this.src.slice(bodyStart, bodyEnd);
     const value = decodeLiteralBody(body, raw, bytes, (msg) => this.error(start, msg));
-    return this.tok(bytes ? 'bytes' : 'string', start, '', value);
+    return this.tok(bytes ? 'bytes' : 'string', '', value);
   }
 }
 

@@ -7,7 +7,7 @@ import type { Value } from '../value/contract.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
 import { List } from '../value/list.ts';
-import { fail, failIn } from '../value/errors.ts';
+import { fail, failIn, failNoSuchAttr } from '../value/errors.ts';
 import type {
   HasBinary,
   HasRepr,
@@ -32,7 +32,7 @@ export class HasFields implements HasSetField, HasBinary, HasRepr, Freezable {
   }
   setField(name: string, v: Value): void {
     if (this.frozen) fail('cannot set field on a frozen hasfields');
-    if (name.startsWith('no')) fail(`no .${name} field`);
+    if (name.startsWith('no')) failNoSuchAttr(`no .${name} field`);
     this.fields.set(name, v);
   }
   freeze(): void {

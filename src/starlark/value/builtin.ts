@@ -36,3 +36,6 @@ export class Builtin implements Callable {
 }
 
 export const isBuiltin = (x: unknown): x is Builtin => x instanceof Builtin;
+
+/** The methods of a built-in type by name: unbound builtins that `getAttr` binds to the receiver. */
+export type MethodTable = Readonly<Record<string, Builtin>>;

@@ -5,7 +5,7 @@
  *
  * Every method here is called only by ops.ts and lib/; clients call the ops, never these.
  */
-import type { Value, StarlarkObject } from './contract.ts';
+import type { Callable, Value, StarlarkObject } from './contract.ts';
 
 /** A live iteration. `next()` returns `undefined` at the end; `done()` must be called exactly once
  * (in a `finally`), which releases the container's mutation lock. */
@@ -105,6 +105,7 @@ export interface Unhashable extends StarlarkObject {
 type Obj = Record<string, unknown>;
 const has = (x: Value, m: string): boolean => typeof x === 'object' && typeof (x as unknown as Obj)[m] === 'function';
 
+export const isCallable = (x: Value): x is Callable => has(x, 'callInternal');
 export const isIterable = (x: Value): x is IterableValue => has(x, 'iterate');
 export const hasLen = (x: Value): x is HasLen => has(x, 'len');
 export const isIndexable = (x: Value): x is Indexable => has(x, 'index') && has(x, 'len');

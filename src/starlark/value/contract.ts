@@ -17,6 +17,7 @@
  * - bytes, list, tuple, dict, set, range, function, builtin, struct/module: objects implementing
  *   `StarlarkObject` (value layer; user functions: evaluator).
  */
+import type { FrameInfo } from '../errors.ts';
 
 /** The None singleton. */
 export const None: NoneType = Object.freeze({ starlarkType: 'NoneType' as const });
@@ -42,13 +43,8 @@ export interface Callable extends StarlarkObject {
   callInternal(thread: Thread, args: Value[], kwargs: Kwargs): Value;
 }
 
-/** One frame of the call stack, for backtraces (1-based line/col, 0 when unknown). */
-export interface FrameInfo {
-  name: string;
-  file: string;
-  line: number;
-  col: number;
-}
+/** One frame of the call stack (declared with the errors that carry backtraces). */
+export type { FrameInfo };
 
 /**
  * The execution context of one script run. Owned by the evaluator; the value layer uses it for

@@ -40,3 +40,17 @@ export function rethrowIn(name: string, e: unknown): never {
   }
   throw e;
 }
+
+/**
+ * Throws starlark-go's NoSuchAttrError: a host type refusing a field name in `setField`; the
+ * assignment adds a "did you mean" hint from the type's attribute names
+ * (google/starlark-go starlark/eval.go setField).
+ */
+export function failNoSuchAttr(message: string): never {
+  throw Object.assign(new StarlarkEvalError(message), { noSuchAttr: true });
+}
+
+/** True for an error thrown by `failNoSuchAttr`. */
+export function isNoSuchAttrError(e: unknown): e is StarlarkEvalError {
+  return isStarlarkEvalError(e) && (e as { noSuchAttr?: unknown }).noSuchAttr === true;
+}

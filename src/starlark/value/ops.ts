@@ -10,10 +10,8 @@ import { List, Tuple, MAX_LIST_LENGTH } from './list.ts';
 import { Dict, StarlarkSet } from './hashtable.ts';
 import { Bytes } from './bytes.ts';
 import { Range } from './range.ts';
-import { Struct } from './struct.ts';
 import type { StarlarkIterator } from './capabilities.ts';
 import {
-  hasAttrs,
   hasBinary,
   hasLen,
   hasSetField,
@@ -24,7 +22,9 @@ import {
   isIterable,
   isMapping,
 } from './capabilities.ts';
-import { fail } from './errors.ts';
+import { fail, isEvalError, isNoSuchAttrError } from './errors.ts';
+import { nearest } from './spell.ts';
+import { isStarlarkLimitError } from '../errors.ts';
 import {
   intAdd,
   intAnd,
@@ -46,8 +46,6 @@ import { equal, compare } from './compare.ts';
 import { keyOf } from './hashkey.ts';
 import { hashBytes, hashString } from './string.ts';
 import { percentFormat } from './format.ts';
-import { methodsFor } from '../lib/methods.ts';
-import { nearest } from './spell.ts';
 
 export { equal, compare, repr, str };
 export { freeze } from './freeze.ts';
@@ -340,7 +338,14 @@ export function contains(container: Value, x: Value): boolean {
     if (typeof x !== 'string') fail(`'in <string>' requires string as left operand, not ${typeNameOf(x)}`);
     return c.includes(x);
   }
-  if (c instanceof Dict || c instanceof StarlarkSet) return c.has(x);
+  if (c instanceof StarlarkSet) return c.has(x);
+  if (c instanceof Dict) {
+    try {
+      return c.has(x);
+    } catch (e) {
+      return notFound(e);
+    }
+  }
   if (c instanceof List || c instanceof Tuple) {
     const a = c.elems;
     for (let i = 0; i < a.length; i++) if (a[i] === x || equal(a[i], x)) return true;
@@ -363,8 +368,24 @@ export function contains(container: Value, x: Value): boolean {
     }
     return fail(`'in bytes' requires bytes or int as left operand, not ${typeNameOf(x)}`);
   }
-  if (typeof c === 'object' && isMapping(c)) return c.getKey(x) !== undefined;
+  if (typeof c === 'object' && isMapping(c)) {
+    try {
+      return c.getKey(x) !== undefined;
+    } catch (e) {
+      return notFound(e);
+    }
+  }
   return fail(`unknown binary op: ${typeNameOf(x)} in ${typeNameOf(c)}`);
+}
+
+/**
+ * The catch half of `x in mapping`: a lookup that fails (an unhashable key) means "not found", as
+ * in google/starlark-go starlark/eval.go Binary (IN on a Mapping ignores Get's error). Limit
+ * errors and errors from called-back Starlark code still propagate.
+ */
+function notFound(e: unknown): false {
+  if (isEvalError(e) && !e.traced && !isStarlarkLimitError(e)) return false;
+  throw e;
 }
 
 /** Binary operators by token. Comparisons go to `compare`; `in`/`not in` to `contains`. */
@@ -619,48 +640,16 @@ export function toArray(x: Value): Value[] {
   return out;
 }
 
-/** `x.name`: methods of built-in types, then the object's own attributes. */
-export function getAttr(x: Value, name: string): Value {
-  const methods = methodsFor(x);
-  if (methods !== null) {
-    const m = methods[name];
-    if (m !== undefined) return m.bind(x);
-  }
-  if (typeof x === 'object' && hasAttrs(x)) {
-    const v = x.attr(name);
-    if (v !== undefined) return v;
-  }
-  return fail(noAttrMessage(x, name));
-}
-
-/** The attribute error text, with a spelling hint. */
-export function noAttrMessage(x: Value, name: string): string {
-  if (x instanceof Struct) return `struct has no .${name} attribute`;
-  const hint = nearest(name, attrNames(x));
-  return `${typeNameOf(x)} has no .${name} field or method${hint ? ` (did you mean .${hint}?)` : ''}`;
-}
-
-/** `hasattr`-style probe: the attribute or undefined. */
-export function getAttrOrUndefined(x: Value, name: string): Value | undefined {
-  const methods = methodsFor(x);
-  if (methods !== null && methods[name] !== undefined) return methods[name].bind(x);
-  if (typeof x === 'object' && hasAttrs(x)) return x.attr(name);
-  return undefined;
-}
-
-/** Sorted attribute names (`dir(x)`). */
-export function attrNames(x: Value): string[] {
-  const names: string[] = [];
-  const methods = methodsFor(x);
-  if (methods !== null) names.push(...Object.keys(methods));
-  if (typeof x === 'object' && hasAttrs(x)) names.push(...x.attrNames());
-  return [...new Set(names)].sort();
-}
-
 /** `x.name = v`. */
 export function setField(x: Value, name: string, v: Value): void {
   if (typeof x === 'object' && hasSetField(x)) {
-    x.setField(name, v);
+    try {
+      x.setField(name, v);
+    } catch (e) {
+      const hint = isNoSuchAttrError(e) ? nearest(name, x.attrNames()) : '';
+      if (hint !== '') fail(`${e instanceof Error ? e.message : ''} (did you mean .${hint}?)`);
+      throw e;
+    }
     return;
   }
   fail(`can't assign to .${name} field of ${typeNameOf(x)}`);

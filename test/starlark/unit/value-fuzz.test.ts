@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import type { Value } from '../../../src/starlark/value/contract.ts';
 import { None } from '../../../src/starlark/value/contract.ts';
 import * as ops from '../../../src/starlark/value/ops.ts';
+import * as attrs from '../../../src/starlark/lib/attrs.ts';
 import { Float } from '../../../src/starlark/value/float.ts';
 import { List, Tuple } from '../../../src/starlark/value/list.ts';
 import { Dict, StarlarkSet } from '../../../src/starlark/value/hashtable.ts';
@@ -174,13 +175,13 @@ test('random values through the value layer raise only Starlark errors', () => {
     safely(`${label} slice`, () => ops.slice(x, y, z, pick([None, 1, -1, 2, 0])), failures);
     safely(`${label} setIndex`, () => ops.setIndex(x, y, z), failures);
     safely(`${label} iterate`, () => ops.toArray(x), failures);
-    safely(`${label} attr`, () => ops.getAttr(x, pick(['append', 'get', 'x', 'split', 'elems', 'a'])), failures);
+    safely(`${label} attr`, () => attrs.getAttr(x, pick(['append', 'get', 'x', 'split', 'elems', 'a'])), failures);
     safely(`${label} setField`, () => ops.setField(x, 'x', y), failures);
-    for (const name of ops.attrNames(x)) {
+    for (const name of attrs.attrNames(x)) {
       const args = Array.from({ length: Math.floor(rand() * 4) }, () => randomValue(2));
       safely(
         `${label} .${name}(${args.map(show).join(', ')})`,
-        () => thread.call(ops.getAttr(x, name), args, null),
+        () => thread.call(attrs.getAttr(x, name), args, null),
         failures,
       );
     }

@@ -2,7 +2,8 @@
 // callInternal; prints are collected) and shorthands for calling builtins and methods.
 import type { Callable, FrameInfo, Kwargs, Thread, Value } from '../../../src/starlark/value/contract.ts';
 import { UNIVERSE } from '../../../src/starlark/lib/universe.ts';
-import { getAttr, typeName } from '../../../src/starlark/value/ops.ts';
+import { typeName } from '../../../src/starlark/value/ops.ts';
+import { getAttr } from '../../../src/starlark/lib/attrs.ts';
 import { fail } from '../../../src/starlark/value/errors.ts';
 import { fromHostString } from '../../../src/starlark/value/string.ts';
 

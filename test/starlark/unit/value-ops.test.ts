@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import type { Value } from '../../../src/starlark/value/contract.ts';
 import { None } from '../../../src/starlark/value/contract.ts';
 import * as ops from '../../../src/starlark/value/ops.ts';
+import * as attrs from '../../../src/starlark/lib/attrs.ts';
 import { Float, formatFloat } from '../../../src/starlark/value/float.ts';
 import { List, Tuple } from '../../../src/starlark/value/list.ts';
 import { Dict, type StarlarkSet } from '../../../src/starlark/value/hashtable.ts';
@@ -482,10 +483,10 @@ describe('containers, indexing, iteration locks, freezing', () => {
     ],
     [
       'attr hint',
-      () => ops.getAttr(L(), 'apend'),
+      () => attrs.getAttr(L(), 'apend'),
       { error: /^list has no \.apend field or method \(did you mean \.append\?\)$/ },
     ],
-    ['struct attr', () => ops.getAttr(new Struct([['a', 1]]), 'b'), { error: /^struct has no \.b attribute$/ }],
+    ['struct attr', () => attrs.getAttr(new Struct([['a', 1]]), 'b'), { error: /^struct has no \.b attribute$/ }],
     [
       'struct repr',
       () =>
@@ -503,7 +504,7 @@ describe('containers, indexing, iteration locks, freezing', () => {
       },
       { error: /^can't assign to \.x field of struct$/ },
     ],
-    ['builtin method repr', () => ops.getAttr('', 'join'), '<built-in method join of string value>'],
+    ['builtin method repr', () => attrs.getAttr('', 'join'), '<built-in method join of string value>'],
     [
       'builtin repr',
       () => call('repr', [call('dir', [L()])]),

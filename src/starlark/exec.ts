@@ -3,23 +3,23 @@
  * globals. Also `evalExpr` for REPLs. All host strings (names, file names, print output) are host
  * (UTF-16) strings; values use the binary-string representation.
  */
-import { withAllocSink } from '../value/alloc-sink.ts';
-import type { Value } from '../value/contract.ts';
-import { UNIVERSE } from '../lib/universe.ts';
-import { parseExpr, parseFile } from '../syntax/parser.ts';
-import { resolveFile } from '../resolve/resolver.ts';
-import type { ResolveOptions } from '../resolve/resolver.ts';
-import { compileModule } from '../compile/compiler.ts';
-import type { CompiledModule } from '../compile/compiler.ts';
-import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
-import { Cell, Frame } from './frame.ts';
-import type { Slot } from './frame.ts';
-import { ThreadImpl } from './thread.ts';
-import { traced } from './function.ts';
-import { freezeDeep } from './freeze-deep.ts';
-import type { ThreadLimits } from './thread.ts';
-import type { File } from '../syntax/ast.ts';
-import { StarlarkSyntaxError } from '../errors.ts';
+import { withAllocSink } from './value/alloc-sink.ts';
+import type { Value } from './value/contract.ts';
+import { UNIVERSE } from './lib/universe.ts';
+import { parseExpr, parseFile } from './syntax/parser.ts';
+import { resolveFile } from './resolve/resolver.ts';
+import type { ResolveOptions } from './resolve/resolver.ts';
+import { compileModule } from './compile/compiler.ts';
+import type { CompiledModule } from './compile/compiler.ts';
+import { binaryToHost, hostToBinary } from './syntax/utf8.ts';
+import { Cell, Frame } from './eval/frame.ts';
+import type { Slot } from './eval/frame.ts';
+import { ThreadImpl } from './eval/thread.ts';
+import { traced } from './eval/function.ts';
+import { freezeDeep } from './eval/freeze-deep.ts';
+import type { ThreadLimits } from './eval/thread.ts';
+import type { File } from './syntax/ast.ts';
+import { StarlarkSyntaxError } from './errors.ts';
 
 /** Dialect options; all off is the strict dialect (spec §10.2). */
 export interface Dialect {
