@@ -13,7 +13,7 @@ describe.concurrent(`golden packages (${oracle})`, () => {
     const config = configs[i];
     const skip = oracleSkipReason(config, oracle);
     const name = skip === undefined ? path.basename(dir) : `${path.basename(dir)} (skipped: ${skip})`;
-    test.skipIf(skip !== undefined)(name, async () => {
+    test.skipIf(skip !== undefined)(name, { timeout: 60_000 }, async () => {
       const run = await runCase(dir, oracle);
       expect(run.stderr, 'stderr').toContain(run.config.stdErr ?? '');
       if (run.expected.stderr !== undefined) expect(run.stderr, 'stderr').toBe(run.expected.stderr);

@@ -155,7 +155,10 @@ async function readOptional(p: string): Promise<string | undefined> {
   }
 }
 
-/** Runs the CLI with argv and streams, returning exit code, stdout and stderr. */
+/**
+ * Runs the CLI with argv and streams, returning exit code, stdout and stderr; the kpt level is
+ * CASE_DEFAULT_KPT_VERSION unless `opts.env` sets KRMFN_KPT_VERSION.
+ */
 export async function runCli(
   argv: string[],
   opts: { cwd: string; stdin?: string; env?: Record<string, string> },
@@ -167,7 +170,12 @@ export async function runCli(
     stdin: Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []),
     stdout: out.stream,
     stderr: err.stream,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(opts.env ?? {}) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      KRMFN_KPT_VERSION: CASE_DEFAULT_KPT_VERSION,
+      ...(opts.env ?? {}),
+    },
     cwd: opts.cwd,
   });
   return { exitCode, stdout: out.text(), stderr: err.text() };
