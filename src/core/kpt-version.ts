@@ -11,7 +11,7 @@ export const KPT_VERSIONS = ['1.0.0-beta.56', '1.0.0-beta.67'] as const;
 export type KptVersion = (typeof KPT_VERSIONS)[number];
 
 /** The level used when none is chosen. */
-export const DEFAULT_KPT_VERSION: KptVersion = '1.0.0-beta.56';
+export const DEFAULT_KPT_VERSION: KptVersion = '1.0.0-beta.67';
 
 export function isKptVersion(s: string): s is KptVersion {
   return (KPT_VERSIONS as readonly string[]).includes(s);

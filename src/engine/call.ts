@@ -108,6 +108,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
         function: name,
         stderr,
         exitCode,
+        stage: 'function',
       });
     }
     let parsed;
@@ -121,6 +122,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
         function: name,
         stderr,
         exitCode,
+        stage: 'function',
         cause: e,
       });
     }
@@ -178,6 +180,7 @@ export async function callFunction(req: CallRequest): Promise<CallOutcome> {
       results,
       stderr,
       exitCode,
+      stage: e.code === 'annotation-mismatch' ? 'after-pass' : 'checks',
       cause: e,
     });
   }
@@ -193,6 +196,7 @@ function wrapRunError(e: unknown, name: string): FunctionCallError {
       function: name,
       stderr: typeof ex.stderr === 'string' ? ex.stderr : '',
       ...(typeof ex.exitCode === 'number' ? { exitCode: ex.exitCode } : {}),
+      stage: 'function',
       cause: e,
     });
   }
@@ -200,6 +204,7 @@ function wrapRunError(e: unknown, name: string): FunctionCallError {
     code: 'internal',
     message: `unexpected function error: ${e instanceof Error ? e.message : String(e)}`,
     function: name,
+    stage: 'function',
     cause: e,
   });
 }
@@ -294,5 +299,6 @@ function exitFailure(name: string, exitCode: number, results: Result[], stderr: 
     stderr,
     exitCode,
     exitFailure: true,
+    stage: 'function',
   });
 }

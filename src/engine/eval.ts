@@ -198,9 +198,8 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     }
     outcome.ok = true;
   } catch (e) {
-    outcome.failure = toFailure(e);
+    outcome.failure = toFailure(e, 'eval');
     if (plainFailure && outcome.failure.style === 'typed') outcome.failure.style = 'plain';
-    results.exitCode = 1;
   }
   const file = await writeResults(opts, results, !outcome.ok);
   if (file) outcome.resultsFile = file;

@@ -322,8 +322,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     }
     outcome.ok = true;
   } catch (e) {
-    outcome.failure = toFailure(e);
-    results.exitCode = 1;
+    outcome.failure = toFailure(e, 'render');
     const inPlace = (opts.output ?? { kind: 'in-place' }).kind === 'in-place';
     if (rootLoaded && inPlace && !opts.dryRun) {
       const error = renderErrorForStatus(st, root, outcome.failure);

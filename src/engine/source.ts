@@ -18,7 +18,8 @@ import type { KubeObject } from '../core/kube-object.ts';
 import { withLimits, type Limits } from '../core/limits.ts';
 import { parseResourceListInput, resourceListNode } from '../core/resource-list.ts';
 import { emitYamlDocument } from '../core/yaml/index.ts';
-import { basename, dirname } from './paths.ts';
+import { bookkeeping } from './annotations.ts';
+import { basename, clean, dirname } from './paths.ts';
 import { readResourceFile, scanPackage } from './read.ts';
 import { applyPlan, emitUnwrap, planWrite, relativize } from './write.ts';
 
@@ -69,7 +70,32 @@ export interface SinkOptions {
   text: string;
   /** Absolute path of the directory to create. */
   dir: string;
+  /** The directory as the user typed it, for messages (default `dir`). */
+  shownDir?: string;
   limits?: Partial<Limits>;
+}
+
+/**
+ * kyaml's LocalPackageWriter refuses, before writing anything, an item whose path is absolute or
+ * whose cleaned path starts with `..` (a bare prefix test, so `..x/a.yaml` is refused too):
+ * kustomize kyaml/kio/pkgio_writer.go (`indexByFilePath`) at kyaml/v0.15.0, the version kpt
+ * v1.0.0-beta.56 vendors; messages checked with the real kpt (test/e2e/cases/fn-sink-path-escape).
+ */
+function checkSinkPaths(items: readonly KubeObject[], shownDir: string): void {
+  for (const o of items) {
+    if (o.root.kind !== 'mapping') continue;
+    const bk = bookkeeping(o);
+    const p = bk.ipath ?? bk.path;
+    if (p === undefined) continue;
+    if (p.startsWith('/'))
+      throw new KrmfnError({ code: 'write-failed', message: 'package paths may not be absolute paths' });
+    const cleaned = clean(p);
+    if (cleaned.startsWith('..'))
+      throw new KrmfnError({
+        code: 'write-failed',
+        message: `resource must be written under package ${shownDir}: ${cleaned}`,
+      });
+  }
 }
 
 /** Writes the resources of `text` under `dir` (created first, as kpt does, even if reading fails). */
@@ -83,6 +109,7 @@ export async function sinkResources(opts: SinkOptions): Promise<void> {
     if (isKrmfnError(e)) throw new KrmfnError({ ...e.toData(), message: `MalformedYAMLError: ${e.message}` });
     throw e;
   }
+  checkSinkPaths(items, opts.shownDir ?? opts.dir);
   relativize(items, '/');
   const plan = await planWrite(opts.fs, items, { root: opts.dir, readFiles: [] });
   await applyPlan(opts.fs, plan);

@@ -99,14 +99,22 @@ export async function runStep(ctx: StepContext, step: Step, items: KubeObject[])
     return selecting ? mergeSelected(items, selected, out.items) : out.items;
   } catch (e) {
     const callErr = isFunctionCallError(e) ? e : undefined;
-    if (callErr?.exitFailure) {
-      record(ctx.results, step, { stderr: callErr.stderr, exitCode: callErr.exitCode ?? 1, results: callErr.results });
+    const stage = callErr?.stage;
+    // What kpt's runner records for each stage: see FailureStage in call-error.ts.
+    if (stage === 'after-pass') {
+      record(ctx.results, step, { stderr: callErr!.stderr, exitCode: 0, results: callErr!.results });
+    } else if (stage === 'function') {
+      record(ctx.results, step, {
+        stderr: callErr!.exitFailure ? callErr!.stderr : '',
+        exitCode: callErr!.exitFailure ? (callErr!.exitCode ?? 1) : 1,
+        results: callErr!.results,
+      });
+      ctx.results.exitCode = 1;
     }
-    ctx.results.exitCode = 1;
     ctx.emit({
       type: 'function-end',
       name: step.name,
-      ok: false,
+      ok: stage === 'after-pass',
       durationMs: ctx.now() - t0,
       results: callErr?.results ?? [],
       stderr: callErr?.stderr ?? '',

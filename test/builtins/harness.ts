@@ -112,7 +112,7 @@ async function runKrmfn(argv: string[], cwd: string): Promise<{ exitCode: number
     stdin: Readable.from([]),
     stdout: out.stream,
     stderr: err.stream,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, KRMFN_KPT_VERSION: '1.0.0-beta.56' },
     cwd,
   });
   return { exitCode, stdout: out.text(), stderr: err.text() };

@@ -19,7 +19,7 @@ test('krmfn render examples/hello --output stdout (README quick start)', () => {
   const r = spawnSync(process.execPath, ['bin/krmfn.mjs', 'render', 'examples/hello', '--output', 'stdout'], {
     cwd: repo,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH },
+    env: { PATH: process.env.PATH, KRMFN_KPT_VERSION: '1.0.0-beta.56' },
   });
   expect(r.stderr).toMatch(/^Package "hello\/db": \n\[RUNNING\] "gcr.io\/kpt-fn\/set-labels:v0.2.0"\n/);
   expect(r.status).toBe(0);

@@ -9,11 +9,25 @@ describe('kpt levels on the CLI', () => {
   test('version lists the levels and the default', async () => {
     const r = await run(['version']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56 \(default\), 1\.0\.0-beta\.67\n$/);
+    expect(r.stdout).toMatch(/^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56, 1\.0\.0-beta\.67 \(default\)\n$/);
+  });
+  test('with no level chosen, render and eval behave as 1.0.0-beta.67', async () => {
+    const unset = { KRMFN_KPT_VERSION: '' };
+    const argv = ['render', 'cases/config-map/pkg', '--allow-exec', '--image-prefix', 'x.io/fns', '-o', 'stdout'];
+    const prefix = await run(argv, unset);
+    expect(prefix.stderr).toMatch(/^Package: "pkg"\n/);
+    expect(prefix.exitCode).toBe(0);
+    const stdin = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n';
+    const tag = await runCli(['eval', '-', '-i', 'set-namespace', '--tag', '~0.4', '--', 'namespace=n'], {
+      cwd: E2E_DIR,
+      env: unset,
+      stdin,
+    });
+    expect([tag.exitCode, tag.stdout]).toEqual([0, expect.stringContaining('namespace: n\n')]);
   });
   test('an unknown level is a usage error naming the levels (flag and environment)', async () => {
     const want =
-      'error: unknown kpt version "1.0.0-beta.1": krmfn implements 1.0.0-beta.56, 1.0.0-beta.67 (default 1.0.0-beta.56)\n';
+      'error: unknown kpt version "1.0.0-beta.1": krmfn implements 1.0.0-beta.56, 1.0.0-beta.67 (default 1.0.0-beta.67)\n';
     const flag = await run(['render', 'cases/config-map/pkg', '--kpt-version', '1.0.0-beta.1']);
     expect([flag.exitCode, flag.stderr]).toEqual([1, want]);
     const env = await run(['eval', '-', '-i', 'set-namespace:v0.4.1'], { KRMFN_KPT_VERSION: '1.0.0-beta.1' });

@@ -1,7 +1,7 @@
 // Runs every golden case under test/e2e/cases through the real CLI (see test/harness/golden.ts).
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { E2E_DIR, listCases, readCaseConfig, runCase, selectedOracle } from '../harness/golden.ts';
+import { E2E_DIR, listCases, oracleSkipReason, readCaseConfig, runCase, selectedOracle } from '../harness/golden.ts';
 
 const cases = await listCases(path.join(E2E_DIR, 'cases'));
 const configs = await Promise.all(cases.map(readCaseConfig));
@@ -11,8 +11,9 @@ describe.concurrent(`golden packages (${oracle})`, () => {
   test('there are cases', () => expect(cases.length).toBeGreaterThan(10));
   cases.forEach((dir, i) => {
     const config = configs[i];
-    const skip = config.skip ?? (oracle === 'kpt' ? config.kptSkip : undefined);
-    test.skipIf(skip !== undefined)(path.basename(dir), async () => {
+    const skip = oracleSkipReason(config, oracle);
+    const name = skip === undefined ? path.basename(dir) : `${path.basename(dir)} (skipped: ${skip})`;
+    test.skipIf(skip !== undefined)(name, { timeout: 60_000 }, async () => {
       const run = await runCase(dir, oracle);
       expect(run.stderr, 'stderr').toContain(run.config.stdErr ?? '');
       if (run.expected.stderr !== undefined) expect(run.stderr, 'stderr').toBe(run.expected.stderr);

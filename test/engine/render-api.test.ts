@@ -49,7 +49,8 @@ function pkg(kptfile: string, extra: Record<string, string> = {}): MemoryFs {
   return new MemoryFs({ '/w/app/Kptfile': kptfile, '/w/app/cm.yaml': CM, ...extra });
 }
 
-const engineWith = (fns: Record<string, Fn>, asBytes = false) => createEngine({ runtimes: [runtimeOf(fns, asBytes)] });
+const engineWith = (fns: Record<string, Fn>, asBytes = false) =>
+  createEngine({ runtimes: [runtimeOf(fns, asBytes)], kptVersion: '1.0.0-beta.56' });
 
 describe('render with objects runners', () => {
   test('edits keep comments; events and results in order', async () => {

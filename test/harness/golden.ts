@@ -25,12 +25,14 @@
  * `kpt fn render|eval` instead, as a subprocess with the same cwd and arguments; kpt's "containers"
  * are a `docker` stand-in on PATH that runs `krmfn run IMAGE` (bin/krmfn.mjs, so `dist/` must be
  * built), as scripts/kpt-oracle.sh does. A case kpt cannot run (krmfn-only flags) says why in
- * `kptSkip`. The expectations are the same files: a case passes only if both agree with them.
+ * `kptSkip`; a case whose `kptVersion` is not the installed kpt's release (`kpt version`) is skipped
+ * with that reason (`oracleSkipReason`). The expectations are the same files: a case passes only if
+ * both agree with them.
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { PassThrough, Readable } from 'node:stream';
 import { parse } from 'yaml';
 import { main } from '../../src/node/cli.ts';
@@ -58,6 +60,30 @@ export type Oracle = 'krmfn' | 'kpt';
 
 export function selectedOracle(): Oracle {
   return process.env.KRMFN_ORACLE === 'kpt' ? 'kpt' : 'krmfn';
+}
+
+/** The kpt release a case expects when its config names none. */
+export const CASE_DEFAULT_KPT_VERSION = '1.0.0-beta.56';
+
+let installedKpt: string | undefined;
+
+/** The release of the `kpt` on PATH (`kpt version`, without a leading `v`). */
+function installedKptVersion(): string {
+  installedKpt ??= execFileSync('kpt', ['version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+  return installedKpt;
+}
+
+/**
+ * Why the oracle cannot check a case, or undefined: its own `skip`, then (real kpt only) its
+ * `kptSkip`, then a `kptVersion` other than the installed kpt's release.
+ */
+export function oracleSkipReason(config: CaseConfig, oracle: Oracle): string | undefined {
+  if (config.skip !== undefined) return config.skip;
+  if (oracle !== 'kpt') return undefined;
+  if (config.kptSkip !== undefined) return config.kptSkip;
+  const wanted = config.kptVersion ?? CASE_DEFAULT_KPT_VERSION;
+  const installed = installedKptVersion();
+  return wanted === installed ? undefined : `expects kpt ${wanted}; the kpt on PATH is ${installed}`;
 }
 
 export interface CaseRun {
@@ -129,7 +155,10 @@ async function readOptional(p: string): Promise<string | undefined> {
   }
 }
 
-/** Runs the CLI with argv and streams, returning exit code, stdout and stderr. */
+/**
+ * Runs the CLI with argv and streams, returning exit code, stdout and stderr; the kpt level is
+ * CASE_DEFAULT_KPT_VERSION unless `opts.env` sets KRMFN_KPT_VERSION.
+ */
 export async function runCli(
   argv: string[],
   opts: { cwd: string; stdin?: string; env?: Record<string, string> },
@@ -141,7 +170,12 @@ export async function runCli(
     stdin: Readable.from(opts.stdin !== undefined ? [Buffer.from(opts.stdin)] : []),
     stdout: out.stream,
     stderr: err.stream,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...(opts.env ?? {}) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      KRMFN_KPT_VERSION: CASE_DEFAULT_KPT_VERSION,
+      ...(opts.env ?? {}),
+    },
     cwd: opts.cwd,
   });
   return { exitCode, stdout: out.text(), stderr: err.text() };
@@ -263,7 +297,7 @@ export async function runCase(caseDir: string, oracle: Oracle = 'krmfn'): Promis
       argv.splice(at, 0, '--results-dir', path.join(tmp, 'results'));
     }
     const stdin = config.stdin ? await fsp.readFile(path.join(caseDir, config.stdin), 'utf8') : undefined;
-    const env = { KRMFN_KPT_VERSION: config.kptVersion ?? '1.0.0-beta.56', ...(config.env ?? {}) };
+    const env = { KRMFN_KPT_VERSION: config.kptVersion ?? CASE_DEFAULT_KPT_VERSION, ...(config.env ?? {}) };
     const r = await (isScript ? runScript(script, pkg, oracle) : invoke)(argv, {
       cwd: E2E_DIR,
       ...(stdin !== undefined ? { stdin } : {}),

@@ -388,7 +388,9 @@ describe('remote runtime end to end', () => {
       Object.fromEntries(Object.entries(packageFiles('examples/hello')).map(([p, t]) => [`/pkg/${p}`, t])),
     );
     const before = fs.snapshot();
-    const outcome = await createEngine({ runtimes: [remote, ...defaultRuntimes()] }).render({ fs, root: '/pkg' });
+    // At kpt 1.0.0-beta.56 a failed render writes nothing (beta.67 records the failure in the Kptfile).
+    const engine = createEngine({ runtimes: [remote, ...defaultRuntimes()], kptVersion: '1.0.0-beta.56' });
+    const outcome = await engine.render({ fs, root: '/pkg' });
     expect(outcome.ok).toBe(false);
     expect(outcome.failure?.error.message).toMatch(
       new RegExp(`cannot reach ${url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} after 3 attempt\\(s\\)`),

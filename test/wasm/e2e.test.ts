@@ -22,11 +22,17 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const wasm = createNodeWasmRuntime({ stdinFormat: 'json', maxMemoryBytes: 32 * MiB });
 afterAll(() => wasm.close());
-const engine = createEngine({ runtimes: [...defaultRuntimes(), wasm, createExecRuntime({ env: {} })] });
+const engine = createEngine({
+  runtimes: [...defaultRuntimes(), wasm, createExecRuntime({ env: {} })],
+  kptVersion: '1.0.0-beta.56',
+});
 /** The default runtime: kpt's YAML on stdin, 512 MiB cap. */
 const yamlWasm = createNodeWasmRuntime();
 afterAll(() => yamlWasm.close());
-const yamlEngine = createEngine({ runtimes: [...defaultRuntimes(), yamlWasm, createExecRuntime({ env: {} })] });
+const yamlEngine = createEngine({
+  runtimes: [...defaultRuntimes(), yamlWasm, createExecRuntime({ env: {} })],
+  kptVersion: '1.0.0-beta.56',
+});
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment

@@ -27,7 +27,7 @@ export async function runSink(args: string[], io: CliIO): Promise<number> {
     // kpt creates the directory before it reads (cmdutil.WriteToOutput), so a failed read leaves it.
     await fsp.mkdir(abs, { recursive: true });
     const text = new TextDecoder().decode(await readAll(io.stdin));
-    await sinkResources({ fs: new NodeFs(), text, dir: toEnginePath(abs) });
+    await sinkResources({ fs: new NodeFs(), text, dir: toEnginePath(abs), shownDir: dir });
     return 0;
   } catch (e) {
     await write(io.stderr, errorLine(e));
