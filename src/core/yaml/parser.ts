@@ -543,6 +543,15 @@ class PieceParser {
     const c = src.charCodeAt(this.pos);
     const next = src.charCodeAt(this.pos + 1);
     const line = this.lineOf(this.pos);
+    // go-yaml's scanner allows no `- ` or `? ` right after an anchor or tag on the same line.
+    if ((c === DASH || c === QMARK) && isBlankZ(next) && this.props && this.props.line === line) {
+      this.fail(
+        this.pos,
+        c === DASH
+          ? 'block sequence entries are not allowed in this context'
+          : 'mapping keys are not allowed in this context',
+      );
+    }
     if (c === DASH && isBlankZ(next)) {
       if (owner && owner.kind === 'key' && line === owner.line) {
         this.fail(this.pos, 'block sequence entries are not allowed in this context');
@@ -683,6 +692,7 @@ class PieceParser {
       let e: Entry;
       const c = src.charCodeAt(this.pos);
       if (c === QMARK && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        if (this.props) this.fail(this.pos, 'mapping keys are not allowed in this context');
         const qLine = this.lineOf(this.pos);
         this.content(qLine);
         this.pos++;
