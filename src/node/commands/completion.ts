@@ -6,7 +6,7 @@
 import { UsageError, parseFlags } from '../cli-flags.ts';
 import { write, type CliIO } from '../io.ts';
 import { nearestName } from '../../core/nearest-name.ts';
-import { COMMANDS } from './specs/index.ts';
+import { COMMANDS, KPT_COMMANDS } from './specs/index.ts';
 import type { Command, FlagDef } from './specs/types.ts';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -120,9 +120,17 @@ export function zshCompletion(): string {
 _krmfn() {
   local -a commands
   commands=(${describe(COMMANDS)} 'fn:the kpt fn commands, as kpt spells them')
+  local -a kpt_commands
+  kpt_commands=(${describe(KPT_COMMANDS)})
   local -a rest
   rest=("\${(@)words[2,CURRENT-1]:#-*}")
-  [[ "\${rest[1]}" == fn ]] && rest=("\${(@)rest[2,-1]}")
+  if [[ "\${rest[1]}" == fn ]]; then
+    rest=("\${(@)rest[2,-1]}")
+    if (( \${#rest} == 0 )); then
+      _describe -t commands 'kpt fn command' kpt_commands
+      return
+    fi
+  fi
   if (( \${#rest} == 0 )); then
     _describe -t commands 'krmfn command' commands
     return
