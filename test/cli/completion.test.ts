@@ -1,7 +1,8 @@
 /**
- * `krmfn completion bash|zsh|fish` (src/node/commands/completion.ts): the bash script completes
- * commands, flags and flag values when real bash runs it; the zsh and fish scripts name every
- * command and flag of the table and parse under their shells where those are installed.
+ * `krmfn completion bash|zsh|fish` (src/node/commands/completion.ts), each run by its shell: bash's
+ * and fish's completion answers for typed lines, zsh's completion function with _describe and
+ * _arguments stubbed; the zsh and fish scripts name every command and flag of the table and parse
+ * (zsh and fish tests run where those shells are installed).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -103,6 +104,28 @@ words=("$@"); CURRENT=$#; _krmfn`,
     );
     const test = complete(['krmfn', 'starlark', 'test', '-k']);
     expect(test.some((l) => l.startsWith('-known-failures['))).toBe(true);
+  });
+
+  test.runIf(has('fish'))('fish completes commands, kpt commands after fn, flags and values', async () => {
+    const fish = await script('fish');
+    const dir = mkdtempSync(path.join(tmpdir(), 'krmfn-completion-'));
+    writeFileSync(path.join(dir, 'krmfn.fish'), fish);
+    const complete = (line: string): string[] => {
+      const r = spawnSync('fish', ['-c', `source ${dir}/krmfn.fish; complete -C '${line}'`], {
+        encoding: 'utf8',
+        cwd: dir,
+      });
+      expect(r.stderr).toBe('');
+      return r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    };
+    expect(complete('krmfn ren')).toEqual(['render']);
+    expect(complete('krmfn fn ')).toEqual(['doc', 'eval', 'render', 'sink', 'source']);
+    expect(complete('krmfn render --di')).toEqual(['--diff']);
+    expect(complete('krmfn eval -o ')).toEqual(['stdout', 'unwrap']);
+    expect(complete('krmfn starlark -rec')).toEqual(['-recursion']);
   });
 
   test('an unknown shell is a usage error with a suggestion', async () => {
