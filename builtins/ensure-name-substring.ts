@@ -16,11 +16,13 @@ import {
   mapGet,
   newNode,
   setStringScalar,
+  toJS,
   versionAtLeast,
   type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import { dataMap, isConfigMap } from './lib/config.ts';
+import { isConfigMap } from './lib/config.ts';
+import { sigsYamlString, sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
 import { FIELD_SPEC_SCHEMA, forEachFieldSpecTarget, toFieldSpecs, type FieldSpec } from './lib/field-spec.ts';
 import { groupOf, gvkString, matchesGvk } from './lib/gvk.ts';
 import { NAME_REFERENCES } from './lib/name-references.ts';
@@ -28,7 +30,11 @@ import { fail, ok, type Report } from './lib/report.ts';
 
 export interface EnsureNameSubstringConfig {
   substring: string;
-  editMode: 'prepend' | 'append';
+  /**
+   * `prepend` or `append`; a typed config may name any other mode, which upstream accepts and
+   * then renames nothing (`Transform` and the depends-on update only act on the two known modes).
+   */
+  editMode: string;
   additionalNameFields: FieldSpec[];
 }
 
@@ -37,22 +43,26 @@ const WRAP = 'failed to load the `functionConfig`: ';
 export function parseEnsureNameSubstringConfig(fc: KubeObject | undefined): EnsureNameSubstringConfig | string {
   let cfg: EnsureNameSubstringConfig;
   if (fc && isConfigMap(fc)) {
-    const data = dataMap(fc);
+    // Every tag reads the config with sigs.k8s.io/yaml v1.2.0 into Go strings (`append: 010` is "8").
+    const data = sigsYamlStringMap(fc.getNode('data'), (v) => String(toJS(v)));
     if (data.size !== 1) return `${WRAP}only 1 entry is allowed in the ConfigMap, but got: ${data.size}`;
     const [k, v] = [...data][0];
     if (k !== 'prepend' && k !== 'append') return `${WRAP}unknown editMode: ${k}, only prepend and append are allowed`;
     cfg = { substring: v, editMode: k, additionalNameFields: [] };
   } else if (fc && fc.kind === 'EnsureNameSubstring' && fc.apiVersion === 'fn.kpt.dev/v1alpha1') {
-    const mode = fc.getString('editMode') ?? 'prepend';
-    if (mode !== 'prepend' && mode !== 'append')
-      return `${WRAP}unknown editMode: ${mode}, only prepend and append are allowed`;
+    const text = (field: string): string | undefined => {
+      const n = fc.getNode(field);
+      return n === undefined ? undefined : (sigsYamlString(n) ?? String(toJS(n)));
+    };
+    // `Default()` makes an empty mode `prepend`; no tag validates the mode of a typed config.
+    const mode = text('editMode') || 'prepend';
     const extra = fc.get('additionalNameFields');
     const legacy = fc.get('fieldSpecs');
     if (extra !== undefined && legacy !== undefined) {
       return `${WRAP}\`fieldSpecs\` has been deprecated, please rename it to \`additionalNameFields\``;
     }
     cfg = {
-      substring: fc.getString('substring') ?? '',
+      substring: text('substring') ?? '',
       editMode: mode,
       additionalNameFields: toFieldSpecs(extra ?? legacy),
     };
@@ -85,6 +95,7 @@ interface Renamed {
 }
 
 export function ensureNameSubstring(items: readonly KubeObject[], cfg: EnsureNameSubstringConfig): Report {
+  if (cfg.editMode !== 'prepend' && cfg.editMode !== 'append') return ok();
   const edit = (v: string): string => (cfg.editMode === 'prepend' ? cfg.substring + v : v + cfg.substring);
   const original = items.map((o) => ({ group: groupOf(o), kind: o.kind, name: o.name }));
   const renamed: Renamed[] = [];
@@ -206,7 +217,11 @@ export default defineBuiltin({
     type: 'object',
     properties: {
       substring: { type: 'string' },
-      editMode: { enum: ['prepend', 'append'], default: 'prepend' },
+      editMode: {
+        type: 'string',
+        default: 'prepend',
+        description: 'prepend or append; any other mode renames nothing',
+      },
       additionalNameFields: { type: 'array', items: FIELD_SPEC_SCHEMA },
       fieldSpecs: { type: 'array', items: FIELD_SPEC_SCHEMA, description: 'Deprecated alias of additionalNameFields.' },
     },

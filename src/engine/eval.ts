@@ -127,7 +127,8 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       });
       scan.files.forEach((rel, i) => {
         const abs = join(root, rel);
-        readFiles.push(abs);
+        // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").
+        if (reads[i].items.length) readFiles.push(abs);
         originals.set(abs, reads[i].bytes);
         items.push(...reads[i].items);
       });

@@ -211,7 +211,8 @@ async function hydrate(
     const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
     scan.files.forEach((rel, i) => {
       const abs = join(dir, rel);
-      st.readFiles.push(abs);
+      // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").
+      if (reads[i].items.length) st.readFiles.push(abs);
       local.push(...reads[i].items);
       st.originals.set(abs, reads[i].bytes);
     });

@@ -1,7 +1,8 @@
 /**
- * `krmfn completion bash|zsh|fish` (src/node/commands/completion.ts): the bash script completes
- * commands, flags and flag values when real bash runs it; the zsh and fish scripts name every
- * command and flag of the table and parse under their shells where those are installed.
+ * `krmfn completion bash|zsh|fish` (src/node/commands/completion.ts), each run by its shell: bash's
+ * and fish's completion answers for typed lines, zsh's completion function with _describe and
+ * _arguments stubbed; the zsh and fish scripts name every command and flag of the table and parse
+ * (zsh and fish tests run where those shells are installed).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from '../../src/node/commands/specs/index.ts';
+import { KPT_VERSIONS } from '../../src/core/kpt-version.ts';
 import { runCli } from '../harness/golden.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -64,6 +66,66 @@ describe('completion', () => {
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
     }
+  });
+
+  test.runIf(has('zsh'))('zsh offers commands, kpt commands after fn, and the flags of the command typed', async () => {
+    const zsh = await script('zsh');
+    // _describe and _arguments stubbed to print what the completion function hands them.
+    const complete = (words: string[]): string[] => {
+      const r = spawnSync(
+        'zsh',
+        [
+          '-f',
+          '-c',
+          `compdef() { :; }
+_describe() { print -r -- describe; print -rl -- "\${(@P)4}"; }
+_arguments() { print -r -- arguments; print -rl -- "$@"; }
+eval "$1"; shift
+words=("$@"); CURRENT=$#; _krmfn`,
+          'zsh',
+          zsh,
+          ...words,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.stderr).toBe('');
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    const top = complete(['krmfn', '']);
+    expect(top[0]).toBe('describe');
+    expect(top.map((l) => l.split(':')[0]).slice(1)).toEqual([...COMMANDS.map((c) => c.name), 'fn']);
+    const fn = complete(['krmfn', 'fn', '']);
+    expect(fn.map((l) => l.split(':')[0]).slice(1)).toEqual(['doc', 'eval', 'render', 'sink', 'source']);
+    const render = complete(['krmfn', 'fn', 'render', '--di']);
+    expect(render[0]).toBe('arguments');
+    expect(render).toContain('--diff[write nothing; print the changes as a unified diff on stdout]');
+    expect(render).toContain(
+      `--kpt-version[behave as this kpt release\\: ${KPT_VERSIONS.join(', ')}]:V:(${KPT_VERSIONS.join(' ')})`,
+    );
+    const test = complete(['krmfn', 'starlark', 'test', '-k']);
+    expect(test.some((l) => l.startsWith('-known-failures['))).toBe(true);
+  });
+
+  test.runIf(has('fish'))('fish completes commands, kpt commands after fn, flags and values', async () => {
+    const fish = await script('fish');
+    const dir = mkdtempSync(path.join(tmpdir(), 'krmfn-completion-'));
+    writeFileSync(path.join(dir, 'krmfn.fish'), fish);
+    const complete = (line: string): string[] => {
+      const r = spawnSync('fish', ['-c', `source ${dir}/krmfn.fish; complete -C '${line}'`], {
+        encoding: 'utf8',
+        cwd: dir,
+      });
+      expect(r.stderr).toBe('');
+      return r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    };
+    expect(complete('krmfn ren')).toEqual(['render']);
+    expect(complete('krmfn fn ')).toEqual(['doc', 'eval', 'render', 'sink', 'source']);
+    expect(complete('krmfn render --di')).toEqual(['--diff']);
+    expect(complete('krmfn eval -o ')).toEqual(['stdout', 'unwrap']);
+    expect(complete('krmfn starlark -rec')).toEqual(['-recursion']);
   });
 
   test('an unknown shell is a usage error with a suggestion', async () => {

@@ -40,3 +40,16 @@ test('an image krmfn does not have is one error line, exit 1', () => {
   );
   expect(r.status).toBe(1);
 });
+
+test('a misspelt name or an unknown version names the nearest', () => {
+  const name = krmfn('doc', 'set-lables');
+  expect(name.status).toBe(1);
+  expect(name.stderr).toBe(
+    'error: function "gcr.io/kpt-fn/set-lables" is not built into krmfn: no documentation to show (no catalog function is named "set-lables"; did you mean "set-labels"?)\n',
+  );
+  const version = krmfn('fn', 'doc', '--image', 'set-namespace:v9');
+  expect(version.status).toBe(1);
+  expect(version.stderr).toMatch(
+    /set-namespace has no version "v9"; krmfn has .*; nearest: set-namespace:v0\.\d+\.\d+\)\n$/,
+  );
+});

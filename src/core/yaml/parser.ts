@@ -136,7 +136,10 @@ class PieceParser {
   private readonly quoted = { value: '' };
   private readonly block: BlockScan = { value: '', contentEnd: 0, hasContent: false };
   private readonly header: BlockHeader = { chomp: 0, increment: 0, end: 0 };
-  private readonly failAt = (offset: number, message: string): never => this.fail(offset, message);
+  /** go-yaml's context mark for errors found inside a scalar: the scalar's start. */
+  private scalarStart = 0;
+  private readonly failAt = (offset: number, message: string, context?: number): never =>
+    this.fail(offset, message, 'yaml-syntax', context ?? this.scalarStart);
 
   constructor(input: PieceInput) {
     this.input = input;
@@ -241,20 +244,26 @@ class PieceParser {
   }
 
   /**
-   * Throws. go-yaml words the message `yaml: line N: ...` with N the 1-based line for scanner
-   * errors, the 0-based line for parser errors (its own off-by-one), and no line for composer
-   * errors; the error's `line` field is always the true 1-based line.
+   * Throws. `offset` is go-yaml's problem mark, `context` its context mark. go-yaml (yaml.go at
+   * v3.0.1, `parser.fail`) words the message `yaml: line N: ...` with N the 0-based line of the
+   * context mark, or of the problem mark when the context mark is on line 0, plus one for scanner
+   * errors; no line at all when that is 0, and none for composer errors. kyaml decodes each piece
+   * on its own, so lines count from the piece. The error's `line` field is the true 1-based line
+   * of the problem in the file.
    */
   private fail(
     offset: number,
     message: string,
     code: 'yaml-syntax' | 'yaml-depth-limit' | 'yaml-alias-limit' = 'yaml-syntax',
+    context = offset,
   ): never {
     const local = this.lineOf(offset);
     const line = local + this.input.firstLine - 1;
     const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
-    // kyaml decodes each document piece on its own, so go-yaml's line counts from the piece.
-    const shown = kind === 'none' ? 'yaml: ' : `yaml: line ${kind === 'parser' ? local - 1 : local}: `;
+    const contextLine = this.lineOf(context) - 1;
+    let n = contextLine !== 0 ? contextLine : local - 1;
+    if (n !== 0 && kind === 'scanner') n++;
+    const shown = kind === 'none' || n === 0 ? 'yaml: ' : `yaml: line ${n}: `;
     throw new KrmfnError({
       code,
       message: code === 'yaml-syntax' ? shown + message : message,
@@ -534,6 +543,15 @@ class PieceParser {
     const c = src.charCodeAt(this.pos);
     const next = src.charCodeAt(this.pos + 1);
     const line = this.lineOf(this.pos);
+    // go-yaml's scanner allows no `- ` or `? ` right after an anchor or tag on the same line.
+    if ((c === DASH || c === QMARK) && isBlankZ(next) && this.props && this.props.line === line) {
+      this.fail(
+        this.pos,
+        c === DASH
+          ? 'block sequence entries are not allowed in this context'
+          : 'mapping keys are not allowed in this context',
+      );
+    }
     if (c === DASH && isBlankZ(next)) {
       if (owner && owner.kind === 'key' && line === owner.line) {
         this.fail(this.pos, 'block sequence entries are not allowed in this context');
@@ -663,7 +681,7 @@ class PieceParser {
         if (this.pos >= this.len || this.atDocumentEnd()) break;
         const col = this.colOf(this.pos);
         if (col < indent) break;
-        if (col > indent) this.fail(this.pos, 'did not find expected key');
+        if (col > indent) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
         while (src.charCodeAt(this.pos) === AMP || src.charCodeAt(this.pos) === BANG) {
           this.readProp();
           this.skipBlanks();
@@ -674,6 +692,7 @@ class PieceParser {
       let e: Entry;
       const c = src.charCodeAt(this.pos);
       if (c === QMARK && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        if (this.props) this.fail(this.pos, 'mapping keys are not allowed in this context');
         const qLine = this.lineOf(this.pos);
         this.content(qLine);
         this.pos++;
@@ -696,7 +715,11 @@ class PieceParser {
           continue;
         }
       } else {
-        if (this.keyAhead(this.pos, false) === -1) this.fail(keyOffset, "could not find expected ':'");
+        if (this.keyAhead(this.pos, false) === -1) {
+          // go-yaml's scanner checks `x: 1\ny` at the end of y's line; the message names y's line.
+          const eol = src.indexOf('\n', this.pos);
+          this.fail(eol === -1 ? this.len : eol, "could not find expected ':'", 'yaml-syntax', keyOffset);
+        }
         key = this.inlineNode(depth + 1, null, true, indent);
         e = this.entry('key', keyOffset, level, key);
         node.content.push(key);
@@ -757,6 +780,7 @@ class PieceParser {
     const src = this.src;
     const node = this.node('sequence', '!!seq', '', this.pos);
     this.applyProps(node, props);
+    const seqStart = this.pos;
     const indent = this.colOf(this.pos);
     const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
     const level: Level = {
@@ -786,7 +810,7 @@ class PieceParser {
         if (src.charCodeAt(this.pos) === DASH && isBlankZ(src.charCodeAt(this.pos + 1))) continue;
         if (compact) break;
       }
-      this.fail(this.pos, "did not find expected '-' indicator");
+      this.fail(this.pos, "did not find expected '-' indicator", 'yaml-syntax', seqStart);
     }
     this.registerAnchor(node, weight);
     return node;
@@ -884,6 +908,7 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     const header = this.header;
+    this.scalarStart = start;
     scanBlockHeader(src, start, header, this.failAt);
     let i = header.end;
     const line = this.lineOf(start);
@@ -967,7 +992,7 @@ class PieceParser {
       if (src.charCodeAt(this.pos) === COLON) {
         // A simple key ends on the line it starts (go-yaml): otherwise the ':' is out of place.
         if (!explicit && !colonHere && this.lineOf(this.pos) + this.input.firstLine - 1 !== key.line) {
-          this.fail(start, expected);
+          this.fail(this.pos, expected, 'yaml-syntax', start);
         }
         this.content(this.lineOf(this.pos));
         this.pos++;
@@ -1000,7 +1025,7 @@ class PieceParser {
         prev = value;
       }
       this.skip();
-      if (this.pos >= this.len) this.fail(start, expected);
+      if (this.pos >= this.len) this.fail(this.len, expected, 'yaml-syntax', start);
       c = src.charCodeAt(this.pos);
       if (c === COMMA) {
         const line = this.lineOf(this.pos);
@@ -1010,7 +1035,7 @@ class PieceParser {
         continue;
       }
       if (c === close) break;
-      this.fail(start, expected);
+      this.fail(this.pos, expected, 'yaml-syntax', start);
     }
     this.content(this.lineOf(this.pos));
     this.pos++;

@@ -8,7 +8,11 @@
  * with the offset and go-yaml's message; `fail` never returns.
  */
 
-export type Fail = (offset: number, message: string) => never;
+/**
+ * Reports a malformed scalar: `offset` is go-yaml's problem mark, `context` its context mark (the
+ * scalar's start when omitted by the caller: the parser knows it).
+ */
+export type Fail = (offset: number, message: string, context?: number) => never;
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -144,7 +148,7 @@ export function scanSingle(src: string, pos: number, out: { value: string }, fai
   let value = '';
   let chunk = i;
   for (;;) {
-    if (i >= len) fail(pos, 'found unexpected end of stream');
+    if (i >= len) fail(len, 'found unexpected end of stream', pos);
     const c = src.charCodeAt(i);
     if (c === 0x27) {
       if (src.charCodeAt(i + 1) === 0x27) {
@@ -190,11 +194,11 @@ function foldBreaks(src: string, i: number, start: number, fail: Fail): typeof f
     if (c === NL) {
       breaks++;
       j++;
-      if (isDocumentMarker(src, j)) fail(j, 'found unexpected document indicator');
+      if (isDocumentMarker(src, j)) fail(j, 'found unexpected document indicator', start);
     } else if (c === SP || c === TAB) j++;
     else break;
   }
-  if (j >= src.length) fail(start, 'found unexpected end of stream');
+  if (j >= src.length) fail(src.length, 'found unexpected end of stream', start);
   fold.folded = breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
   fold.next = j;
   return fold;
@@ -228,7 +232,7 @@ export function scanDouble(src: string, pos: number, out: { value: string }, fai
   let value = '';
   let chunk = i;
   for (;;) {
-    if (i >= len) fail(pos, 'found unexpected end of stream');
+    if (i >= len) fail(len, 'found unexpected end of stream', pos);
     const c = src.charCodeAt(i);
     if (c === 0x22) {
       out.value = value + src.slice(chunk, i);
@@ -260,14 +264,14 @@ export function scanDouble(src: string, pos: number, out: { value: string }, fai
         continue;
       }
       const width = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-      if (width === 0) fail(i, 'found unknown escape character');
+      if (width === 0) fail(i, 'found unknown escape character', pos);
       const hex = src.slice(i + 2, i + 2 + width);
       if (hex.length < width || !/^[0-9a-fA-F]+$/.test(hex)) {
-        fail(i, 'did not find expected hexdecimal number');
+        fail(i, 'did not find expected hexdecimal number', pos);
       }
       const code = parseInt(hex, 16);
       if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) {
-        fail(i, 'found invalid Unicode character escape code');
+        fail(i, 'found invalid Unicode character escape code', pos);
       }
       value += String.fromCodePoint(code);
       i += 2 + width;

@@ -9,7 +9,7 @@ import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTINS } from '../../../builtins/index.ts';
 import { resolveImageName } from '../../core/kptfile.ts';
-import { findBuiltin } from '../../../sdk/registry.ts';
+import { explainNotBuiltin, findBuiltin } from '../../../sdk/registry.ts';
 import { parseFlags, str, UsageError } from '../cli-flags.ts';
 import { errorLine } from '../error-line.ts';
 import { write, type CliIO } from '../io.ts';
@@ -36,7 +36,10 @@ export async function runDoc(args: string[], io: CliIO): Promise<number> {
     const image = resolveImageName(given);
     const match = findBuiltin(BUILTINS, image);
     if (!match?.descriptor.docs) {
-      throw new UsageError(`function ${JSON.stringify(image)} is not built into krmfn: no documentation to show`);
+      const why = explainNotBuiltin(BUILTINS, image);
+      throw new UsageError(
+        `function ${JSON.stringify(image)} is not built into krmfn: no documentation to show${why ? ` (${why})` : ''}`,
+      );
     }
     const page = await fsp.readFile(nodePath.join(await packageRoot(), match.descriptor.docs), 'utf8');
     await write(io.stdout, page);

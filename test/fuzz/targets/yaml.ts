@@ -10,7 +10,7 @@ import { parse as yamlParse } from 'yaml';
 import { isDeepStrictEqual } from 'node:util';
 import { emitYamlFile, parseYamlFile } from '../../../src/core/yaml/index.ts';
 import { fromJS, toJS } from '../../../src/core/yaml/convert.ts';
-import { documentNode } from '../../../src/core/yaml/node.ts';
+import { documentNode, type YNode } from '../../../src/core/yaml/node.ts';
 import { onlyCleanErrors, target, utf8 } from '../harness.ts';
 
 const tricky = fc.constantFrom(
@@ -144,10 +144,23 @@ function checkData(d: Record<string, unknown>): void {
   if (second !== first) throw new Error(`emit is not idempotent:\n${first}\n---- vs ----\n${second}`);
 }
 
+/**
+ * An empty null inside a flow collection (`{a}`, `{a: }`): go-yaml writes it `''` (emitterc.go at
+ * v3.0.1, yaml_emitter_select_scalar_style: no empty plain scalar in flow context), so kpt itself
+ * turns that null into an empty string; we write the same bytes (checked with go-yaml v3.0.1).
+ */
+function hasEmptyFlowNull(n: YNode, inFlow: boolean): boolean {
+  if (n.kind === 'scalar') return inFlow && n.tag === '!!null' && n.value === '' && !n.tagged;
+  const flow = inFlow || n.style === 'flow';
+  return n.content.some((c) => hasEmptyFlowNull(c, flow));
+}
+
 function checkText(t: string): void {
   const parsed = onlyCleanErrors(() => parseYamlFile(t));
   if (!parsed) return;
-  const data = onlyCleanErrors(() => parsed.docs.map((d) => toJS(d)));
+  const data = parsed.docs.some((d) => hasEmptyFlowNull(d, false))
+    ? null
+    : onlyCleanErrors(() => parsed.docs.map((d) => toJS(d)));
   const out = emit(parsed);
   const again = onlyCleanErrors(() => parseYamlFile(out));
   if (!again) throw new Error(`emitted text does not read back:\n${JSON.stringify(t)}\n→\n${out}`);
