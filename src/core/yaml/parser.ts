@@ -131,6 +131,8 @@ class PieceParser {
   private flowDepth = 0;
   private flowHead = '';
   private props: Props | null = null;
+  /** Properties on a line above the current ones (`!!str` / `&a k: v`): the collection's. */
+  private held: Props | null = null;
   private readonly ctx: RunContext;
   private readonly plain: PlainScan = { end: 0, multiline: false };
   private readonly quoted = { value: '' };
@@ -403,6 +405,10 @@ class PieceParser {
     }
     const line = this.lineOf(start);
     this.content(line);
+    if (this.props && this.props.line !== line && this.flowDepth === 0) {
+      this.held = this.props;
+      this.props = null;
+    }
     const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
     if (src.charCodeAt(start) === AMP) {
       if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
@@ -428,10 +434,15 @@ class PieceParser {
     }
   }
 
+  /** The pending properties (with any held from a line above) for the node about to be built. */
   private takeProps(): Props | null {
     const p = this.props;
+    const h = this.held;
     this.props = null;
-    return p;
+    this.held = null;
+    if (!h) return p;
+    if (!p) return h;
+    return { anchor: p.anchor || h.anchor, tag: p.tag || h.tag, line: h.line, offset: h.offset };
   }
 
   private applyProps(node: YNode, props: Props | null): void {
@@ -566,7 +577,11 @@ class PieceParser {
         this.fail(this.pos, 'mapping values are not allowed in this context');
       }
       const props = this.props;
-      if (props && props.line === line) return this.blockMap(depth, owner, ownerLevel, null, props.offset);
+      if (props && props.line === line) {
+        const held = this.held;
+        this.held = null;
+        return this.blockMap(depth, owner, ownerLevel, held, props.offset);
+      }
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
     const node = this.inlineNode(depth, owner, false, parentIndent);
