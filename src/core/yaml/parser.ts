@@ -572,6 +572,14 @@ class PieceParser {
     if (c === QMARK && isBlankZ(next)) {
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
+    if (c === COLON && isBlankZ(next)) {
+      // An empty key: go-yaml takes one only after an anchor or tag (`&a : v`).
+      const props = this.props;
+      if (!props || props.line !== line) this.fail(this.pos, 'did not find expected key');
+      const held = this.held;
+      this.held = null;
+      return this.blockMap(depth, owner, ownerLevel, held, props.offset);
+    }
     if (c !== 0x7c && c !== 0x3e && this.keyAhead(this.pos, false) !== -1) {
       if (owner && owner.kind === 'key' && line === owner.line) {
         this.fail(this.pos, 'mapping values are not allowed in this context');
@@ -729,6 +737,11 @@ class PieceParser {
           node.content.push(value);
           continue;
         }
+      } else if (c === COLON && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        if (!this.props) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
+        key = this.emptyValue(keyOffset);
+        e = this.entry('key', keyOffset, level, key);
+        node.content.push(key);
       } else {
         if (this.keyAhead(this.pos, false) === -1) {
           // go-yaml's scanner checks `x: 1\ny` at the end of y's line; the message names y's line.
