@@ -424,11 +424,13 @@ class PieceParser {
    * Skips separation and reads properties until content. `e` (the entry the properties follow on
    * its indicator line) takes a comment after them as its first key's line comment.
    */
-  private skipProps(e: Entry | null): void {
+  private skipProps(e: Entry | null, line = 0, level: Level | null = null): void {
     for (;;) {
       this.skip();
       const c = this.src.charCodeAt(this.pos);
       if (c !== AMP && c !== BANG) return;
+      // Properties on a later line at or left of the collection's column start its next entry.
+      if (level && this.lineOf(this.pos) !== line && this.colOf(this.pos) <= level.indent) return;
       this.readProp();
       if (e && this.ltKind !== T_NONE) this.target(T_FIRST_KEY_LINE, this.lastContentLine, null, e);
     }
@@ -719,7 +721,7 @@ class PieceParser {
         const qLine = this.lineOf(this.pos);
         this.content(qLine);
         this.pos++;
-        this.skipProps(null);
+        this.skipProps(null, qLine, level);
         key = this.presentAfter(qLine, level)
           ? this.blockNode(depth + 1, null, level, indent)
           : this.emptyValue(keyOffset);
@@ -783,7 +785,7 @@ class PieceParser {
   /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
   private valueAfter(depth: number, e: Entry, level: Level, line: number): YNode {
     const indicator = this.pos - 1;
-    this.skipProps(e);
+    this.skipProps(e, line, level);
     if (this.presentAfter(line, level)) {
       const value = this.blockNode(depth + 1, e, level, level.indent);
       e.hasValue = true;
