@@ -131,6 +131,8 @@ class PieceParser {
   private flowDepth = 0;
   private flowHead = '';
   private props: Props | null = null;
+  /** Properties on a line above the current ones (`!!str` / `&a k: v`): the collection's. */
+  private held: Props | null = null;
   private readonly ctx: RunContext;
   private readonly plain: PlainScan = { end: 0, multiline: false };
   private readonly quoted = { value: '' };
@@ -403,6 +405,10 @@ class PieceParser {
     }
     const line = this.lineOf(start);
     this.content(line);
+    if (this.props && this.props.line !== line && this.flowDepth === 0) {
+      this.held = this.props;
+      this.props = null;
+    }
     const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
     if (src.charCodeAt(start) === AMP) {
       if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
@@ -418,20 +424,27 @@ class PieceParser {
    * Skips separation and reads properties until content. `e` (the entry the properties follow on
    * its indicator line) takes a comment after them as its first key's line comment.
    */
-  private skipProps(e: Entry | null): void {
+  private skipProps(e: Entry | null, line = 0, level: Level | null = null): void {
     for (;;) {
       this.skip();
       const c = this.src.charCodeAt(this.pos);
       if (c !== AMP && c !== BANG) return;
+      // Properties on a later line at or left of the collection's column start its next entry.
+      if (level && this.lineOf(this.pos) !== line && this.colOf(this.pos) <= level.indent) return;
       this.readProp();
       if (e && this.ltKind !== T_NONE) this.target(T_FIRST_KEY_LINE, this.lastContentLine, null, e);
     }
   }
 
+  /** The pending properties (with any held from a line above) for the node about to be built. */
   private takeProps(): Props | null {
     const p = this.props;
+    const h = this.held;
     this.props = null;
-    return p;
+    this.held = null;
+    if (!h) return p;
+    if (!p) return h;
+    return { anchor: p.anchor || h.anchor, tag: p.tag || h.tag, line: h.line, offset: h.offset };
   }
 
   private applyProps(node: YNode, props: Props | null): void {
@@ -561,12 +574,24 @@ class PieceParser {
     if (c === QMARK && isBlankZ(next)) {
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
+    if (c === COLON && isBlankZ(next)) {
+      // An empty key: go-yaml takes one only after an anchor or tag (`&a : v`).
+      const props = this.props;
+      if (!props || props.line !== line) this.fail(this.pos, 'did not find expected key');
+      const held = this.held;
+      this.held = null;
+      return this.blockMap(depth, owner, ownerLevel, held, props.offset);
+    }
     if (c !== 0x7c && c !== 0x3e && this.keyAhead(this.pos, false) !== -1) {
       if (owner && owner.kind === 'key' && line === owner.line) {
         this.fail(this.pos, 'mapping values are not allowed in this context');
       }
       const props = this.props;
-      if (props && props.line === line) return this.blockMap(depth, owner, ownerLevel, null, props.offset);
+      if (props && props.line === line) {
+        const held = this.held;
+        this.held = null;
+        return this.blockMap(depth, owner, ownerLevel, held, props.offset);
+      }
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
     const node = this.inlineNode(depth, owner, false, parentIndent);
@@ -696,7 +721,7 @@ class PieceParser {
         const qLine = this.lineOf(this.pos);
         this.content(qLine);
         this.pos++;
-        this.skipProps(null);
+        this.skipProps(null, qLine, level);
         key = this.presentAfter(qLine, level)
           ? this.blockNode(depth + 1, null, level, indent)
           : this.emptyValue(keyOffset);
@@ -714,6 +739,11 @@ class PieceParser {
           node.content.push(value);
           continue;
         }
+      } else if (c === COLON && isBlankZ(src.charCodeAt(this.pos + 1))) {
+        if (!this.props) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
+        key = this.emptyValue(keyOffset);
+        e = this.entry('key', keyOffset, level, key);
+        node.content.push(key);
       } else {
         if (this.keyAhead(this.pos, false) === -1) {
           // go-yaml's scanner checks `x: 1\ny` at the end of y's line; the message names y's line.
@@ -755,7 +785,7 @@ class PieceParser {
   /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
   private valueAfter(depth: number, e: Entry, level: Level, line: number): YNode {
     const indicator = this.pos - 1;
-    this.skipProps(e);
+    this.skipProps(e, line, level);
     if (this.presentAfter(line, level)) {
       const value = this.blockNode(depth + 1, e, level, level.indent);
       e.hasValue = true;
