@@ -9,7 +9,7 @@ describe('kpt levels on the CLI', () => {
   test('version lists the levels and the default', async () => {
     const r = await run(['version']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56 \(default\), 1\.0\.0-beta\.67\n$/);
+    expect(r.stdout).toMatch(/^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56 \(default\), 1\.0\.0-beta\.67\nbuilt-in functions/);
   });
   test('an unknown level is a usage error naming the levels (flag and environment)', async () => {
     const want =
