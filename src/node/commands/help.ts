@@ -31,7 +31,7 @@ function flagText(f: FlagDef): string {
   return f.default !== undefined ? `${f.help} (default ${f.default})` : f.help;
 }
 
-/** The help of a command (`parents`: the words before its name, e.g. ['starlark'] for `starlark test`). */
+/** The help of a command or subcommand: its usage lines already spell the words that reach it. */
 export function formatHelp(cmd: Command): string {
   const dash = cmd.singleDashLong ? '-' : '--';
   const out: string[] = [cmd.description, '', 'Usage:', ...cmd.usage.map((u) => `  krmfn ${u}`)];
