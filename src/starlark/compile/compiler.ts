@@ -32,7 +32,7 @@ import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from '../resolve/binding.ts';
 import { bindingOf, scopeOf } from '../resolve/binding.ts';
 import type { ResolvedModule } from '../resolve/resolver.ts';
-import { nearest } from '../resolve/spell.ts';
+import { nearest } from '../spell.ts';
 import { binaryToHost, hostToBinary } from '../syntax/utf8.ts';
 import { type Cell } from '../eval/frame.ts';
 import type { Frame, Slot } from '../eval/frame.ts';
@@ -522,7 +522,7 @@ export class Compiler {
         if (v === undefined) {
           const hint = nearest(n.host, Object.keys(members));
           fail(
-            `load: name ${n.name} not found in module ${module}${hint === null ? '' : ` (did you mean ${hostToBinary(hint)}?)`}`,
+            `load: name ${n.name} not found in module ${module}${hint === '' ? '' : ` (did you mean ${hostToBinary(hint)}?)`}`,
           );
         }
         ws[i](fr, v);

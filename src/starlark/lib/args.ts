@@ -11,7 +11,7 @@ import { None } from '../value/contract.ts';
 import { failIn } from '../value/errors.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { Float } from '../value/float.ts';
-import { nearest } from '../value/spell.ts';
+import { nearest } from '../spell.ts';
 import { quote } from '../value/string.ts';
 
 /** Checks a positional-only call: no keywords, min..max arguments. */

@@ -8,7 +8,7 @@ import { hasAttrs } from '../value/capabilities.ts';
 import { fail } from '../value/errors.ts';
 import { typeNameOf } from '../value/repr.ts';
 import { Struct } from '../value/struct.ts';
-import { nearest } from '../value/spell.ts';
+import { nearest } from '../spell.ts';
 import { methodsFor } from './methods.ts';
 
 /** `x.name`: methods of built-in types, then the object's own attributes. */

@@ -13,7 +13,7 @@ import { List, Tuple, EMPTY_TUPLE } from '../value/list.ts';
 import { Dict, StarlarkSet } from '../value/hashtable.ts';
 import { Bytes } from '../value/bytes.ts';
 import { Range } from '../value/range.ts';
-import { fail, failIn, prefixed, rethrowIn } from '../value/errors.ts';
+import { fail, failIn, isEvalError, prefixed, rethrowIn } from '../value/errors.ts';
 import { hash, isIterableValue, iterate, len, repr, str, toArray, truth, typeName } from '../value/ops.ts';
 import { compare, order } from '../value/compare.ts';
 import { isStarlarkLimitError } from '../errors.ts';
@@ -368,8 +368,25 @@ const sorted = fn('sorted', (thread, args, kwargs) => {
   const key = values[1] === undefined ? undefined : wantCallable('sorted', labels[1], values[1]);
   const rev = values[2] === undefined ? false : wantBool('sorted', labels[2], values[2]);
   const keys = key === undefined ? items : items.map((v) => thread.call(key, [v], null));
-  // Go's sort.Stable over (keys, items), reversed by swapping Less's operands as sort.Reverse does;
-  // a comparison that fails answers false and the last failure is reported (lib/stable-sort.ts).
+  // Fast path: V8's stable sort. Over a total order every stable sort gives the same result, so
+  // only a failed comparison needs starlark-go's exact sequence of comparisons.
+  const idx = items.map((_, i) => i);
+  try {
+    idx.sort(rev ? (a, b) => order(keys[b], keys[a]) : (a, b) => order(keys[a], keys[b]));
+  } catch (e) {
+    if (isStarlarkLimitError(e) || !isEvalError(e)) throw e;
+    return new List(goSorted(items, keys, rev));
+  }
+  return new List(idx.map((i) => items[i]));
+});
+
+/**
+ * `sorted` as starlark-go computes it when some comparison fails: Go's sort.Stable over (keys,
+ * items), reversed by swapping Less's operands as sort.Reverse does; a failed comparison answers
+ * false, the sort goes on and the last failure is thrown, unprefixed (lib/stable-sort.ts).
+ * Sorts `items` (and `keys`, when distinct) in place.
+ */
+function goSorted(items: Value[], keys: Value[], rev: boolean): Value[] {
   let failure: unknown = undefined;
   const less = (x: Value, y: Value): boolean => {
     try {
@@ -396,10 +413,9 @@ const sorted = fn('sorted', (thread, args, kwargs) => {
     },
     items.length,
   );
-  // Unprefixed: starlark-go's sorted returns the comparison's own error.
   if (failure !== undefined) throw failure;
-  return new List(items);
-});
+  return items;
+}
 
 const strBuiltin = fn('str', (_t, args, kwargs) => {
   positional('str', args, kwargs, 1, 1);

@@ -12,7 +12,7 @@ import type { Arg, Comprehension, DictEntry, Expr, File, FunctionNode, Ident, Pa
 import type { Pos } from '../syntax/tokens.ts';
 import type { Binding, FunctionScope } from './binding.ts';
 import { bindingOf } from './binding.ts';
-import { nearest } from './spell.ts';
+import { nearest } from '../spell.ts';
 
 /** Static dialect options (all off = the strict dialect). */
 export interface ResolveOptions {
@@ -297,7 +297,7 @@ class Resolver {
     }
     id.b = { scope: 'undefined', index: -1, name: id.name, first: null };
     const hint = nearest(id.name, this.candidates(block));
-    this.err(id.pos, hint === null ? `undefined: ${id.name}` : `undefined: ${id.name} (did you mean ${hint}?)`);
+    this.err(id.pos, hint === '' ? `undefined: ${id.name}` : `undefined: ${id.name} (did you mean ${hint}?)`);
   }
 
   /** The `free` binding for `outer` (owned by function `owner`) as seen from `fn`. */

@@ -23,7 +23,7 @@ import {
   isMapping,
 } from './capabilities.ts';
 import { fail, isEvalError, isNoSuchAttrError } from './errors.ts';
-import { nearest } from './spell.ts';
+import { nearest } from '../spell.ts';
 import { isStarlarkLimitError } from '../errors.ts';
 import {
   intAdd,

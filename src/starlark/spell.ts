@@ -1,12 +1,14 @@
 /**
  * "Did you mean" suggestions: the candidate nearest to `x` by Levenshtein distance, ignoring case
  * and underscores, provided the distance is below half of `x`'s length (rounded up). Ties keep the
- * first candidate. Returns null when nothing is close enough.
+ * first candidate; `x` itself is never suggested. Returns '' when nothing is close enough (as
+ * google/starlark-go internal/spell/spell.go Nearest). The one speller of the interpreter: static
+ * errors, attribute and keyword-argument hints, `load`.
  */
-export function nearest(x: string, candidates: Iterable<string>): string | null {
+export function nearest(x: string, candidates: Iterable<string>): string {
   const fold = (s: string): string => s.replace(/_/g, '').toLowerCase();
   const fx = fold(x);
-  let best: string | null = null;
+  let best = '';
   let bestD = Math.floor((fx.length + 1) / 2);
   for (const c of candidates) {
     if (c === x) continue;
