@@ -85,30 +85,36 @@ async function loadIgnores(fs: PackageFs, dir: string): Promise<IgnoreMatcher> {
 
 /**
  * Walks `dir` in lexical order. With `stopAtSubpackages`, directories holding a Kptfile are
- * recorded as subpackages and not entered (render); without, the whole tree is one list (eval).
+ * recorded as subpackages and not entered (render); without, the whole tree is one list (eval,
+ * source), and inside a nested package only that package's own `.krmignore` applies, to paths
+ * relative to it, while the directory itself is matched by the enclosing package's (kyaml's
+ * LocalPackageReader keeps one ignore matcher per package; checked with the real kpt:
+ * test/e2e/cases/krmignore-nested-packages).
  */
 export async function scanPackage(fs: PackageFs, dir: string, stopAtSubpackages: boolean): Promise<PackageScan> {
-  const ignores = await loadIgnores(fs, dir);
   const scan: PackageScan = { subpackages: [], files: [] };
-  const walk = async (abs: string, rel: string): Promise<void> => {
+  const walk = async (abs: string, rel: string, ignores: IgnoreMatcher, base: string): Promise<void> => {
     for (const e of await fs.readDir(abs)) {
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       const childAbs = `${abs === '/' ? '' : abs}/${e.name}`;
+      const local = childRel.slice(base.length);
       if (e.kind === 'dir') {
         if (e.name === '.git') continue;
-        if (stopAtSubpackages && (await fs.stat(join(childAbs, KPTFILE))) === 'file') {
+        const isPackage = (await fs.stat(join(childAbs, KPTFILE))) === 'file';
+        if (stopAtSubpackages && isPackage) {
           scan.subpackages.push(childAbs);
           continue;
         }
-        if (ignores.ignores(childRel, true)) continue;
-        await walk(childAbs, childRel);
+        if (ignores.ignores(local, true)) continue;
+        if (isPackage) await walk(childAbs, childRel, await loadIgnores(fs, childAbs), `${childRel}/`);
+        else await walk(childAbs, childRel, ignores, base);
       } else if (e.kind === 'file' || e.kind === 'symlink-file') {
-        if (!isResourceFileName(e.name) || ignores.ignores(childRel, false)) continue;
+        if (!isResourceFileName(e.name) || ignores.ignores(local, false)) continue;
         scan.files.push(childRel);
       }
     }
   };
-  await walk(dir, '');
+  await walk(dir, '', await loadIgnores(fs, dir), '');
   return scan;
 }
 
