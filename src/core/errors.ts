@@ -44,6 +44,8 @@ export type ErrorCode =
   | 'cancelled'
   | 'remote-failed'
   | 'container-unavailable'
+  /** A container image refused by the sandbox runtime: bad config, digest or size mismatch, a layer escaping its root. */
+  | 'image-invalid'
   // starlark
   | 'starlark-syntax'
   | 'starlark-resolve'
