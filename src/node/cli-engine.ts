@@ -4,7 +4,7 @@
  * processes, and an opt-in container engine last. `close()` ends the WASM worker pool.
  */
 import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
-import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
+import { bool, list, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
 import { nodeRuntimes } from './runtimes/options.ts';
@@ -28,6 +28,9 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
     cwd: io.cwd,
     remoteConfig: str(p, 'remote-config'),
     containers: str(p, 'container-runtime'),
+    mounts: list(p, 'mount'),
+    fnEnv: list(p, 'env'),
+    asCurrentUser: bool(p, 'as-current-user'),
     ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
   });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
