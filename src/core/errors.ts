@@ -54,6 +54,14 @@ export type ErrorCode =
   | 'wasm-compile'
   | 'wasm-trap'
   | 'wasm-digest'
+  // OCI registries (src/core/oci)
+  | 'oci-reference'
+  | 'oci-unauthorized'
+  | 'oci-not-found'
+  | 'oci-platform'
+  | 'oci-digest'
+  | 'oci-registry'
+  | 'oci-not-cached'
   // usage
   | 'usage'
   | 'internal';
