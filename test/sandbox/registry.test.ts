@@ -1,0 +1,121 @@
+/**
+ * `krmfn fn render` / `fn eval` with `--container-runtime sandbox` and no Docker daemon: the probe
+ * function's image is pushed by krmfn's own OCI client to a real registry on loopback (Debian's
+ * docker-registry, test/oci/registry.ts), pulled into a fresh cache, unpacked and run under
+ * bubblewrap, in a pipeline mixing it with a built-in. Also: `@sha256:` pins, the
+ * KRMFN_CONTAINER_RUNTIME spelling, a failing image's stderr, and `--image-pull-policy Never` on
+ * an empty cache.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA, OciClient, parseReference } from '../../src/core/oci/index.ts';
+import { runCli } from '../harness/golden.ts';
+import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
+import { enc, PASSWD, probeBinary } from './helpers.ts';
+import { writeTar } from '../../src/core/tar.ts';
+import { gzipSync } from 'node:zlib';
+
+if (!REGISTRY_BINARY) console.warn(`test/sandbox/registry.test.ts skipped: ${SKIP_MESSAGE}`);
+
+const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings # keep me\ndata:\n  mode: fast\n';
+
+describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => {
+  let reg: TestRegistry;
+  let work: string;
+  let echoDigest: string;
+  beforeAll(async () => {
+    reg = await startRegistry();
+    work = mkdtempSync(join(tmpdir(), 'krmfn-sandbox-reg-'));
+    const client = new OciClient();
+    const layerBytes = new Uint8Array(
+      gzipSync(
+        writeTar([
+          { path: 'fn', data: probeBinary(), mode: 0o755 },
+          { path: 'etc/passwd', data: enc(PASSWD) },
+        ]),
+      ),
+    );
+    const push = async (mode: string) => {
+      const config = enc(
+        JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'], Cmd: [mode] } }),
+      );
+      const d = await client.pushImage(parseReference(`${reg.host}/fns/probe:${mode}`), {
+        config: { bytes: config, mediaType: MEDIA.ociConfig },
+        layers: [{ bytes: layerBytes, mediaType: MEDIA.ociLayerGzip }],
+        mediaType: MEDIA.ociManifest,
+        tag: mode,
+      });
+      return d.digest;
+    };
+    echoDigest = await push('echo');
+    await push('fail');
+  });
+  afterAll(async () => {
+    await reg?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  function pkg(name: string, image: string): string {
+    const dir = join(work, name);
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'Kptfile'),
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n    configMap:\n      namespace: prod\n  - image: ${image}\n`,
+    );
+    writeFileSync(join(dir, 'cm.yaml'), CM);
+    return dir;
+  }
+
+  it('renders a pipeline mixing a built-in and a pulled, sandboxed container image', async () => {
+    const image = `${reg.host}/fns/probe:echo`;
+    const dir = pkg('mixed', image);
+    const cache = join(work, 'cache-mixed');
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: cache },
+    });
+    expect(r.stderr).toContain(`[PASS] "${image}"`);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings # keep me\n  namespace: prod\ndata:\n  mode: fast\n',
+    );
+    expect(readdirSync(join(cache, 'sandbox', 'rootfs')).filter((n) => !n.startsWith('.'))).toHaveLength(1);
+  });
+
+  it('honours an @sha256 pin and KRMFN_CONTAINER_RUNTIME=sandbox', async () => {
+    const dir = pkg('pinned', `${reg.host}/fns/probe:echo@${echoDigest}`);
+    const r = await runCli(['fn', 'render', dir], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-pinned'), KRMFN_CONTAINER_RUNTIME: 'sandbox' },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toContain('namespace: prod');
+  });
+
+  it("shows a failing image's stderr as kpt does", async () => {
+    const image = `${reg.host}/fns/probe:fail`;
+    const dir = pkg('failing', image);
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-fail') },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`[FAIL] "${image}"`);
+    expect(r.stderr).toMatch(/Stderr:\n\s+"bad input"/);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(CM);
+  });
+
+  it('fails with --image-pull-policy Never when the image is not cached', async () => {
+    const dir = pkg('never', `${reg.host}/fns/probe:echo`);
+    const cache = join(work, 'cache-never');
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox', '--image-pull-policy', 'Never'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: cache },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`image ${reg.host}/fns/probe:echo is not in the cache and the pull policy is Never`);
+    expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
+  });
+});
