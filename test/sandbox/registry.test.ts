@@ -3,10 +3,22 @@
  * function's image is pushed by krmfn's own OCI client to a real registry on loopback (Debian's
  * docker-registry, test/oci/registry.ts), pulled into a fresh cache, unpacked and run under
  * bubblewrap, in a pipeline mixing it with a built-in. Also: `@sha256:` pins, the
- * KRMFN_CONTAINER_RUNTIME spelling, a failing image's stderr, and `--image-pull-policy Never` on
- * an empty cache.
+ * KRMFN_CONTAINER_RUNTIME spelling, a failing image's stderr, `--image-pull-policy Never` on
+ * an empty cache, and (when the tests run as root, as in CI) the installed CLI run as `nobody`:
+ * the unprivileged path through user namespaces.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +63,7 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     };
     echoDigest = await push('echo');
     await push('fail');
+    await push('probe');
   });
   afterAll(async () => {
     await reg?.stop();
@@ -117,5 +130,41 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`image ${reg.host}/fns/probe:echo is not in the cache and the pull policy is Never`);
     expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('runs for an unprivileged user through user namespaces', () => {
+    const repo = join(import.meta.dirname, '../..');
+    if (!existsSync(join(repo, 'dist/cli.js'))) {
+      const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
+      if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+    }
+    const home = join(work, 'nobody-home');
+    chmodSync(work, 0o755);
+    mkdirSync(home, { mode: 0o755 });
+    chownSync(home, 65534, 65534);
+    const input = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${CM.replace(/\n(?=.)/g, '\n  ')}`;
+    const r = spawnSync(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        join(repo, 'bin/krmfn.mjs'),
+        'fn',
+        'eval',
+        '-',
+        '-i',
+        `${reg.host}/fns/probe:probe`,
+        '--container-runtime',
+        'sandbox',
+      ],
+      { cwd: home, input, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: home } },
+    );
+    expect(r.stderr).toContain('[PASS]');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('uid: "65534"');
+    expect(r.stdout).toContain('root: "no"');
+    expect(existsSync(join(home, '.cache', 'krmfn', 'sandbox', 'rootfs'))).toBe(true);
   });
 });
