@@ -122,10 +122,11 @@ describe('sandbox runtime', () => {
     expect(data).toMatchObject({ uid: '1234', gid: '5678', foo: 'from-flag', home: '/' });
   });
 
-  it('has no network unless granted', async () => {
+  it('has no network unless granted, and then the host resolver configuration', async () => {
     const rt = runtime({ env: ['PROBE_PORT'] });
-    expect((await probe(rt)).net).toBe('refused');
-    expect((await probe(rt, true)).net).toBe('ok');
+    expect(await probe(rt)).toMatchObject({ net: 'refused', resolv: '' });
+    const resolv = readFileSync('/etc/resolv.conf', 'utf8').split('\n')[0];
+    expect(await probe(rt, true)).toMatchObject({ net: 'ok', resolv });
   });
 
   it('binds --mount sources read-only, or writable with rw=true', async () => {
@@ -189,6 +190,20 @@ describe('sandbox runtime', () => {
   it('names the fix when bubblewrap is missing', async () => {
     const msg = await failure(call(runtime({ bwrap: join(work, 'no-such-bwrap') }), 'example.test/probe:echo'));
     expect(msg).toMatch(/^container-unavailable: cannot start .*no-such-bwrap.*\n.*apt-get install bubblewrap/);
+  });
+
+  it('names the fix when user namespaces are not allowed', async () => {
+    // The real bwrap, started in a user namespace whose limit of nested namespaces is 0.
+    const restricted = join(work, 'bwrap-without-userns');
+    writeFileSync(
+      restricted,
+      `#!/bin/sh\nexec unshare --user --map-root-user sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec bwrap "$@"' bwrap "$@"\n`,
+      { mode: 0o755 },
+    );
+    const msg = await failure(call(runtime({ bwrap: restricted }), 'example.test/probe:echo'));
+    expect(msg).toMatch(
+      /^container-unavailable: bubblewrap cannot create a sandbox here: bwrap: .*\n.*user namespaces/,
+    );
   });
 
   it('pulls and unpacks an image once per runtime', async () => {

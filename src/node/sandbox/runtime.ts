@@ -7,10 +7,13 @@
  * `asCurrentUser`, no network unless granted, kpt's `--mount` and `--env` values, the function
  * deadline (the whole process tree dies with it), the output cap, and memory/CPU rlimits.
  * Stderr is shown as kpt shows a container's: empty lines dropped, lines rejoined with "\n".
+ * With the network granted, the host's /etc/resolv.conf and /etc/hosts are bound read-only over the
+ * image's, as Docker provides them (an image whose file there is a symlink keeps its own).
  *
  * Like the Docker runtime it resolves every `image:` function (it is the last resort of the chain);
  * bubblewrap is checked once per runtime instance, on the first call.
  */
+import { lstatSync, statSync } from 'node:fs';
 import { NotFoundError, KrmfnError } from '../../core/errors.ts';
 import type {
   BytesOutcome,
@@ -75,6 +78,19 @@ export function sandboxEnv(
   return [...env].map(([k, v]) => `${k}=${v}`);
 }
 
+/** The host's resolver files, for a call with the network (see the file comment). */
+function hostNetworkFiles(rootfs: string): SandboxMount[] {
+  const out: SandboxMount[] = [];
+  for (const file of ['/etc/resolv.conf', '/etc/hosts']) {
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
+    const inImage = lstatSync(`${rootfs}${file}`, { throwIfNoEntry: false });
+    if (inImage && !inImage.isFile()) continue;
+    if (!inImage && lstatSync(`${rootfs}/etc`, { throwIfNoEntry: false })?.isDirectory() === false) continue;
+    out.push({ type: 'bind', source: file, target: file, readonly: true });
+  }
+  return out;
+}
+
 export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRuntime {
   const bwrap = opts.bwrap ?? 'bwrap';
   const mounts: SandboxMount[] = (opts.mounts ?? []).map((m) => parseStorageMount(m, opts.cwd));
@@ -114,7 +130,8 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
           const user = opts.asCurrentUser
             ? currentUser(rootfs, opts.asCurrentUser)
             : imageUser(rootfs, 'nobody', reference);
-          ensureMountPoints(rootfs, mounts);
+          const callMounts = network ? [...mounts, ...hostNetworkFiles(rootfs)] : mounts;
+          ensureMountPoints(rootfs, callMounts);
           const args = bwrapArgs({
             rootfs,
             argv,
@@ -123,7 +140,7 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
             uid: user.uid,
             gid: user.gid,
             network,
-            mounts,
+            mounts: callMounts,
           });
           const timeoutSeconds = Math.max(1, Math.ceil((rc.deadline - rc.now()) / 1000));
           const cmd = cappedCommand(bwrap, args, {
