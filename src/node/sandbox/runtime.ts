@@ -1,5 +1,5 @@
 /**
- * The `sandbox` container runtime (`--container-runtime sandbox`): runs any `image:` function with
+ * The `sandbox` container runtime (`--container-runtime sandbox`, docs/sandbox.md): runs any `image:` function with
  * no container daemon. The image comes from an `ImageSource` (src/node/sandbox/image.ts), its layers
  * are unpacked once into the cache (src/node/sandbox/unpack.ts), and each call runs the image's
  * entrypoint + cmd under bubblewrap (src/node/sandbox/bwrap.ts) with the ResourceList on stdin,
