@@ -2,7 +2,8 @@
  * Test images for the sandbox runtime, built here from our own parts: the static C function
  * (fixtures/probe-fn.c, compiled once per source hash with `gcc -static`), layers written with
  * krmfn's tar writer and gzip'd, configs as a registry would serve them, and an in-memory
- * `ImageSource`.
+ * `ImageSource`; and `withFirstHeader`, which renames a tar's first entry to what the tar writer
+ * refuses to write (`..`, absolute paths) for the hostile-image cases.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -88,4 +89,20 @@ export function memorySource(images: SandboxImage[]): ImageSource & { gets: numb
     },
   };
   return source;
+}
+
+/** Rewrites the name (and link name) of a tar's first header: the writer itself refuses `..`. */
+export function withFirstHeader(tar: Uint8Array, name: string, linkName?: string): Uint8Array {
+  const h = tar.subarray(0, 512);
+  h.fill(0, 0, 100);
+  h.set(enc(name), 0);
+  if (linkName !== undefined) {
+    h.fill(0, 157, 257);
+    h.set(enc(linkName), 157);
+  }
+  h.fill(32, 148, 156);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.set(enc(sum.toString(8).padStart(6, '0') + '\0 '), 148);
+  return tar;
 }

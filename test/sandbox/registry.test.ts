@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA, OciClient, parseReference } from '../../src/core/oci/index.ts';
 import { runCli } from '../harness/golden.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
-import { enc, PASSWD, probeBinary } from './helpers.ts';
+import { enc, probeLayer, withFirstHeader } from './helpers.ts';
 import { writeTar } from '../../src/core/tar.ts';
 import { gzipSync } from 'node:zlib';
 
@@ -41,14 +41,7 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     reg = await startRegistry();
     work = mkdtempSync(join(tmpdir(), 'krmfn-sandbox-reg-'));
     const client = new OciClient();
-    const layerBytes = new Uint8Array(
-      gzipSync(
-        writeTar([
-          { path: 'fn', data: probeBinary(), mode: 0o755 },
-          { path: 'etc/passwd', data: enc(PASSWD) },
-        ]),
-      ),
-    );
+    const layerBytes = probeLayer().bytes;
     const push = async (mode: string) => {
       const config = enc(
         JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'], Cmd: [mode] } }),
@@ -130,6 +123,29 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`image ${reg.host}/fns/probe:echo is not in the cache and the pull policy is Never`);
     expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
+  });
+
+  it('refuses a pulled image whose layer escapes its root, writing nothing outside the cache', async () => {
+    const client = new OciClient();
+    const tar = withFirstHeader(writeTar([{ path: 'placeholder', data: enc('pwned') }]).slice(), '../../escaped');
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'] } }));
+    await client.pushImage(parseReference(`${reg.host}/fns/escape:1`), {
+      config: { bytes: config, mediaType: MEDIA.ociConfig },
+      layers: [{ bytes: new Uint8Array(gzipSync(tar)), mediaType: MEDIA.ociLayerGzip }],
+      mediaType: MEDIA.ociManifest,
+      tag: '1',
+    });
+    const dir = pkg('escape', `${reg.host}/fns/escape:1`);
+    const cache = join(work, 'deep', 'er', 'cache-escape');
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: cache },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('tar entry "../../escaped" escapes the package root');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(join(cache, 'sandbox', 'rootfs'))).toEqual([]);
+    expect(existsSync(join(cache, 'escaped')) || existsSync(join(work, 'deep', 'escaped'))).toBe(false);
   });
 
   it.skipIf(process.getuid?.() !== 0)('runs for an unprivileged user through user namespaces', () => {

@@ -24,7 +24,7 @@ import { isKrmfnError } from '../../src/core/errors.ts';
 import { writeTar } from '../../src/core/tar.ts';
 import type { LayerBlob, SandboxImage } from '../../src/node/sandbox/image.ts';
 import { unpackImage } from '../../src/node/sandbox/unpack.ts';
-import { enc, image, layer, sha256 } from './helpers.ts';
+import { enc, image, layer, sha256, withFirstHeader } from './helpers.ts';
 
 const none = new Uint8Array(0);
 let work: string;
@@ -39,22 +39,6 @@ beforeEach(() => {
   writeFileSync(join(outside, 'secret'), 'host secret\n');
 });
 afterEach(() => rmSync(work, { recursive: true, force: true }));
-
-/** Rewrites the name (and link name) of a tar's first header: the writer itself refuses `..`. */
-function withFirstHeader(tar: Uint8Array, name: string, linkName?: string): Uint8Array {
-  const h = tar.subarray(0, 512);
-  h.fill(0, 0, 100);
-  h.set(enc(name), 0);
-  if (linkName !== undefined) {
-    h.fill(0, 157, 257);
-    h.set(enc(linkName), 157);
-  }
-  h.fill(32, 148, 156);
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.set(enc(sum.toString(8).padStart(6, '0') + '\0 '), 148);
-  return tar;
-}
 
 function blob(tar: Uint8Array): LayerBlob {
   const bytes = new Uint8Array(gzipSync(tar));
