@@ -161,6 +161,10 @@ function applyRecord(image: SandboxImage, s: LayerState, r: TarRecord): void {
           `hard link ${r.path} names ${JSON.stringify(r.linkTarget)}, which is not a file in the image`,
         );
       }
+      if (source === host) break; // a link to itself: the entry is already there
+      if (source.startsWith(`${host}/`)) {
+        throw invalid(image, `hard link ${r.path} would replace the directory holding its target ${r.linkTarget}`);
+      }
       if (existing) removeEntry(host);
       linkSync(source, host);
       break;
@@ -174,7 +178,15 @@ function applyRecord(image: SandboxImage, s: LayerState, r: TarRecord): void {
 /** Applies one layer's tar records on top of `root`. */
 function applyLayer(image: SandboxImage, root: string, records: TarRecord[], dirModes: Map<string, number>): void {
   const s: LayerState = { root, created: new Set(), dirModes };
-  for (const r of records) applyRecord(image, s, r);
+  for (const r of records) {
+    try {
+      applyRecord(image, s, r);
+    } catch (e) {
+      if (e instanceof KrmfnError) throw e;
+      // A combination of entries the file system refuses (an errno error): the image is at fault.
+      throw invalid(image, `entry ${JSON.stringify(r.path)}: ${(e as Error).message.replace(root, '<root>')}`);
+    }
+  }
 }
 
 /** Host path of the image's root filesystem, unpacking it into `cacheDir` unless already there. */
@@ -211,8 +223,11 @@ export function unpackImage(
       entries += records.length;
       applyLayer(image, root, records, dirModes);
     }
-    // Deepest first, so a read-only parent never blocks setting its children.
-    for (const [dir, mode] of [...dirModes].sort((a, b) => b[0].length - a[0].length)) chmodSync(dir, mode | 0o100);
+    // Deepest first, so a read-only parent never blocks setting its children; directories a later
+    // entry removed or replaced are skipped.
+    for (const [dir, mode] of [...dirModes].sort((a, b) => b[0].length - a[0].length)) {
+      if (lstatOrUndefined(dir)?.isDirectory()) chmodSync(dir, mode | 0o100);
+    }
     writeFileSync(join(tmp, COMPLETE_MARK), image.reference + '\n');
     try {
       renameSync(tmp, final);
