@@ -20,6 +20,13 @@ export interface ReadTarOptions {
   maxEntries?: number;
   /** Links, devices and fifos: an error (default) or skipped. */
   nonRegular?: 'reject' | 'skip';
+  /**
+   * The end-of-archive marker: required (default), or optional: an archive may then also end
+   * right after an entry's data, padded or not (kpt's WASM image layers end so: kptdev/kpt
+   * `pkg/wasm/client.go`, `wasmFileToTar`, never flushes or closes its tar writer, and kpt reads
+   * only the first file). A cut inside a header or an entry's data is still an error.
+   */
+  endMarker?: 'required' | 'optional';
 }
 
 const BLOCK = 512;
@@ -73,6 +80,7 @@ export function readTar(buf: Uint8Array, opts: ReadTarOptions = {}): TarEntry[] 
   let off = 0;
   let longName: string | undefined;
   for (;;) {
+    if (off === buf.length && opts.endMarker === 'optional') break;
     if (off + BLOCK > buf.length) {
       throw tarError(`truncated at byte ${buf.length}: no end-of-archive marker after ${out.length} file(s)`);
     }
@@ -95,7 +103,7 @@ export function readTar(buf: Uint8Array, opts: ReadTarOptions = {}): TarEntry[] 
         `truncated in entry ${JSON.stringify(longName ?? name)} (${size} bytes announced, ${data.length} present)`,
       );
     }
-    off = dataStart + Math.ceil(size / BLOCK) * BLOCK;
+    off = Math.min(dataStart + Math.ceil(size / BLOCK) * BLOCK, opts.endMarker === 'optional' ? buf.length : Infinity);
     if (type === 'x') {
       const m = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(dec.decode(data));
       if (m) longName = m[1];

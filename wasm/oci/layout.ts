@@ -98,16 +98,23 @@ export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?
   const layers = (manifest.layers as Descriptor[] | undefined) ?? [];
   if (layers.length !== 1) fail(`expected one layer holding the .wasm, found ${layers.length}`);
   const layer = layers[0];
-  let data = await blob(read, layer.digest);
-  if (isGzip(data)) data = await gunzip(data);
-  let bytes: Uint8Array | undefined;
-  if (isWasm(data)) bytes = data;
-  else {
-    const files = readTar(data);
-    bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
-  }
-  if (!bytes) fail('the layer holds no file');
+  const bytes = await wasmFromLayer(await blob(read, layer.digest), readTar);
   return { bytes, manifestDigest: desc.digest, layerDigest: layer.digest };
+}
+
+/**
+ * The module a WASM image's one layer holds, as kpt reads it (kptdev/kpt `pkg/wasm/client.go`,
+ * `loadWasmFromTar`): the layer, gunzipped when gzip, is the module itself (`\0asm`) or a tar whose
+ * `.wasm` file (else first file) is the module. Used for layouts on disk and for registry pulls.
+ */
+export async function wasmFromLayer(layer: Uint8Array, readTar: TarReader): Promise<Uint8Array> {
+  let data = layer;
+  if (isGzip(data)) data = await gunzip(data);
+  if (isWasm(data)) return data;
+  const files = readTar(data);
+  const bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
+  if (!bytes) fail('the layer holds no file');
+  return bytes;
 }
 
 /** A reader over the files of a tar archive holding an OCI layout. */
