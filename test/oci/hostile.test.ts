@@ -42,7 +42,7 @@ describe.skipIf(!REGISTRY_BINARY)('hostile and failing registry answers', () => 
       true,
     );
     const m = await new OciClient().pull(`${reg.host}/${repo}:v1`);
-    return { layerDigest: m.manifest.layers[0]!.digest, manifestDigest: d.digest };
+    return { layerDigest: m.manifest.layers[0].digest, manifestDigest: d.digest };
   }
 
   it('refuses a blob whose bytes do not match its digest, and caches nothing', async () => {
