@@ -103,20 +103,23 @@ describe.skipIf(!REGISTRY_BINARY)('kpt WASM images in a registry', () => {
 
   it('renders a pipeline mixing a built-in and a registry WASM image, then reuses the cache', async () => {
     const image = `${reg.host}/fns/render:v1`;
-    await push(image);
+    const d = await push(image);
     const dir = pkg(image);
     const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--json'], { cwd: tmp, env });
     expect(r.stderr).toContain(`[PASS] "${image}"`);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(RENDERED);
+    const report = { runtime: 'wasm', image, reference: image, digest: d.image, indexDigest: d.index };
+    expect((JSON.parse(r.stdout) as { images: unknown }).images).toEqual([{ ...report, source: 'pulled' }]);
     // Policy Never runs from the cache the first render filled.
     const again = pkg(image);
-    const r2 = await runCli(['fn', 'render', again, '--allow-alpha-wasm', '--image-pull-policy', 'Never'], {
+    const r2 = await runCli(['fn', 'render', again, '--allow-alpha-wasm', '--image-pull-policy', 'Never', '--json'], {
       cwd: tmp,
       env,
     });
     expect(r2.exitCode).toBe(0);
     expect(readFileSync(join(again, 'cm.yaml'), 'utf8')).toBe(RENDERED);
+    expect((JSON.parse(r2.stdout) as { images: unknown }).images).toEqual([{ ...report, source: 'cached' }]);
   });
 
   it('with policy Never and an empty cache, fails naming the image and writes nothing', async () => {
