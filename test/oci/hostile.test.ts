@@ -187,4 +187,26 @@ describe.skipIf(!REGISTRY_BINARY)('hostile and failing registry answers', () => 
     // One token for the scope, reused for every later request.
     expect(scopes).toEqual(['test-registry repository:h/token:pull']);
   });
+
+  it('follows a blob redirect to another origin without sending it the credentials', async () => {
+    const { layerDigest } = await seed('h/redirect');
+    const seenByStorage: (string | undefined)[] = [];
+    const storage = await front(async (req) => {
+      seenByStorage.push(req.headers.authorization);
+      return undefined;
+    });
+    const p = await front(async (req) => {
+      if (req.headers.authorization === undefined) {
+        return new Response('', { status: 401, headers: { 'www-authenticate': 'Basic realm="test"' } });
+      }
+      if (req.path.endsWith(`/blobs/${layerDigest}`)) {
+        return new Response('', { status: 307, headers: { location: `http://${storage.host}${req.path}` } });
+      }
+      return undefined;
+    });
+    const client = new OciClient({ credentials: () => ({ username: 'u', password: 'p' }) });
+    const img = await client.pull(`${p.host}/h/redirect:v1`);
+    expect(img.layers[0]!.descriptor.digest).toBe(layerDigest);
+    expect(seenByStorage).toEqual([undefined]);
+  });
 });

@@ -53,7 +53,7 @@ Flags:
       --allow-exec             allow exec functions (binaries named by exec: in the Kptfile)
       --allow-network          allow functions network access (container functions only)
       --allow-alpha-wasm       run images as WASM functions
-      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions only)
+      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions and WASM images)
   -o, --output OUT             stdout (a ResourceList), unwrap (plain YAML stream) or a new DIR;
                                default: write the package in place
       --results-dir DIR        write the function results to DIR/results.yaml
