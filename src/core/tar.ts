@@ -45,6 +45,13 @@ export interface ReadTarOptions {
   maxEntries?: number;
   /** Links, devices and fifos: an error (default) or skipped. */
   nonRegular?: 'reject' | 'skip';
+  /**
+   * The end-of-archive marker: required (default), or optional: an archive may then also end
+   * right after an entry's data, padded or not (kpt's WASM image layers end so: kptdev/kpt
+   * `pkg/wasm/client.go`, `wasmFileToTar`, never flushes or closes its tar writer, and kpt reads
+   * only the first file). A cut inside a header or an entry's data is still an error.
+   */
+  endMarker?: 'required' | 'optional';
 }
 
 const BLOCK = 512;
@@ -95,7 +102,7 @@ function safePath(raw: string): string {
 export function readTar(buf: Uint8Array, opts: ReadTarOptions = {}): TarEntry[] {
   const maxEntries = opts.maxEntries ?? 100_000;
   const out: TarEntry[] = [];
-  walkTar(buf, (r, type) => {
+  walkTar(buf, opts, (r, type) => {
     if (r.kind === 'dir') return;
     if (r.kind !== 'file') {
       if (opts.nonRegular === 'skip' && NON_REGULAR.has(type)) return;
@@ -115,7 +122,7 @@ export function readTar(buf: Uint8Array, opts: ReadTarOptions = {}): TarEntry[] 
 export function readTarRecords(buf: Uint8Array, opts: { maxEntries?: number } = {}): TarRecord[] {
   const maxEntries = opts.maxEntries ?? 100_000;
   const out: TarRecord[] = [];
-  walkTar(buf, (r) => {
+  walkTar(buf, {}, (r) => {
     out.push(r);
     if (out.length > maxEntries)
       throw new KrmfnError({ code: 'limit-exceeded', message: `tar archive has more than ${maxEntries} entries` });
@@ -131,12 +138,17 @@ function kindOf(type: string): TarKind {
   return 'other';
 }
 
-function walkTar(buf: Uint8Array, visit: (r: TarRecord, type: string) => void): void {
+function walkTar(
+  buf: Uint8Array,
+  opts: Pick<ReadTarOptions, 'endMarker'>,
+  visit: (r: TarRecord, type: string) => void,
+): void {
   let off = 0;
   let count = 0;
   let longName: string | undefined;
   let longLink: string | undefined;
   for (;;) {
+    if (off === buf.length && opts.endMarker === 'optional') break;
     if (off + BLOCK > buf.length) {
       throw tarError(
         `truncated at byte ${buf.length}: no end-of-archive marker after ${count} entr${count === 1 ? 'y' : 'ies'}`,
@@ -161,7 +173,7 @@ function walkTar(buf: Uint8Array, visit: (r: TarRecord, type: string) => void): 
         `truncated in entry ${JSON.stringify(longName ?? name)} (${size} bytes announced, ${data.length} present)`,
       );
     }
-    off = dataStart + Math.ceil(size / BLOCK) * BLOCK;
+    off = Math.min(dataStart + Math.ceil(size / BLOCK) * BLOCK, opts.endMarker === 'optional' ? buf.length : Infinity);
     if (type === 'x') {
       const text = dec.decode(data);
       const m = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(text);

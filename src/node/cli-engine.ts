@@ -9,11 +9,16 @@ import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
 import { nodeRuntimes } from './runtimes/options.ts';
 import { createNodeWasmRuntime } from './wasm/index.ts';
+import { nodeWasmImages } from './oci/wasm-images.ts';
+import type { WasmImageReport } from '../runtimes/wasm.ts';
+import type { PullPolicy } from '../core/oci/client.ts';
 
 export interface CliEngine {
   engine: Engine;
   /** The environment handed to exec functions (defined values only). */
   env: Record<string, string>;
+  /** Registry WASM images the run used (runtime, reference, digest, pulled or cached). */
+  images: WasmImageReport[];
   close(): Promise<void>;
 }
 
@@ -37,7 +42,12 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
   // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
-  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
+  const images: WasmImageReport[] = [];
+  const wasm = bool(p, 'allow-alpha-wasm')
+    ? createNodeWasmRuntime({
+        images: nodeWasmImages(io.env, policy as PullPolicy | undefined, (r) => images.push(r), extra.last.length > 0),
+      })
+    : undefined;
   const engine = createEngine({
     runtimes: [
       ...extra.first,
@@ -47,5 +57,5 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
       ...extra.last,
     ],
   });
-  return { engine, env, close: async () => void (await wasm?.close()) };
+  return { engine, env, images, close: async () => void (await wasm?.close()) };
 }

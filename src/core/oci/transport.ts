@@ -88,7 +88,9 @@ export class RegistryTransport {
       try {
         res = await this.fetchImpl(url, init);
       } catch (e) {
-        if (attempt < retries) {
+        // An unknown host stays unknown: no retry (Node reports it as the cause's code).
+        const unknownHost = (e as { cause?: { code?: unknown } }).cause?.code === 'ENOTFOUND';
+        if (attempt < retries && !unknownHost) {
           await sleep(delay);
           delay *= 2;
           continue;

@@ -234,7 +234,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   });
   await cli.close();
   await printer.flush();
-  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text);
+  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text, cli.images);
 }
 
 export const evalCommand: Command = {

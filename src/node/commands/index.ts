@@ -16,6 +16,7 @@ import { sourceCommand } from './source.ts';
 import { starlarkCommand } from './starlark.ts';
 import { testCommand } from './test.ts';
 import { versionCommand } from './version.ts';
+import { wasmCommand } from './wasm.ts';
 
 export const COMMANDS: readonly Command[] = Object.freeze([
   buildCommand,
@@ -31,4 +32,5 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   starlarkCommand,
   testCommand,
   versionCommand,
+  wasmCommand,
 ]);

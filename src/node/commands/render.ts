@@ -8,6 +8,7 @@ import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type FlagSpec, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
+import type { WasmImageReport } from '../../runtimes/wasm.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO, type Command } from '../io.ts';
 import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
@@ -52,7 +53,7 @@ Flags:
       --allow-exec             allow exec functions (binaries named by exec: in the Kptfile)
       --allow-network          allow functions network access (container functions only)
       --allow-alpha-wasm       run images as WASM functions
-      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions only)
+      --image-pull-policy P    Always, IfNotPresent (default) or Never (container functions and WASM images)
   -o, --output OUT             stdout (a ResourceList), unwrap (plain YAML stream) or a new DIR;
                                default: write the package in place
       --results-dir DIR        write the function results to DIR/results.yaml
@@ -155,6 +156,8 @@ export async function finish(
   resultsDirArg: string | undefined,
   json: boolean,
   strategy: TextStrategy = beta56Text,
+  /** Registry images the run pulled or took from the cache (the JSON's `images`). */
+  images: readonly WasmImageReport[] = [],
 ): Promise<number> {
   let err = '';
   if (mode === 'render' && outcome.stdout === undefined) err += strategy.renderSummary(outcome);
@@ -177,6 +180,7 @@ export async function finish(
       deleted: outcome.deleted,
       ...(outcome.failure ? { error: outcome.failure.error.toData() } : {}),
       ...(outcome.stdout !== undefined ? { output: outcome.stdout } : {}),
+      ...(images.length ? { images: images.map((i) => ({ runtime: 'wasm', ...i })) } : {}),
     };
     await write(io.stdout, JSON.stringify(data, null, 2) + '\n');
   } else if (outcome.stdout !== undefined && outcome.stdout !== '') {
@@ -260,7 +264,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const diff = outcome.changes.map((c) => unifiedDiff(nodePath.relative(base, c.path), c.before, c.after)).join('');
     if (diff) await write(io.stdout, diff);
   }
-  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text);
+  return finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text, cli.images);
 }
 
 export const renderCommand: Command = {
