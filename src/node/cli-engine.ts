@@ -17,7 +17,7 @@ export interface CliEngine {
   engine: Engine;
   /** The environment handed to exec functions (defined values only). */
   env: Record<string, string>;
-  /** Registry WASM images the run used (runtime, reference, digest, pulled or cached). */
+  /** Registry images the run used, WASM and sandboxed containers (runtime, reference, digest, pulled or cached). */
   images: WasmImageReport[];
   close(): Promise<void>;
 }
@@ -28,6 +28,7 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
   if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy)) {
     throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
   }
+  const images: WasmImageReport[] = [];
   const extra = nodeRuntimes({
     env: io.env,
     cwd: io.cwd,
@@ -36,13 +37,14 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
     mounts: list(p, 'mount'),
     fnEnv: list(p, 'env'),
     asCurrentUser: bool(p, 'as-current-user'),
+    // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
+    onImage: (r) => images.push(r),
     ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
   });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
   // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
-  const images: WasmImageReport[] = [];
   const wasm = bool(p, 'allow-alpha-wasm')
     ? createNodeWasmRuntime({
         images: nodeWasmImages(io.env, policy as PullPolicy | undefined, (r) => images.push(r), extra.last.length > 0),

@@ -90,6 +90,22 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(readdirSync(join(cache, 'sandbox', 'rootfs')).filter((n) => !n.startsWith('.'))).toHaveLength(1);
   });
 
+  it('lists the pulled image under --json images with runtime sandbox, then cached', async () => {
+    const image = `${reg.host}/fns/probe:echo`;
+    const env = { KRMFN_CACHE_DIR: join(work, 'cache-json') };
+    const render = async (name: string) => {
+      const r = await runCli(['fn', 'render', pkg(name, image), '--container-runtime', 'sandbox', '--json'], {
+        cwd: work,
+        env,
+      });
+      expect(r.exitCode).toBe(0);
+      return (JSON.parse(r.stdout) as { images: unknown[] }).images;
+    };
+    const report = { runtime: 'sandbox', image, reference: image, digest: echoDigest };
+    expect(await render('json-1')).toEqual([{ ...report, source: 'pulled' }]);
+    expect(await render('json-2')).toEqual([{ ...report, source: 'cached' }]);
+  });
+
   it('honours an @sha256 pin and KRMFN_CONTAINER_RUNTIME=sandbox', async () => {
     const dir = pkg('pinned', `${reg.host}/fns/probe:echo@${echoDigest}`);
     const r = await runCli(['fn', 'render', dir], {

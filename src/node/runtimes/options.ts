@@ -13,6 +13,7 @@ import { KrmfnError } from '../../core/errors.ts';
 import type { FunctionRuntime } from '../../core/function.ts';
 import { createRemoteRuntime, parseRemoteConfig } from '../../runtimes/remote.ts';
 import { createNodeSandboxRuntime } from '../sandbox/index.ts';
+import type { SandboxImageReport } from '../sandbox/runtime.ts';
 import { createContainerRuntime, parseContainerEngine, type PullPolicy } from './container.ts';
 
 export interface NodeRuntimeChoices {
@@ -26,6 +27,8 @@ export interface NodeRuntimeChoices {
   mounts?: readonly string[];
   fnEnv?: readonly string[];
   asCurrentUser?: boolean;
+  /** Registry images the sandbox runtime used (for `--json`). */
+  onImage?: (report: SandboxImageReport) => void;
 }
 
 export interface NodeRuntimes {
@@ -67,6 +70,7 @@ export function nodeRuntimes(c: NodeRuntimeChoices): NodeRuntimes {
         ...(c.mounts ? { mounts: c.mounts } : {}),
         ...(c.fnEnv ? { fnEnv: c.fnEnv } : {}),
         ...(c.asCurrentUser ? { asCurrentUser: true } : {}),
+        ...(c.onImage ? { onImage: c.onImage } : {}),
       }),
     );
   } else if (engineName) {

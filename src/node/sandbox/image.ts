@@ -35,6 +35,20 @@ export interface SandboxImage {
   id: string;
   config: ImageRunConfig;
   layers: LayerBlob[];
+  /** Where it came from, for `--json` (registry sources set it). */
+  provenance?: ImageProvenance;
+}
+
+/** The registry facts of a pulled image, reported per run like WASM images (src/runtimes/wasm.ts). */
+export interface ImageProvenance {
+  /** The normalised reference pulled. */
+  reference: string;
+  /** Digest of the image manifest. */
+  digest: string;
+  /** Digest of the index the reference named, when it named one. */
+  indexDigest?: string;
+  /** 'cached' when the registry was not asked. */
+  source: 'pulled' | 'cached';
 }
 
 export interface ImageSource {

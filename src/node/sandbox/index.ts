@@ -6,7 +6,7 @@
 import type { FunctionRuntime } from '../../core/function.ts';
 import type { PullPolicy } from '../runtimes/container.ts';
 import { registryImageSource, sandboxCacheDir } from './registry-source.ts';
-import { createSandboxRuntime } from './runtime.ts';
+import { createSandboxRuntime, type SandboxImageReport } from './runtime.ts';
 
 export interface SandboxChoices {
   env: Record<string, string | undefined>;
@@ -15,6 +15,7 @@ export interface SandboxChoices {
   mounts?: readonly string[];
   fnEnv?: readonly string[];
   asCurrentUser?: boolean;
+  onImage?: (report: SandboxImageReport) => void;
 }
 
 export function createNodeSandboxRuntime(c: SandboxChoices): FunctionRuntime {
@@ -24,6 +25,7 @@ export function createNodeSandboxRuntime(c: SandboxChoices): FunctionRuntime {
     hostEnv: c.env,
     cwd: c.cwd,
     ...(c.pullPolicy ? { pullPolicy: c.pullPolicy } : {}),
+    ...(c.onImage ? { onImage: c.onImage } : {}),
     ...(c.mounts ? { mounts: c.mounts } : {}),
     ...(c.fnEnv ? { env: c.fnEnv } : {}),
     ...(c.asCurrentUser && process.getuid && process.getgid

@@ -40,6 +40,12 @@ export function ociImageSource(client: OciClient, architecture = hostArchitectur
         reference,
         id: pulled.manifest.config.digest,
         config: parseImageConfig(pulled.config),
+        provenance: {
+          reference: pulled.reference,
+          digest: pulled.manifestDigest,
+          ...(pulled.indexDigest ? { indexDigest: pulled.indexDigest } : {}),
+          source: pulled.source,
+        },
         layers: pulled.layers.map((l) => ({
           mediaType: l.descriptor.mediaType,
           digest: l.descriptor.digest,

@@ -26,7 +26,7 @@ import type {
 import { runProcess } from '../process.ts';
 import { filterContainerStderr, type PullPolicy } from '../runtimes/container.ts';
 import { bwrapArgs, cappedCommand, checkBwrap } from './bwrap.ts';
-import type { ImageSource, SandboxImage } from './image.ts';
+import type { ImageProvenance, ImageSource, SandboxImage } from './image.ts';
 import { ensureMountPoints } from './mount-points.ts';
 import { parseStorageMount, type SandboxMount } from './mounts.ts';
 import { DEFAULT_UNPACK_LIMITS, unpackImage, type UnpackLimits } from './unpack.ts';
@@ -51,6 +51,15 @@ export interface SandboxRuntimeOptions {
   /** RLIMIT_AS of the function in bytes (default 4 GiB: it caps address space, not resident memory). */
   memoryBytes?: number;
   unpackLimits?: UnpackLimits;
+  /** Called once per image the runtime prepared from a registry (the `--json` `images` list). */
+  onImage?: (report: SandboxImageReport) => void;
+}
+
+/** One registry image a run used, as `--json` lists it (`runtime: 'sandbox'`). */
+export interface SandboxImageReport extends ImageProvenance {
+  runtime: 'sandbox';
+  /** The image as the function names it. */
+  image: string;
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -101,6 +110,7 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
     if (!p) {
       p = (async () => {
         const image = await opts.source.get(reference, opts.pullPolicy ?? 'IfNotPresent');
+        if (image.provenance) opts.onImage?.({ runtime: 'sandbox', image: reference, ...image.provenance });
         return { image, rootfs: unpackImage(image, opts.cacheDir, opts.unpackLimits ?? DEFAULT_UNPACK_LIMITS) };
       })();
       images.set(reference, p);
