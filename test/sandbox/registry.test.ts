@@ -22,7 +22,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MEDIA, OciClient, parseReference } from '../../src/core/oci/index.ts';
+import { MEDIA, OciClient, parseReference, pushWasmImage } from '../../src/core/oci/index.ts';
+import { TESTDATA } from '../wasm/fixtures.ts';
 import { runCli } from '../harness/golden.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
 import { enc, probeLayer, withFirstHeader } from './helpers.ts';
@@ -88,6 +89,36 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings # keep me\n  namespace: prod\ndata:\n  mode: fast\n',
     );
     expect(readdirSync(join(cache, 'sandbox', 'rootfs')).filter((n) => !n.startsWith('.'))).toHaveLength(1);
+  });
+
+  it('renders built-in, registry WASM image and sandboxed container image in one pipeline, no daemon', async () => {
+    const wasmImage = `${reg.host}/fns/annotate:v1`;
+    await pushWasmImage(
+      new OciClient(),
+      parseReference(wasmImage),
+      readFileSync(join(TESTDATA, 'annotate-yaml.wasm')),
+      'annotate-yaml.wasm',
+    );
+    const container = `${reg.host}/fns/probe:echo`;
+    const dir = pkg('all-three', container);
+    const kptfile = readFileSync(join(dir, 'Kptfile'), 'utf8');
+    writeFileSync(
+      join(dir, 'Kptfile'),
+      kptfile.replace(`  - image: ${container}\n`, `  - image: ${wasmImage}\n  - image: ${container}\n`),
+    );
+    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--container-runtime', 'sandbox', '--json'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-all-three') },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings # keep me\n  annotations:\n    wasm.krmfn.dev/touched: "true"\n  namespace: prod\ndata:\n  mode: fast\n',
+    );
+    const images = (JSON.parse(r.stdout) as { images: { runtime: string; image: string }[] }).images;
+    expect(images.map((i) => [i.runtime, i.image])).toEqual([
+      ['wasm', wasmImage],
+      ['sandbox', container],
+    ]);
   });
 
   it('lists the pulled image under --json images with runtime sandbox, then cached', async () => {
