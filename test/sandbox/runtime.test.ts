@@ -15,7 +15,7 @@ import type { BytesOutcome, BytesRunner, FunctionRuntime } from '../../src/core/
 import { withLimits, type Limits } from '../../src/core/limits.ts';
 import { parse } from 'yaml';
 import { createSandboxRuntime, type SandboxRuntimeOptions } from '../../src/node/sandbox/runtime.ts';
-import { enc, image, layer, memorySource, probeImage } from './helpers.ts';
+import { enc, image, layer, memorySource, probeImage, probeLayer } from './helpers.ts';
 
 const INPUT = enc(
   'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: in\n',
@@ -27,6 +27,7 @@ const images = [
   probeImage('flood'),
   probeImage('alloc'),
   probeImage('fail'),
+  image('example.test/probe:missing-workdir', [probeLayer()], { Entrypoint: ['/fn', 'probe'], WorkingDir: '/srv/app' }),
   image('example.test/no-nobody:1', [layer([{ path: 'fn', data: readFileSync('/bin/true'), mode: 0o755 }])], {
     Entrypoint: ['/fn'],
   }),
@@ -115,6 +116,12 @@ describe('sandbox runtime', () => {
     expect(data).toMatchObject({ uid: '65534', gid: '65534', cwd: '/work', home: '/nonexistent', foo: 'from-image' });
     expect(data).toMatchObject({ tmp: 'yes', root: 'no', mountWrite: 'no' });
     expect(readdirSync(work).includes('probe')).toBe(false);
+  });
+
+  it('creates a working directory the image lacks, as Docker does', async () => {
+    const r = await call(runtime(), 'example.test/probe:missing-workdir');
+    expect(r.exitCode).toBe(0);
+    expect(new TextDecoder().decode(r.stdout)).toContain('cwd: "/srv/app"');
   });
 
   it('applies --env over the image environment and --as-current-user', async () => {

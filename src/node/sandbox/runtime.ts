@@ -29,6 +29,7 @@ import { bwrapArgs, cappedCommand, checkBwrap } from './bwrap.ts';
 import type { ImageProvenance, ImageSource, SandboxImage } from './image.ts';
 import { ensureMountPoints } from './mount-points.ts';
 import { parseStorageMount, type SandboxMount } from './mounts.ts';
+import { resolveDirInRoot } from './scoped-path.ts';
 import { DEFAULT_UNPACK_LIMITS, unpackImage, type UnpackLimits } from './unpack.ts';
 import { currentUser, imageUser } from './user.ts';
 
@@ -142,6 +143,8 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
             : imageUser(rootfs, 'nobody', reference);
           const callMounts = network ? [...mounts, ...hostNetworkFiles(rootfs)] : mounts;
           ensureMountPoints(rootfs, callMounts);
+          // Docker creates a WorkingDir the image lacks; so does the sandbox, in the cached tree.
+          if (image.config.workingDir) resolveDirInRoot(rootfs, image.config.workingDir, true);
           const args = bwrapArgs({
             rootfs,
             argv,
