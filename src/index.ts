@@ -158,7 +158,25 @@ export {
   type WasmRuntime,
   type WasmRuntimeOptions,
   type WasmLoader,
+  type WasmImageOptions,
+  type WasmImageReport,
 } from './runtimes/wasm.ts';
+export {
+  OciClient,
+  OciError,
+  isOciError,
+  MemoryBlobStore,
+  parseReference,
+  formatReference,
+  pushWasmImage,
+  WASM_PLATFORM,
+  type BlobStore,
+  type OciClientOptions,
+  type OciReference,
+  type PulledImage,
+  type PullOptions,
+  type PullPolicy,
+} from './core/oci/index.ts';
 export {
   createRemoteRuntime,
   parseRemoteConfig,

@@ -27,4 +27,11 @@ export { createWebWorkerPool, webWorkerLike, type WebWorkerPoolOptions } from '.
 export { createInThreadExecutor } from './worker/in-thread.ts';
 export { createJobHandler, type Reply } from './worker/handler.ts';
 export type { WasmExecutor, WasiJob, GoJsJob, CallOptions, WorkerRequest, WorkerResponse } from './worker/protocol.ts';
-export { loadOciModule, tarLayoutReader, type LayoutReader, type OciModule, type TarReader } from './oci/layout.ts';
+export {
+  loadOciModule,
+  tarLayoutReader,
+  wasmFromLayer,
+  type LayoutReader,
+  type OciModule,
+  type TarReader,
+} from './oci/layout.ts';

@@ -44,6 +44,8 @@ export type ErrorCode =
   | 'cancelled'
   | 'remote-failed'
   | 'container-unavailable'
+  /** A container image refused by the sandbox runtime: bad config, digest or size mismatch, a layer escaping its root. */
+  | 'image-invalid'
   // starlark
   | 'starlark-syntax'
   | 'starlark-resolve'
@@ -52,6 +54,14 @@ export type ErrorCode =
   | 'wasm-compile'
   | 'wasm-trap'
   | 'wasm-digest'
+  // OCI registries (src/core/oci)
+  | 'oci-reference'
+  | 'oci-unauthorized'
+  | 'oci-not-found'
+  | 'oci-platform'
+  | 'oci-digest'
+  | 'oci-registry'
+  | 'oci-not-cached'
   // usage
   | 'usage'
   | 'internal';

@@ -4,16 +4,21 @@
  * processes, and an opt-in container engine last. `close()` ends the WASM worker pool.
  */
 import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
-import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
+import { bool, list, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
 import { nodeRuntimes } from './runtimes/options.ts';
 import { createNodeWasmRuntime } from './wasm/index.ts';
+import { nodeWasmImages } from './oci/wasm-images.ts';
+import type { WasmImageReport } from '../runtimes/wasm.ts';
+import type { PullPolicy } from '../core/oci/client.ts';
 
 export interface CliEngine {
   engine: Engine;
   /** The environment handed to exec functions (defined values only). */
   env: Record<string, string>;
+  /** Registry images the run used, WASM and sandboxed containers (runtime, reference, digest, pulled or cached). */
+  images: WasmImageReport[];
   close(): Promise<void>;
 }
 
@@ -23,18 +28,28 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
   if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy)) {
     throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
   }
+  const images: WasmImageReport[] = [];
   const extra = nodeRuntimes({
     env: io.env,
     cwd: io.cwd,
     remoteConfig: str(p, 'remote-config'),
     containers: str(p, 'container-runtime'),
+    mounts: list(p, 'mount'),
+    fnEnv: list(p, 'env'),
+    asCurrentUser: bool(p, 'as-current-user'),
+    // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
+    onImage: (r) => images.push(r),
     ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
   });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
   // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
-  const wasm = bool(p, 'allow-alpha-wasm') ? createNodeWasmRuntime() : undefined;
+  const wasm = bool(p, 'allow-alpha-wasm')
+    ? createNodeWasmRuntime({
+        images: nodeWasmImages(io.env, policy as PullPolicy | undefined, (r) => images.push(r), extra.last.length > 0),
+      })
+    : undefined;
   const engine = createEngine({
     runtimes: [
       ...extra.first,
@@ -44,5 +59,5 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
       ...extra.last,
     ],
   });
-  return { engine, env, close: async () => void (await wasm?.close()) };
+  return { engine, env, images, close: async () => void (await wasm?.close()) };
 }

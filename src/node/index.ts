@@ -15,3 +15,4 @@ export {
   type NodeWasmRuntimeOptions,
   type NodeWasmExecutorOptions,
 } from './wasm/index.ts';
+export { createNodeOciClient, DiskBlobStore, cacheRoot, dockerCredentials, type NodeOciClient } from './oci/index.ts';

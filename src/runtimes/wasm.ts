@@ -7,6 +7,11 @@
  *   the process working directory as kpt resolves exec paths; words after the path become argv;
  * - `exec:` naming an OCI image layout on disk: a directory holding `oci-layout`, or a `.tar` of one;
  * - `image: oci:PATH[:tag]`, the same layouts referenced as an image;
+ * - with `images` (an OCI client), any other `image:` whose registry image is a WASM image in the
+ *   format `kpt alpha wasm push` writes (src/core/oci/wasm-image.ts): an index entry for `js/wasm`,
+ *   or a one-layer image whose config names no other platform; images without one (container
+ *   images) throw `NotFoundError`, so the chain moves on. Pulls follow `images.policy`; modules
+ *   are compiled once per digest; `images.onImage` hears which image ran, pulled or cached, digest.
  * - any of these pinned with `@sha256:<hex>`: the digest of the `.wasm` bytes or, for a layout,
  *   of the image manifest. A mismatch fails with code `wasm-digest`.
  * Everything else throws `NotFoundError`, so the chain moves on (an `exec:` not ending in `.wasm`
@@ -35,7 +40,12 @@ import type {
 import type { WasmFailure } from '../../wasm/errors.ts';
 import { isWasmHostError } from '../../wasm/errors.ts';
 import { ModuleCache, sha256Hex, type PreparedModule } from '../../wasm/module-cache.ts';
-import { loadOciModule, tarLayoutReader, type LayoutReader } from '../../wasm/oci/layout.ts';
+import { loadOciModule, tarLayoutReader, wasmFromLayer, type LayoutReader } from '../../wasm/oci/layout.ts';
+import type { OciClient, PullPolicy } from '../core/oci/client.ts';
+import { isOciError } from '../core/oci/errors.ts';
+import { WASM_PLATFORM } from '../core/oci/manifest.ts';
+import { parseReference } from '../core/oci/reference.ts';
+import { resolveImageName } from '../core/image.ts';
 import { readTar } from '../core/tar.ts';
 import { createInThreadExecutor } from '../../wasm/worker/in-thread.ts';
 import type { WasmExecutor } from '../../wasm/worker/protocol.ts';
@@ -46,8 +56,38 @@ export interface WasmLoader {
   stat(path: string): Promise<'file' | 'dir' | 'missing'>;
 }
 
+/** Which registry image a WASM function ran from (for --json and verbose reports). */
+export interface WasmImageReport {
+  /** The image as the function names it. */
+  image: string;
+  /** The normalised reference pulled. */
+  reference: string;
+  /** Digest of the image manifest that held the module. */
+  digest: string;
+  /** Digest of the index the reference named, when it named one. */
+  indexDigest?: string;
+  /** 'cached' when the registry was not asked. */
+  source: 'pulled' | 'cached';
+}
+
+/** Registry images for the WASM runtime. */
+export interface WasmImageOptions {
+  client: OciClient;
+  /** kpt's `--image-pull-policy` (default IfNotPresent). */
+  policy?: PullPolicy;
+  onImage?: (report: WasmImageReport) => void;
+  /**
+   * A runtime later in the chain runs images too (containers): registry failures (unreachable, not
+   * found, unauthorized) then pass the image on (`NotFoundError`, the OCI message as its hint)
+   * rather than failing it. Digest mismatches always fail.
+   */
+  passOnRegistryErrors?: boolean;
+}
+
 export interface WasmRuntimeOptions {
   loader: WasmLoader;
+  /** Pull `image:` functions that are WASM images from registries (see the file comment). */
+  images?: WasmImageOptions;
   /** Where modules run (default: in-thread, without hard deadlines). */
   executor?: WasmExecutor;
   /** Linear-memory cap per module, in bytes (default 512 MiB). */
@@ -96,8 +136,11 @@ interface WasmRef {
   args: string[];
 }
 
-/** Image layouts and layers: links inside are skipped, not refused (only the .wasm matters). */
-const readImageTar = (archive: Uint8Array) => readTar(archive, { nonRegular: 'skip' });
+/**
+ * Image layouts and layers: links inside are skipped, not refused (only the .wasm matters), and the
+ * end-of-archive marker is optional, as kpt writes its layers without one (src/core/tar.ts).
+ */
+export const readImageTar = (archive: Uint8Array) => readTar(archive, { nonRegular: 'skip', endMarker: 'optional' });
 
 const PIN = /@(sha256:[0-9a-f]{64})$/;
 
@@ -189,6 +232,11 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
       const name = ctx.displayName || spec.exec || spec.image || '';
       if (!ctx.allowWasm) throw new NotFoundError(name);
       if (spec.exec && !spec.image && !ctx.allowExec) throw new NotFoundError(name);
+      if (spec.image && !spec.image.startsWith('oci:') && opts.images) {
+        const prepared = await loadImage(opts.images, spec.image, name);
+        if (!prepared) throw new NotFoundError(name);
+        return { kind: 'bytes', run: (stdin, rctx) => runModule(prepared, [], stdin, rctx, name) };
+      }
       const ref = await parseRef(spec, ctx);
       if (!ref) throw new NotFoundError(name);
       executor.prewarm?.();
@@ -200,6 +248,68 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     },
     close: () => executor.close(),
   };
+
+  /** The module of a registry WASM image, or undefined when the image is not one. */
+  async function loadImage(images: WasmImageOptions, image: string, name: string): Promise<PreparedModule | undefined> {
+    const ref = parseReference(resolveImageName(image));
+    const policy = images.policy ?? 'IfNotPresent';
+    let pulled;
+    try {
+      pulled = await images.client.pull(ref, { platform: WASM_PLATFORM, policy, layers: false });
+    } catch (e) {
+      if (isOciError(e) && e.code === 'oci-platform') return undefined;
+      if (isOciError(e) && images.passOnRegistryErrors && e.code !== 'oci-digest') {
+        throw new NotFoundError(name, `function ${JSON.stringify(name)} not found`, e.message);
+      }
+      throw e;
+    }
+    const layers = pulled.manifest.layers;
+    if (!pulled.indexDigest) {
+      // A plain image manifest: a WASM image only if its config names no other platform.
+      let config: { os?: unknown; architecture?: unknown } = {};
+      try {
+        config = JSON.parse(dec.decode(pulled.config)) as typeof config;
+      } catch {
+        // not JSON: judged by its layers alone
+      }
+      if ((config.os && config.os !== 'js') || (config.architecture && config.architecture !== 'wasm'))
+        return undefined;
+    }
+    if (layers.length !== 1) {
+      if (!pulled.indexDigest) return undefined;
+      throw new KrmfnError({
+        code: 'wasm-compile',
+        message: `WASM image ${pulled.reference}: expected one layer holding the .wasm, found ${layers.length}`,
+        function: name,
+      });
+    }
+    executor.prewarm?.();
+    const layer = await images.client.blob(ref, layers[0], policy);
+    let bytes: Uint8Array;
+    try {
+      bytes = await wasmFromLayer(layer.bytes, readImageTar);
+    } catch (e) {
+      throw new KrmfnError({
+        code: 'wasm-compile',
+        message: `WASM image ${pulled.reference}: ${e instanceof Error ? e.message : String(e)}`,
+        function: name,
+      });
+    }
+    images.onImage?.({
+      image,
+      reference: pulled.reference,
+      digest: pulled.manifestDigest,
+      ...(pulled.indexDigest ? { indexDigest: pulled.indexDigest } : {}),
+      source: pulled.source === 'cached' && layer.fromStore ? 'cached' : 'pulled',
+    });
+    try {
+      return await cache.get(bytes, { maxMemoryBytes });
+    } catch (e) {
+      if (!isWasmHostError(e)) throw e;
+      if (e.kind === 'memory') throw new LimitExceededError('memory', e.message, name);
+      throw new KrmfnError({ code: 'wasm-compile', message: e.message, function: name });
+    }
+  }
 
   async function runModule(
     prepared: PreparedModule,

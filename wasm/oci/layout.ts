@@ -74,9 +74,31 @@ function pick(manifests: Descriptor[], tag: string | undefined): Descriptor {
   return fail('no manifest for platform js/wasm');
 }
 
-async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+/** Layers inflate to at most this many bytes (a decompression bomb stops here). */
+export const MAX_LAYER_BYTES = 256 * 1024 * 1024;
+
+async function gunzip(bytes: Uint8Array, max: number): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      fail(`the layer inflates to more than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
 }
 
 const isWasm = (b: Uint8Array): boolean =>
@@ -98,16 +120,28 @@ export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?
   const layers = (manifest.layers as Descriptor[] | undefined) ?? [];
   if (layers.length !== 1) fail(`expected one layer holding the .wasm, found ${layers.length}`);
   const layer = layers[0];
-  let data = await blob(read, layer.digest);
-  if (isGzip(data)) data = await gunzip(data);
-  let bytes: Uint8Array | undefined;
-  if (isWasm(data)) bytes = data;
-  else {
-    const files = readTar(data);
-    bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
-  }
-  if (!bytes) fail('the layer holds no file');
+  const bytes = await wasmFromLayer(await blob(read, layer.digest), readTar);
   return { bytes, manifestDigest: desc.digest, layerDigest: layer.digest };
+}
+
+/**
+ * The module a WASM image's one layer holds, as kpt reads it (kptdev/kpt `pkg/wasm/client.go`,
+ * `loadWasmFromTar`): the layer, gunzipped when gzip, is the module itself (`\0asm`) or a tar whose
+ * `.wasm` file (else first file) is the module. Used for layouts on disk and for registry pulls.
+ * A gzip layer inflating past `maxBytes` is refused as it inflates.
+ */
+export async function wasmFromLayer(
+  layer: Uint8Array,
+  readTar: TarReader,
+  maxBytes = MAX_LAYER_BYTES,
+): Promise<Uint8Array> {
+  let data = layer;
+  if (isGzip(data)) data = await gunzip(data, maxBytes);
+  if (isWasm(data)) return data;
+  const files = readTar(data);
+  const bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
+  if (!bytes) fail('the layer holds no file');
+  return bytes;
 }
 
 /** A reader over the files of a tar archive holding an OCI layout. */

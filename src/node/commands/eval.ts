@@ -164,5 +164,5 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   });
   await cli.close();
   await printer.flush();
-  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text);
+  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text, cli.images);
 }

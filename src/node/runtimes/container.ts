@@ -105,9 +105,9 @@ const PULL_NOISE: Record<ContainerEngine, RegExp[]> = {
   nerdctl: [/^[^\s]+:\s+resolv/, /^(index|manifest|config|layer)-sha256:/, /^elapsed: /],
 };
 
-/** kpt's stderr rule for containers: drop pull-progress lines, rejoin with "\n". */
-export function filterContainerStderr(stderr: string, engine: ContainerEngine): string {
-  const noise = PULL_NOISE[engine];
+/** kpt's stderr rule for containers: drop pull-progress lines, rejoin with "\n" (the daemonless sandbox prints none). */
+export function filterContainerStderr(stderr: string, engine: ContainerEngine | 'sandbox'): string {
+  const noise = engine === 'sandbox' ? [] : PULL_NOISE[engine];
   return stderr
     .split('\n')
     .filter((l) => l !== '' && !noise.some((re) => re.test(l)))

@@ -1,10 +1,11 @@
 /**
  * The tar reader (src/core/tar.ts): archives written by writeTar read back as the same entries;
- * random, truncated and corrupted archives give entries or a krmfn error, never a host exception.
+ * random, truncated and corrupted archives give entries or a krmfn error, never a host exception,
+ * from `readTar` and from `readTarRecords` alike.
  */
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { readTar, writeTar, type TarEntry } from '../../../src/core/tar.ts';
+import { readTar, readTarRecords, writeTar, type TarEntry } from '../../../src/core/tar.ts';
 import { onlyCleanErrors, target } from '../harness.ts';
 
 const seg = fc.stringMatching(/^[a-zA-Z0-9_.-]{1,20}$/).filter((s) => s !== '.' && s !== '..');
@@ -22,6 +23,7 @@ type Input =
 function check(i: Input): void {
   if (i.kind === 'bytes') {
     onlyCleanErrors(() => readTar(i.bytes));
+    onlyCleanErrors(() => readTarRecords(i.bytes));
     return;
   }
   const tar = writeTar(i.entries);
@@ -34,11 +36,20 @@ function check(i: Input): void {
       )
     )
       throw new Error(`tar round trip changed the entries: ${JSON.stringify(back.map((e) => e.path))}`);
+    const records = readTarRecords(tar).map((r) => ({ path: r.path, data: new Uint8Array(r.data), kind: r.kind }));
+    if (
+      !isDeepStrictEqual(
+        records,
+        back.map((e) => ({ ...e, kind: 'file' })),
+      )
+    )
+      throw new Error('readTarRecords and readTar disagree on the files of an archive');
     return;
   }
   const bytes = tar.slice(0, Math.min(tar.length, i.cut));
   for (const [at, value] of i.flips) if (bytes.length) bytes[at % bytes.length] = value;
   onlyCleanErrors(() => readTar(bytes));
+  onlyCleanErrors(() => readTarRecords(bytes));
 }
 
 export const tarTarget = target<Input>({

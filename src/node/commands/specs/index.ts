@@ -16,6 +16,7 @@ import { sourceSpec } from './source.ts';
 import { starlarkSpec } from './starlark.ts';
 import { testSpec } from './test.ts';
 import { versionSpec } from './version.ts';
+import { wasmSpec } from './wasm.ts';
 import type { Command } from './types.ts';
 
 export const COMMANDS: readonly Command[] = Object.freeze([
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = Object.freeze([
   starlarkSpec,
   testSpec,
   versionSpec,
+  wasmSpec,
 ]);
 
 /** The kpt commands, spelled `krmfn fn NAME` as kpt does. */
