@@ -126,7 +126,8 @@ describe.skipIf(!REGISTRY_BINARY)('kpt WASM images in a registry', () => {
     const image = `${reg.host}/fns/never:v1`;
     await push(image);
     const dir = pkg(image);
-    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--image-pull-policy', 'Never'], {
+    // kpt takes the policy in any case.
+    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--image-pull-policy', 'never'], {
       cwd: tmp,
       env: { ...env, KRMFN_CACHE_DIR: join(tmp, 'empty-cache') },
     });

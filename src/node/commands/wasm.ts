@@ -11,6 +11,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import type { PullPolicy } from '../../core/oci/client.ts';
+import { parsePullPolicy, pullPolicyError } from '../../core/oci/pull-policy.ts';
 import { WASM_PLATFORM } from '../../core/oci/manifest.ts';
 import { parseReference } from '../../core/oci/reference.ts';
 import { pushWasmImage } from '../../core/oci/wasm-image.ts';
@@ -36,8 +37,6 @@ const FLAGS: readonly FlagSpec[] = [
   { name: 'help', short: 'h', kind: 'bool' },
   { name: 'image-pull-policy', kind: 'string' },
 ];
-
-const POLICIES: readonly PullPolicy[] = ['Always', 'IfNotPresent', 'Never'];
 
 async function push(args: string[], io: CliIO): Promise<void> {
   if (args.length !== 2) throw new UsageError(`accepts 2 arg(s), received ${args.length}`);
@@ -71,9 +70,9 @@ async function runWasm(argv: string[], io: CliIO): Promise<number> {
       await write(bool(p, 'help') ? io.stdout : io.stderr, HELP);
       return bool(p, 'help') ? 0 : 1;
     }
-    const policy = (str(p, 'image-pull-policy') ?? 'IfNotPresent') as PullPolicy;
-    if (!POLICIES.includes(policy))
-      throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
+    const policyText = str(p, 'image-pull-policy') ?? 'IfNotPresent';
+    const policy = parsePullPolicy(policyText);
+    if (!policy) throw new UsageError(pullPolicyError(policyText));
     if (sub === 'push') await push(rest, io);
     else if (sub === 'pull') await pull(rest, io, policy);
     else throw new UsageError(`unknown command ${JSON.stringify(sub)} for "krmfn wasm" (push, pull)`);
