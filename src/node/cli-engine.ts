@@ -11,7 +11,7 @@ import { nodeRuntimes } from './runtimes/options.ts';
 import { createNodeWasmRuntime } from './wasm/index.ts';
 import { nodeWasmImages } from './oci/wasm-images.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
-import type { PullPolicy } from '../core/oci/client.ts';
+import { parsePullPolicy, pullPolicyError } from '../core/oci/pull-policy.ts';
 
 export interface CliEngine {
   engine: Engine;
@@ -24,10 +24,9 @@ export interface CliEngine {
 
 /** Throws UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
 export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
-  const policy = str(p, 'image-pull-policy');
-  if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy)) {
-    throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
-  }
+  const policyText = str(p, 'image-pull-policy');
+  const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
+  if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
   const images: WasmImageReport[] = [];
   const extra = nodeRuntimes({
     env: io.env,
@@ -39,7 +38,7 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
     asCurrentUser: bool(p, 'as-current-user'),
     // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
     onImage: (r) => images.push(r),
-    ...(policy ? { pullPolicy: policy as 'Always' | 'IfNotPresent' | 'Never' } : {}),
+    ...(policy ? { pullPolicy: policy } : {}),
   });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
@@ -47,7 +46,7 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
   const wasm = bool(p, 'allow-alpha-wasm')
     ? createNodeWasmRuntime({
-        images: nodeWasmImages(io.env, policy as PullPolicy | undefined, (r) => images.push(r), extra.last.length > 0),
+        images: nodeWasmImages(io.env, policy, (r) => images.push(r), extra.last.length > 0),
       })
     : undefined;
   const engine = createEngine({

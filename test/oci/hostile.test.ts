@@ -206,7 +206,7 @@ describe.skipIf(!REGISTRY_BINARY)('hostile and failing registry answers', () => 
     });
     const client = new OciClient({ credentials: () => ({ username: 'u', password: 'p' }) });
     const img = await client.pull(`${p.host}/h/redirect:v1`);
-    expect(img.layers[0]!.descriptor.digest).toBe(layerDigest);
+    expect(img.layers[0].descriptor.digest).toBe(layerDigest);
     expect(seenByStorage).toEqual([undefined]);
   });
 });

@@ -6,7 +6,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatReference, parseChallenge, parseReference, sha256Digest } from '../../src/core/oci/index.ts';
+import {
+  formatReference,
+  parseChallenge,
+  parsePullPolicy,
+  parseReference,
+  sha256Digest,
+} from '../../src/core/oci/index.ts';
+import { runCli } from '../harness/golden.ts';
 import { cacheRoot, DiskBlobStore, dockerCredentials } from '../../src/node/oci/index.ts';
 
 const D = `sha256:${'a'.repeat(64)}`;
@@ -99,5 +106,25 @@ describe('Node edge: credentials and cache', () => {
     expect(await other.getTag('localhost:5000/a/b:v1')).toBe(digest);
     expect(readFileSync(join(root, 'oci', 'blobs', 'sha256', digest.slice(7)), 'utf8')).toBe('blob');
     expect(await other.getBlob(`sha512:${'0'.repeat(128)}`)).toBeUndefined();
+  });
+});
+
+describe('--image-pull-policy', () => {
+  it('takes the three policies in any case, as kpt does, and refuses others with kpt message', async () => {
+    expect(['always', 'IFNOTPRESENT', 'Never', 'nope'].map(parsePullPolicy)).toEqual([
+      'Always',
+      'IfNotPresent',
+      'Never',
+      undefined,
+    ]);
+    const r = await runCli(['fn', 'eval', '-', '--exec', '/bin/cat', '--image-pull-policy', 'bogus'], {
+      cwd: tmpdir(),
+      stdin: '',
+    });
+    expect(r).toMatchObject({
+      exitCode: 1,
+      stderr:
+        'error: invalid argument "bogus" for "--image-pull-policy" flag: must be one of: Always, IfNotPresent, Never\n',
+    });
   });
 });

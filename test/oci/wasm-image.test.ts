@@ -126,7 +126,8 @@ describe.skipIf(!REGISTRY_BINARY)('kpt WASM images in a registry', () => {
     const image = `${reg.host}/fns/never:v1`;
     await push(image);
     const dir = pkg(image);
-    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--image-pull-policy', 'Never'], {
+    // kpt takes the policy in any case.
+    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm', '--image-pull-policy', 'never'], {
       cwd: tmp,
       env: { ...env, KRMFN_CACHE_DIR: join(tmp, 'empty-cache') },
     });
@@ -191,5 +192,49 @@ describe.skipIf(!REGISTRY_BINARY)('kpt WASM images in a registry', () => {
       env: { ...process.env, DOCKER_CONFIG: env.DOCKER_CONFIG },
     });
     expect(readFileSync(file)).toEqual(readFileSync(join(TESTDATA, 'echo.wasm')));
+  });
+});
+
+describe.skipIf(!REGISTRY_BINARY)('kpt WASM images in a registry with htpasswd auth', () => {
+  let reg: TestRegistry;
+  let tmp: string;
+  beforeAll(async () => {
+    reg = await startRegistry({ username: 'fnbot', password: 'pa:ss' });
+    tmp = mkdtempSync(join(tmpdir(), 'krmfn-wasm-auth-'));
+  });
+  afterAll(async () => {
+    await reg?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('pushes, renders and evaluates with credentials from the Docker config file, and names the image when they are missing', async () => {
+    const docker = join(tmp, 'docker');
+    mkdirSync(docker);
+    const auth = Buffer.from('fnbot:pa:ss').toString('base64');
+    writeFileSync(join(docker, 'config.json'), JSON.stringify({ auths: { [reg.host]: { auth } } }));
+    const env = { KRMFN_CACHE_DIR: join(tmp, 'cache'), DOCKER_CONFIG: docker };
+    const image = `${reg.host}/private/annotate:v1`;
+    const pushed = await runCli(['wasm', 'push', join(TESTDATA, 'annotate-yaml.wasm'), image], { cwd: tmp, env });
+    expect(pushed).toMatchObject({ exitCode: 0, stderr: '' });
+    const dir = join(tmp, 'pkg');
+    mkdirSync(dir);
+    writeFileSync(
+      join(dir, 'Kptfile'),
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n    configMap:\n      namespace: prod\n  - image: ${image}\n`,
+    );
+    writeFileSync(join(dir, 'cm.yaml'), CM);
+    const r = await runCli(['fn', 'render', dir, '--allow-alpha-wasm'], { cwd: tmp, env });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(RENDERED);
+    const e = await runCli(['fn', 'eval', '-', '--image', image, '--allow-alpha-wasm'], { cwd: tmp, env, stdin: CM });
+    expect(e.exitCode).toBe(0);
+    expect(e.stdout).toContain('wasm.krmfn.dev/touched: "true"');
+    const anon = await runCli(['fn', 'eval', '-', '--image', image, '--allow-alpha-wasm'], {
+      cwd: tmp,
+      env: { KRMFN_CACHE_DIR: join(tmp, 'cache2'), DOCKER_CONFIG: join(tmp, 'none') },
+      stdin: CM,
+    });
+    expect(anon.exitCode).toBe(1);
+    expect(anon.stderr).toContain(`pulling ${image}: unauthorized (HTTP 401)`);
   });
 });

@@ -37,7 +37,9 @@ import { formatReference, manifestReference, parseReference, type OciReference }
 import type { BlobStore } from './store.ts';
 import { readCapped, RegistryTransport, type TransportOptions } from './transport.ts';
 
-export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+import type { PullPolicy } from './pull-policy.ts';
+
+export type { PullPolicy } from './pull-policy.ts';
 
 export interface OciClientOptions extends TransportOptions {
   store?: BlobStore;

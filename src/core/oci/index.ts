@@ -11,6 +11,7 @@ export {
   type PullOptions,
   type PullPolicy,
 } from './client.ts';
+export { parsePullPolicy, pullPolicyError } from './pull-policy.ts';
 export { isOciError, OciError, type OciErrorCode } from './errors.ts';
 export { parseChallenge, type Credentials } from './auth.ts';
 export {

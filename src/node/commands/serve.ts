@@ -2,6 +2,7 @@
  * `krmfn serve`: run functions as an HTTP service (see src/node/serve/server.ts for the API).
  * Binds to loopback unless --host says otherwise; SIGTERM/SIGINT drain in-flight requests first.
  */
+import { parsePullPolicy, pullPolicyError } from '../../core/oci/pull-policy.ts';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { BUILTINS } from '../../../builtins/index.ts';
@@ -30,9 +31,9 @@ function durationFlag<K extends string>(p: ParsedArgs, name: string, key: K): Pa
 
 /** The runtime flags, as `krmfn render` reads them (src/node/cli-engine.ts, commands/render.ts). */
 function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
-  const policy = str(p, 'image-pull-policy');
-  if (policy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(policy))
-    throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
+  const policyText = str(p, 'image-pull-policy');
+  const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
+  if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
   const containers = str(p, 'container-runtime');
   if (containers !== undefined) parseContainerEngine(containers);
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
@@ -49,7 +50,7 @@ function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
   const remote = str(p, 'remote-config') ?? io.env.KRMFN_REMOTE_CONFIG;
   if (remote !== undefined) config.remoteConfig = remote;
   if (containers !== undefined) config.containerRuntime = containers;
-  if (policy !== undefined) config.imagePullPolicy = policy as PullPolicy;
+  if (policy !== undefined) config.imagePullPolicy = policy;
   // Fail here, on the main thread, on an unreadable remote config rather than in every worker.
   nodeRuntimes({ env: io.env, cwd: io.cwd, remoteConfig: config.remoteConfig, containers: false });
   return config;

@@ -11,6 +11,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as nodePath from 'node:path';
 import type { PullPolicy } from '../../core/oci/client.ts';
+import { parsePullPolicy, pullPolicyError } from '../../core/oci/pull-policy.ts';
 import { WASM_PLATFORM } from '../../core/oci/manifest.ts';
 import { parseReference } from '../../core/oci/reference.ts';
 import { pushWasmImage } from '../../core/oci/wasm-image.ts';
@@ -21,8 +22,6 @@ import { errorLine } from '../error-line.ts';
 import { write, type CliIO } from '../io.ts';
 import { createNodeOciClient } from '../oci/index.ts';
 import { wasmSpec } from './specs/wasm.ts';
-
-const POLICIES: readonly PullPolicy[] = ['Always', 'IfNotPresent', 'Never'];
 
 async function push(args: string[], io: CliIO): Promise<void> {
   if (args.length !== 2) throw new UsageError(`accepts 2 arg(s), received ${args.length}`);
@@ -53,9 +52,9 @@ export async function runWasm(argv: string[], io: CliIO): Promise<number> {
     const p = parseFlags(argv, wasmSpec.flags);
     const [sub, ...rest] = p.positional;
     if (sub === undefined) throw new UsageError('wants a subcommand: push or pull');
-    const policy = (str(p, 'image-pull-policy') ?? 'IfNotPresent') as PullPolicy;
-    if (!POLICIES.includes(policy))
-      throw new UsageError('image pull policy must be one of Always, IfNotPresent and Never');
+    const policyText = str(p, 'image-pull-policy') ?? 'IfNotPresent';
+    const policy = parsePullPolicy(policyText);
+    if (!policy) throw new UsageError(pullPolicyError(policyText));
     if (sub === 'push') await push(rest, io);
     else if (sub === 'pull') await pull(rest, io, policy);
     else throw new UsageError(`unknown command ${JSON.stringify(sub)} for "krmfn wasm" (push, pull)`);
