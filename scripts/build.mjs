@@ -1,5 +1,6 @@
-// Builds dist/: the library entries (ESM, code-split, dependencies external) and the CLI as one
-// self-contained file (dependencies bundled, so `krmfn` starts by loading a single module).
+// Builds dist/: the library entries (ESM, code-split, dependencies external), the CLI as one
+// self-contained CommonJS file with its hash (dependencies bundled but gRPC and kubernetes-models,
+// so `krmfn` starts by loading a single script through its code cache) and the launcher.
 import { build } from 'esbuild';
 
 const libraryEntries = {
@@ -29,21 +30,41 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The CLI: one self-contained CommonJS file (dist/cli.cjs) that src/node/launch.ts compiles through
+// a V8 code cache, keyed by the sha256 written beside it (dist/cli.cjs.sha256). CommonJS because
+// Node 20 offers a code cache only for scripts (vm.Script cachedData), not for ES modules. Modules
+// reached only through a dynamic import() stay unevaluated until a command imports them.
 await build({
   entryPoints: { cli: 'src/node/cli.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  // The bundle's own file URL, for the sources that locate files beside it (import.meta.url).
+  define: { 'import.meta.url': '__krmfnBundleUrl' },
+  banner: { js: "const __krmfnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start; so do
+  // gRPC and protobuf (0.8 MB, used only by `serve --grpc` and grpc:// functions).
+  external: ['kubernetes-models', 'kubernetes-models/*', '@grpc/grpc-js', '@grpc/proto-loader'],
+});
+const { createHash } = await import('node:crypto');
+const { readFileSync, writeFileSync } = await import('node:fs');
+writeFileSync('dist/cli.cjs.sha256', `${createHash('sha256').update(readFileSync('dist/cli.cjs')).digest('hex')}\n`);
+// dist/cli.js: the same CLI for ES module importers (tests, tools), a facade over the one bundle.
+writeFileSync('dist/cli.js', "export { BROKEN_PIPE_STATUS, main, runAsProcess } from './cli.cjs';\n");
+// The launcher the bin shim imports: tiny, node built-ins only.
+await build({
+  entryPoints: { launch: 'src/node/launch.ts' },
   outdir: 'dist',
   bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: true,
   logLevel: 'warning',
-  // Bundled CommonJS dependencies (ajv) may call require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
-  },
-  // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start.
-  external: ['kubernetes-models', 'kubernetes-models/*'],
 });
 
 // Type declarations for every public entry (dist/types/**, named by the `types` conditions of the
