@@ -37,6 +37,7 @@ const RENDER_FLAGS: readonly FlagSpec[] = [
   ...COMMON_FLAGS,
   { name: 'allow-exec', kind: 'bool' },
   { name: 'diff', kind: 'bool' },
+  { name: 'jobs', kind: 'string' },
 ];
 
 const HELP = `Render a package: run the Kptfile pipelines of the package and its subpackages, in process.
@@ -64,6 +65,8 @@ Flags:
                                (default: run the tag's version, record the digest)
       --truncate-output        truncate Results/Stderr blocks to 4 lines (default true)
       --json                   print the outcome (results, counts, error) as JSON on stdout
+      --jobs N                 hydrate up to N sibling subpackages at a time; output is the same
+                               as one at a time (default 1)
       --kpt-version V          behave as this kpt release: ${KPT_VERSIONS.join(', ')}
                                (default ${DEFAULT_KPT_VERSION}; also KRMFN_KPT_VERSION)
       --image-prefix P         registry for short image names (1.0.0-beta.67; default
@@ -215,6 +218,15 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
+  let jobs: number | undefined;
+  const jobsFlag = str(p, 'jobs');
+  if (jobsFlag !== undefined) {
+    jobs = /^[1-9][0-9]{0,3}$/.test(jobsFlag) ? Number(jobsFlag) : undefined;
+    if (jobs === undefined) {
+      await write(io.stderr, `error: invalid argument ${JSON.stringify(jobsFlag)} for "--jobs" flag: want 1 to 9999\n`);
+      return 1;
+    }
+  }
   const resultsDir = str(p, 'results-dir');
   let root: string;
   try {
@@ -247,6 +259,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     allowWasm: bool(p, 'allow-alpha-wasm'),
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
     dryRun: bool(p, 'diff'),
+    ...(jobs !== undefined ? { jobs } : {}),
     kptVersion: level.version,
     ...(imagePrefix !== undefined ? { imagePrefix } : {}),
     onEvent: printer.sink,
