@@ -46,13 +46,28 @@ await build({
   logLevel: 'warning',
   // The bundle's own file URL, for the sources that locate files beside it (import.meta.url).
   define: { 'import.meta.url': '__krmfnBundleUrl' },
-  banner: { js: "const __krmfnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Dynamic imports left in the bundle (externals, user files by URL) go through __krmfnImport: a
+  // script compiled by vm.Script cannot import() by itself without an experimental Node option, so
+  // src/node/launch.ts passes its own import() as __krmfnLauncherImport; loaded by Node's own
+  // require (Node 22+, dist/cli.js), the bundle's native import is used. (`import (` with a space
+  // is not rewritten below.)
+  banner: {
+    js: [
+      // First, so that the bundle is strict code as its ES module sources were.
+      "'use strict';",
+      "const __krmfnBundleUrl = require('node:url').pathToFileURL(__filename).href;",
+      "const __krmfnImport = typeof __krmfnLauncherImport === 'function' ? __krmfnLauncherImport : (specifier) => import (specifier);",
+    ].join(' '),
+  },
   // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start; so do
   // gRPC and protobuf (0.8 MB, used only by `serve --grpc` and grpc:// functions).
   external: ['kubernetes-models', 'kubernetes-models/*', '@grpc/grpc-js', '@grpc/proto-loader'],
 });
 const { createHash } = await import('node:crypto');
 const { readFileSync, writeFileSync } = await import('node:fs');
+// Every dynamic import( in the bundle's code (not a property or identifier ending in `import`).
+const dynamicImport = /(?<![\w$.])import\(/g;
+writeFileSync('dist/cli.cjs', readFileSync('dist/cli.cjs', 'utf8').replace(dynamicImport, '__krmfnImport('));
 writeFileSync('dist/cli.cjs.sha256', `${createHash('sha256').update(readFileSync('dist/cli.cjs')).digest('hex')}\n`);
 // dist/cli.js: the same CLI for ES module importers (tests, tools), a facade over the one bundle.
 writeFileSync('dist/cli.js', "export { BROKEN_PIPE_STATUS, main, runAsProcess } from './cli.cjs';\n");

@@ -66,14 +66,13 @@ function loadCached(bundlePath: string, dir: string): CliBundle {
     enableCompileCache(dir);
     return plainRequire(bundlePath);
   }
-  const importDefault = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
   let hash: string;
   try {
     hash = readFileSync(`${bundlePath}.sha256`, 'utf8').trim().slice(0, 16);
   } catch {
     return plainRequire(bundlePath);
   }
-  if (importDefault === undefined || !/^[0-9a-f]{16}$/.test(hash)) return plainRequire(bundlePath);
+  if (!/^[0-9a-f]{16}$/.test(hash)) return plainRequire(bundlePath);
   const cacheFile = nodePath.join(
     dir,
     `${hash}-${commandKey(process.argv.slice(2))}-${process.version}-${process.arch}.v8cache`,
@@ -85,11 +84,9 @@ function loadCached(bundlePath: string, dir: string): CliBundle {
     // No cache yet: compile from source and write one at exit.
   }
   const source = readFileSync(bundlePath, 'utf8');
-  const script = new vm.Script(nodeModule.wrap(source), {
-    filename: bundlePath,
-    cachedData,
-    importModuleDynamically: importDefault,
-  });
+  // Node's CommonJS wrapper plus the bundle's import() (see scripts/build.mjs, __krmfnImport).
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __krmfnLauncherImport) {${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: bundlePath, cachedData });
   if (cachedData === undefined || script.cachedDataRejected === true) {
     process.once('exit', () => writeCache(script, dir, cacheFile, hash));
   }
@@ -99,9 +96,19 @@ function loadCached(bundlePath: string, dir: string): CliBundle {
     module: { exports: object },
     filename: string,
     dirname: string,
+    launcherImport: (specifier: string) => Promise<unknown>,
   ) => void;
   const mod = { exports: {} };
-  wrapper.call(mod.exports, mod.exports, createRequire(bundlePath), mod, bundlePath, nodePath.dirname(bundlePath));
+  const dynamicImport = (specifier: string): Promise<unknown> => import(specifier);
+  wrapper.call(
+    mod.exports,
+    mod.exports,
+    createRequire(bundlePath),
+    mod,
+    bundlePath,
+    nodePath.dirname(bundlePath),
+    dynamicImport,
+  );
   return mod.exports as CliBundle;
 }
 

@@ -62,6 +62,34 @@ test('a first start writes a cache named by bundle hash and command; later start
   );
 });
 
+test('dynamic imports from the bundle work from a cached start (kubeconform loads its schemas so)', async () => {
+  const cache = path.join(tmp, 'cache');
+  const pkg = path.join(tmp, 'kc');
+  await fsp.mkdir(pkg);
+  await fsp.writeFile(
+    path.join(pkg, 'Kptfile'),
+    'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: kc\npipeline:\n  validators:\n  - image: ghcr.io/kptdev/krm-functions-catalog/kubeconform:v0.1\n',
+  );
+  await fsp.writeFile(
+    path.join(pkg, 'deploy.yaml'),
+    'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: nginx\n',
+  );
+  const args = ['render', pkg, '--output', 'stdout'];
+  const uncached = krmfn('off', ...args);
+  expect(uncached.stderr).toContain("missing properties: 'selector'");
+  const scrub = (s: string): string => s.replace(/ in \d+(\.\d+)?m?s/g, ' in T');
+  for (let run = 0; run < 2; run++) {
+    const r = krmfn(cache, ...args);
+    expect(r.status).toBe(uncached.status);
+    expect(scrub(r.stderr)).toBe(scrub(uncached.stderr));
+    expect(r.stdout).toBe(uncached.stdout);
+  }
+});
+
+test('the bundle is strict code, as its ES module sources are', () => {
+  expect(readFileSync(path.join(repo, 'dist/cli.cjs'), 'utf8').startsWith("'use strict';")).toBe(true);
+});
+
 test('a corrupt cache is replaced and changes nothing the user sees; caches of other bundles are removed', () => {
   const cache = path.join(tmp, 'cache');
   const expected = krmfn('off', ...render);
