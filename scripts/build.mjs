@@ -57,6 +57,7 @@ await build({
       "'use strict';",
       "const __krmfnBundleUrl = require('node:url').pathToFileURL(__filename).href;",
       "const __krmfnImport = typeof __krmfnLauncherImport === 'function' ? __krmfnLauncherImport : (specifier) => import (specifier);",
+      'const __krmfnLazyBuiltin = (id) => { let m; const load = () => (m ??= require(id)); return new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } }); };',
     ].join(' '),
   },
   // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start; so do
@@ -67,7 +68,17 @@ const { createHash } = await import('node:crypto');
 const { readFileSync, writeFileSync } = await import('node:fs');
 // Every dynamic import( in the bundle's code (not a property or identifier ending in `import`).
 const dynamicImport = /(?<![\w$.])import\(/g;
-writeFileSync('dist/cli.cjs', readFileSync('dist/cli.cjs', 'utf8').replace(dynamicImport, '__krmfnImport('));
+// Node built-ins that cost milliseconds to load and serve only some commands (workers: WASM and
+// serve; http: serve; child processes: exec and containers; readline) load at their first use, not
+// at every start: esbuild reads them through the namespace object (`ns.Worker`), so a proxy that
+// requires on first property access defers them. Default imports (`__toESM(require(...))`) stay.
+const heavyBuiltin = /(\bvar [\w$]+ = )require\("(node:(?:worker_threads|http|readline|child_process))"\)/g;
+writeFileSync(
+  'dist/cli.cjs',
+  readFileSync('dist/cli.cjs', 'utf8')
+    .replace(dynamicImport, '__krmfnImport(')
+    .replace(heavyBuiltin, '$1__krmfnLazyBuiltin("$2")'),
+);
 writeFileSync('dist/cli.cjs.sha256', `${createHash('sha256').update(readFileSync('dist/cli.cjs')).digest('hex')}\n`);
 // dist/cli.js: the same CLI for ES module importers (tests, tools), a facade over the one bundle.
 writeFileSync('dist/cli.js', "export { BROKEN_PIPE_STATUS, main, runAsProcess } from './cli.cjs';\n");

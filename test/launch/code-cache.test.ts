@@ -86,6 +86,25 @@ test('dynamic imports from the bundle work from a cached start (kubeconform load
   }
 });
 
+test('render loads no worker, HTTP or child-process module of Node (they serve other commands)', async () => {
+  const probe = path.join(tmp, 'probe.cjs');
+  await fsp.writeFile(
+    probe,
+    "process.on('exit', () => process.stderr.write('\\nLOADED ' + process.moduleLoadList.join(',') + '\\n'));\n",
+  );
+  const r = spawnSync(process.execPath, ['-r', probe, bin, ...render], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH, KRMFN_CACHE_DIR: path.join(tmp, 'cache') },
+  });
+  expect(r.status).toBe(0);
+  const loaded = (/^LOADED (.*)$/m.exec(r.stderr)?.[1] ?? '').split(',');
+  expect(loaded).toContain('NativeModule fs');
+  for (const heavy of ['worker_threads', 'http', 'child_process']) {
+    expect(loaded).not.toContain(`NativeModule ${heavy}`);
+  }
+});
+
 test('the bundle is strict code, as its ES module sources are', () => {
   expect(readFileSync(path.join(repo, 'dist/cli.cjs'), 'utf8').startsWith("'use strict';")).toBe(true);
 });
