@@ -1,4 +1,6 @@
 #!/usr/bin/env node
-import { runAsProcess } from '../dist/cli.js';
+// The installed `krmfn` command: starts the CLI bundle through its code cache (src/node/launch.ts).
+import { fileURLToPath } from 'node:url';
+import { launch } from '../dist/launch.js';
 
-await runAsProcess();
+await launch(fileURLToPath(new URL('../dist/cli.cjs', import.meta.url)));

@@ -1,5 +1,6 @@
-// Builds dist/: the library entries (ESM, code-split, dependencies external) and the CLI as one
-// self-contained file (dependencies bundled, so `krmfn` starts by loading a single module).
+// Builds dist/: the library entries (ESM, code-split, dependencies external), the CLI as one
+// self-contained CommonJS file with its hash (dependencies bundled but gRPC and kubernetes-models,
+// so `krmfn` starts by loading a single script through its code cache) and the launcher.
 import { build } from 'esbuild';
 
 const libraryEntries = {
@@ -29,21 +30,67 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
+// The CLI: one self-contained CommonJS file (dist/cli.cjs) that src/node/launch.ts compiles through
+// a V8 code cache, keyed by the sha256 written beside it (dist/cli.cjs.sha256). CommonJS because
+// Node 20 offers a code cache only for scripts (vm.Script cachedData), not for ES modules. Modules
+// reached only through a dynamic import() stay unevaluated until a command imports them.
 await build({
   entryPoints: { cli: 'src/node/cli.ts' },
+  outExtension: { '.js': '.cjs' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  logLevel: 'warning',
+  // The bundle's own file URL, for the sources that locate files beside it (import.meta.url).
+  define: { 'import.meta.url': '__krmfnBundleUrl' },
+  // Dynamic imports left in the bundle (externals, user files by URL) go through __krmfnImport: a
+  // script compiled by vm.Script cannot import() by itself without an experimental Node option, so
+  // src/node/launch.ts passes its own import() as __krmfnLauncherImport; loaded by Node's own
+  // require (Node 22+, dist/cli.js), the bundle's native import is used. (`import (` with a space
+  // is not rewritten below.)
+  banner: {
+    js: [
+      // First, so that the bundle is strict code as its ES module sources were.
+      "'use strict';",
+      "const __krmfnBundleUrl = require('node:url').pathToFileURL(__filename).href;",
+      "const __krmfnImport = typeof __krmfnLauncherImport === 'function' ? __krmfnLauncherImport : (specifier) => import (specifier);",
+      'const __krmfnLazyBuiltin = (id) => { let m; const load = () => (m ??= require(id)); return new Proxy({}, { get: (_, k) => load()[k], has: (_, k) => k in load(), ownKeys: () => Reflect.ownKeys(load()), getOwnPropertyDescriptor: (_, k) => { const d = Object.getOwnPropertyDescriptor(load(), k); return d && { ...d, configurable: true }; } }); };',
+    ].join(' '),
+  },
+  // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start; so do
+  // gRPC and protobuf (0.8 MB, used only by `serve --grpc` and grpc:// functions).
+  external: ['kubernetes-models', 'kubernetes-models/*', '@grpc/grpc-js', '@grpc/proto-loader'],
+});
+const { createHash } = await import('node:crypto');
+const { readFileSync, writeFileSync } = await import('node:fs');
+// Every dynamic import( in the bundle's code (not a property or identifier ending in `import`).
+const dynamicImport = /(?<![\w$.])import\(/g;
+// Node built-ins that cost milliseconds to load and serve only some commands (workers: WASM and
+// serve; http: serve; child processes: exec and containers; readline) load at their first use, not
+// at every start: esbuild reads them through the namespace object (`ns.Worker`), so a proxy that
+// requires on first property access defers them. Default imports (`__toESM(require(...))`) stay.
+const heavyBuiltin = /(\bvar [\w$]+ = )require\("(node:(?:worker_threads|http|readline|child_process))"\)/g;
+writeFileSync(
+  'dist/cli.cjs',
+  readFileSync('dist/cli.cjs', 'utf8')
+    .replace(dynamicImport, '__krmfnImport(')
+    .replace(heavyBuiltin, '$1__krmfnLazyBuiltin("$2")'),
+);
+writeFileSync('dist/cli.cjs.sha256', `${createHash('sha256').update(readFileSync('dist/cli.cjs')).digest('hex')}\n`);
+// dist/cli.js: the same CLI for ES module importers (tests, tools), a facade over the one bundle.
+writeFileSync('dist/cli.js', "export { BROKEN_PIPE_STATUS, main, runAsProcess } from './cli.cjs';\n");
+// The launcher the bin shim imports: tiny, node built-ins only.
+await build({
+  entryPoints: { launch: 'src/node/launch.ts' },
   outdir: 'dist',
   bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: true,
   logLevel: 'warning',
-  // Bundled CommonJS dependencies (ajv) may call require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
-  },
-  // kubeconform's 3 MB of per-kind validators load lazily from node_modules, not at CLI start.
-  external: ['kubernetes-models', 'kubernetes-models/*'],
 });
 
 // Type declarations for every public entry (dist/types/**, named by the `types` conditions of the

@@ -34,6 +34,7 @@ import {
   validatePipeline,
   type PipelineEntry,
 } from './pipeline-config.ts';
+import { siblingHydration } from './sibling-render.ts';
 import { runStep, stepContext, type StepContext } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
 import { applyPlan, attribute, describeChanges, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
@@ -223,11 +224,14 @@ async function hydrate(
   const subKptfiles: Kptfile[] = [];
   for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits, st.level.version));
   const input: KubeObject[] = local ? [...local] : [];
+  const siblings = siblingHydration(st, subs.length, async (state, i) => {
+    const subEntries = await validatePipeline(fs, subs[i], subKptfiles[i], state.limits, state.level.messages);
+    return hydrate(state, subs[i], subKptfiles[i], subEntries);
+  });
   for (let i = 0; i < subs.length; i++) {
     const sub = subs[i];
     try {
-      const subEntries = await validatePipeline(fs, sub, subKptfiles[i], st.limits, st.level.messages);
-      input.push(...(await hydrate(st, sub, subKptfiles[i], subEntries)));
+      input.push(...(await siblings.take(i)));
     } catch (e) {
       st.partial = st.partial?.dir === sub ? { dir, items: [...input, ...st.partial.items] } : undefined;
       throw e;

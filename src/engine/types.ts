@@ -47,7 +47,11 @@ export interface RenderOptions extends EngineHost {
   /** kpt's KCC attribution (`KPT_DISABLE_ATTRIBUTION` turns it off). Default true. */
   attribution?: boolean;
   /** In-place mode only: compute everything, write nothing, report the changes (`--diff`). */
-  dryRun?: boolean;
+  dryRun?: boolean; /**
+   * Sibling subpackages hydrated at most this many at a time (src/engine/sibling-render.ts); the
+   * output is the sequential render's. Default 1: one after another.
+   */
+  jobs?: number;
 }
 
 /** One file an in-place run changed (or would change, with dryRun). Texts are undefined for created/deleted files. */

@@ -162,6 +162,15 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
   }
+  let jobs: number | undefined;
+  const jobsFlag = str(p, 'jobs');
+  if (jobsFlag !== undefined) {
+    jobs = /^[1-9][0-9]{0,3}$/.test(jobsFlag) ? Number(jobsFlag) : undefined;
+    if (jobs === undefined) {
+      await write(io.stderr, `error: invalid argument ${JSON.stringify(jobsFlag)} for "--jobs" flag: want 1 to 9999\n`);
+      return 1;
+    }
+  }
   const resultsDir = str(p, 'results-dir');
   let root: string;
   try {
@@ -199,6 +208,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     allowWasm: bool(p, 'allow-alpha-wasm'),
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
     dryRun: bool(p, 'diff'),
+    ...(jobs !== undefined ? { jobs } : {}),
     kptVersion: level.version,
     ...(imagePrefix !== undefined ? { imagePrefix } : {}),
     onEvent: printer.sink,

@@ -9,7 +9,7 @@ import { BUILTINS } from '../../../builtins/index.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { write, type CliIO } from '../io.ts';
 import { serveSpec } from './specs/serve.ts';
-import { parseContainerEngine, type PullPolicy } from '../runtimes/container.ts';
+import { parseContainerEngine } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
 import type { ServeConfig } from '../serve/config.ts';
 import { startServer } from '../serve/server.ts';

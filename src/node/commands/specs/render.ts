@@ -25,6 +25,13 @@ export const renderSpec: Command = {
       kind: 'bool',
       help: 'render again after each change under PKG_PATH (respects .krmignore),\nprinting the diff of each run; Ctrl-C stops',
     },
+    {
+      name: 'jobs',
+      kind: 'string',
+      value: 'N',
+      help: 'hydrate up to N sibling subpackages at a time; output is the same\nas one at a time',
+      default: '1',
+    },
     ...KPT_RUN_FLAGS,
   ],
   examples: [

@@ -1,0 +1,127 @@
+/**
+ * Start-up of the `krmfn` process (called by the bin shim, bin/krmfn.mjs): loads the CLI bundle
+ * (dist/cli.cjs, one CommonJS file written by scripts/build.mjs) through a V8 code cache so that a
+ * start compiles nothing it compiled before, then runs it as the process (`runAsProcess`).
+ *
+ * Contract:
+ * - Node with `module.enableCompileCache` (22.1+): Node's own compile cache, in the cache directory
+ *   below, and a plain `require` of the bundle.
+ * - Node 20: the bundle is compiled as a `vm.Script` with `cachedData` read from
+ *   `<cache dir>/<bundle hash>-<command>-<node version>-<arch>.v8cache`. The bundle hash is the
+ *   sha256 that scripts/build.mjs writes next to the bundle (dist/cli.cjs.sha256), so a rebuilt
+ *   bundle never meets a stale cache; V8 itself rejects a cache made under other flags. When there
+ *   was no usable cache, one is written at process exit, after the command ran, so it holds the
+ *   functions the command compiled (one file per command: `render` and `--help` compile different
+ *   code). Writes are atomic (temporary file, then rename); caches of other bundles are removed.
+ * - The cache directory is `$KRMFN_CACHE_DIR` if set, else the user's cache directory
+ *   (`$XDG_CACHE_HOME` or `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on
+ *   Windows) + `/krmfn/code-cache`. `KRMFN_CACHE_DIR=off` disables the cache.
+ * - A cache that cannot be read or written is never an error: the bundle then compiles from source
+ *   (what every start did before) and the command's output and status are unchanged.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import nodeModule, { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import nodePath from 'node:path';
+import vm from 'node:vm';
+
+/** What the CLI bundle exports (src/node/cli.ts). */
+interface CliBundle {
+  runAsProcess(): Promise<void>;
+}
+
+/** The directory code caches live in, or undefined when caching is off. */
+export function codeCacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
+  const explicit = env.KRMFN_CACHE_DIR;
+  if (explicit === 'off') return undefined;
+  if (explicit) return explicit;
+  let base: string;
+  if (platform === 'win32') base = env.LOCALAPPDATA ?? nodePath.join(homedir(), 'AppData', 'Local');
+  else if (platform === 'darwin') base = nodePath.join(homedir(), 'Library', 'Caches');
+  else base = env.XDG_CACHE_HOME || nodePath.join(homedir(), '.cache');
+  return nodePath.join(base, 'krmfn', 'code-cache');
+}
+
+/** The command a cache file is for: the first argument after kpt's `fn` prefix, when it is a word. */
+export function commandKey(argv: readonly string[]): string {
+  const [first, second] = argv;
+  const name = first === 'fn' ? second : first;
+  return name !== undefined && /^[a-z][a-z-]{0,31}$/.test(name) ? name : 'default';
+}
+
+/** Loads the bundle at `bundlePath` through the code cache and runs `krmfn` as this process. */
+export async function launch(bundlePath: string): Promise<void> {
+  const dir = codeCacheDir(process.env);
+  const cli = dir === undefined ? plainRequire(bundlePath) : loadCached(bundlePath, dir);
+  await cli.runAsProcess();
+}
+
+function plainRequire(bundlePath: string): CliBundle {
+  return createRequire(bundlePath)(bundlePath) as CliBundle;
+}
+
+function loadCached(bundlePath: string, dir: string): CliBundle {
+  const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (enableCompileCache) {
+    enableCompileCache(dir);
+    return plainRequire(bundlePath);
+  }
+  let hash: string;
+  try {
+    hash = readFileSync(`${bundlePath}.sha256`, 'utf8').trim().slice(0, 16);
+  } catch {
+    return plainRequire(bundlePath);
+  }
+  if (!/^[0-9a-f]{16}$/.test(hash)) return plainRequire(bundlePath);
+  const cacheFile = nodePath.join(
+    dir,
+    `${hash}-${commandKey(process.argv.slice(2))}-${process.version}-${process.arch}.v8cache`,
+  );
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache yet: compile from source and write one at exit.
+  }
+  const source = readFileSync(bundlePath, 'utf8');
+  // Node's CommonJS wrapper plus the bundle's import() (see scripts/build.mjs, __krmfnImport).
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __krmfnLauncherImport) {${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: bundlePath, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    process.once('exit', () => writeCache(script, dir, cacheFile, hash));
+  }
+  const wrapper = script.runInThisContext() as (
+    exports: object,
+    require: NodeJS.Require,
+    module: { exports: object },
+    filename: string,
+    dirname: string,
+    launcherImport: (specifier: string) => Promise<unknown>,
+  ) => void;
+  const mod = { exports: {} };
+  const dynamicImport = (specifier: string): Promise<unknown> => import(specifier);
+  wrapper.call(
+    mod.exports,
+    mod.exports,
+    createRequire(bundlePath),
+    mod,
+    bundlePath,
+    nodePath.dirname(bundlePath),
+    dynamicImport,
+  );
+  return mod.exports as CliBundle;
+}
+
+function writeCache(script: vm.Script, dir: string, cacheFile: string, hash: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    for (const name of readdirSync(dir)) {
+      if (name.endsWith('.v8cache') && !name.startsWith(`${hash}-`)) rmSync(nodePath.join(dir, name), { force: true });
+    }
+    const temporary = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, cacheFile);
+  } catch {
+    // A read-only or full cache directory: the next start compiles from source again.
+  }
+}
