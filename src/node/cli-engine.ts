@@ -4,7 +4,7 @@
  * processes, and an opt-in container engine last. `close()` ends the WASM worker pool.
  */
 import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
-import { bool, list, str, UsageError, type ParsedArgs } from './cli-flags.ts';
+import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
 import { nodeRuntimes } from './runtimes/options.ts';
@@ -22,8 +22,15 @@ export interface CliEngine {
   close(): Promise<void>;
 }
 
+/** kpt fn eval's container flags (`--mount`, `--env`, `--as-current-user`); render has none. */
+export interface ContainerFlags {
+  mounts: string[];
+  fnEnv: string[];
+  asCurrentUser: boolean;
+}
+
 /** Throws UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
-export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
+export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerFlags): CliEngine {
   const policyText = str(p, 'image-pull-policy');
   const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
   if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
@@ -33,9 +40,7 @@ export function createCliEngine(p: ParsedArgs, io: CliIO): CliEngine {
     cwd: io.cwd,
     remoteConfig: str(p, 'remote-config'),
     containers: str(p, 'container-runtime'),
-    mounts: list(p, 'mount'),
-    fnEnv: list(p, 'env'),
-    asCurrentUser: bool(p, 'as-current-user'),
+    ...container,
     // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
     onImage: (r) => images.push(r),
     ...(policy ? { pullPolicy: policy } : {}),

@@ -9,7 +9,9 @@ describe('kpt levels on the CLI', () => {
   test('version lists the levels and the default', async () => {
     const r = await run(['version']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56, 1\.0\.0-beta\.67 \(default\)\nbuilt-in functions/);
+    expect(r.stdout).toMatch(
+      /^krmfn \S+\nkpt versions: 1\.0\.0-beta\.56, 1\.0\.0-beta\.67 \(default\)\nbuilt-in functions/,
+    );
   });
   test('with no level chosen, render and eval behave as 1.0.0-beta.67', async () => {
     const unset = { KRMFN_KPT_VERSION: '' };

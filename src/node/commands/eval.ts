@@ -128,7 +128,11 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const printer = eventPrinter(io, text, 'eval', level.text);
   let cli;
   try {
-    cli = createCliEngine(p, io);
+    cli = createCliEngine(p, io, {
+      mounts: list(p, 'mount'),
+      fnEnv: list(p, 'env'),
+      asCurrentUser: bool(p, 'as-current-user'),
+    });
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;

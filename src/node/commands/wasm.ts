@@ -64,4 +64,3 @@ export async function runWasm(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
 }
-
