@@ -71,8 +71,10 @@ const dynamicImport = /(?<![\w$.])import\(/g;
 // Node built-ins that cost milliseconds to load and serve only some commands (workers: WASM and
 // serve; http: serve; child processes: exec and containers; readline) load at their first use, not
 // at every start: esbuild reads them through the namespace object (`ns.Worker`), so a proxy that
-// requires on first property access defers them. Default imports (`__toESM(require(...))`) stay.
-const heavyBuiltin = /(\bvar [\w$]+ = )require\("(node:(?:worker_threads|http|readline|child_process))"\)/g;
+// requires on first property access defers them, whether the binding is a top-level `var` or is
+// assigned in a lazily initialised module (`import_node_x = require(...)` inside esbuild's __esm
+// wrapper, which commands loaded on demand get). Default imports (`__toESM(require(...))`) stay.
+const heavyBuiltin = /((?:\bvar )?\b[\w$]+ = )require\("(node:(?:worker_threads|http|readline|child_process))"\)/g;
 writeFileSync(
   'dist/cli.cjs',
   readFileSync('dist/cli.cjs', 'utf8')

@@ -72,7 +72,8 @@ async function render(files: Record<string, string>, jobs: number | undefined): 
   const runtime: FunctionRuntime = {
     name: 'test',
     async resolve(spec) {
-      const fn = spec.image ? fns[spec.image] : undefined;
+      // kpt 1.0.0-beta.67 (the default level) names an untagged image `:latest`.
+      const fn = spec.image ? fns[spec.image.replace(/:latest$/, '')] : undefined;
       if (!fn) throw new NotFoundError(spec.image ?? '');
       return { kind: 'objects', run: fn };
     },
