@@ -52,4 +52,17 @@ describe('kpt levels on the CLI', () => {
       `error: invalid image prefix "x.io/a?b": must not contain '?' or '#'\n`,
     ]);
   });
+  test('fn source and fn sink take the level too: checked, and the same bytes at every level', async () => {
+    const want =
+      'error: unknown kpt version "1.0.0-beta.1": krmfn implements 1.0.0-beta.56, 1.0.0-beta.67 (default 1.0.0-beta.67)\n';
+    const bad = await run(['source', 'cases/config-map/pkg', '--kpt-version', '1.0.0-beta.1']);
+    expect([bad.exitCode, bad.stderr]).toEqual([1, want]);
+    const badSink = await run(['fn', 'sink', 'never-made', '--kpt-version=1.0.0-beta.1']);
+    expect([badSink.exitCode, badSink.stderr]).toEqual([1, want]);
+    const old = await run(['fn', 'source', 'cases/config-map/pkg', '--kpt-version', '1.0.0-beta.56']);
+    const now = await run(['fn', 'source', 'cases/config-map/pkg', '--kpt-version', '1.0.0-beta.67']);
+    expect(old.exitCode).toBe(0);
+    expect(old.stdout).toContain('kind: ResourceList\n');
+    expect(now).toEqual(old);
+  });
 });

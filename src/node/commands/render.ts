@@ -15,46 +15,8 @@ import { renderSpec } from './specs/render.ts';
 import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
 import type { TextOptions } from '../../engine/text-output.ts';
 import { beta56Text, type TextStrategy } from '../../engine/text-strategy.ts';
-import { kptLevel, type KptLevel } from '../../engine/kpt-level.ts';
-import { DEFAULT_KPT_VERSION } from '../../core/kpt-version.ts';
-
-/** The kpt release chosen by `--kpt-version`, else `KRMFN_KPT_VERSION`, else the default. Throws UsageError. */
-export function chosenKptLevel(p: ParsedArgs, io: CliIO): KptLevel {
-  const value = str(p, 'kpt-version') ?? io.env.KRMFN_KPT_VERSION;
-  let level: KptLevel;
-  try {
-    level = kptLevel(value || DEFAULT_KPT_VERSION);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  if (!level.imagePrefixFlag && str(p, 'image-prefix') !== undefined)
-    throw new UsageError('unknown flag: --image-prefix');
-  return level;
-}
-
-/**
- * kpt beta.67's `--image-prefix` (default `$KPT_IMAGE_PREFIX`, else the built-in registry) and its
- * `ValidatePrefix` messages (kptdev/kpt pkg/lib/runneroptions/runneroptions.go at v1.0.0-beta.67);
- * undefined for levels without it. Throws UsageError.
- */
-export function chosenImagePrefix(p: ParsedArgs, io: CliIO, level: KptLevel): string | undefined {
-  if (!level.imagePrefixFlag) return undefined;
-  const prefix = str(p, 'image-prefix') ?? (io.env.KPT_IMAGE_PREFIX || undefined);
-  if (prefix === undefined || prefix === '') return prefix;
-  const trimmed = prefix.replace(/\/+$/, '');
-  const q = JSON.stringify(prefix);
-  if (trimmed.includes('://'))
-    throw new UsageError(`invalid image prefix ${q}: must not include a scheme (e.g. https://)`);
-  if (/[?#]/.test(trimmed)) throw new UsageError(`invalid image prefix ${q}: must not contain '?' or '#'`);
-  let host = '';
-  try {
-    host = new URL(`https://${trimmed}`).host;
-  } catch {
-    host = '';
-  }
-  if (!host) throw new UsageError(`invalid image prefix ${q}: must be a valid registry path`);
-  return prefix;
-}
+import type { KptLevel } from '../../engine/kpt-level.ts';
+import { chosenImagePrefix, chosenKptLevel } from '../kpt-level-args.ts';
 
 export interface Printer {
   text: TextOptions;

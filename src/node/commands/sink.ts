@@ -10,11 +10,16 @@ import { parseFlags, UsageError } from '../cli-flags.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { readAll, write, type CliIO } from '../io.ts';
 import { sinkSpec } from './specs/sink.ts';
+import { chosenKptLevel } from '../kpt-level-args.ts';
 import { errorLine } from '../error-line.ts';
 
 export async function runSink(args: string[], io: CliIO): Promise<number> {
   try {
     const p = parseFlags(args, sinkSpec.flags);
+    // kpt's fn source and fn sink are the same at every level krmfn implements (kptdev/kpt
+    // internal/cmdsource and internal/cmdsink do not change between v1.0.0-beta.56 and
+    // v1.0.0-beta.67): the level is checked, as on render and eval, and changes nothing.
+    chosenKptLevel(p, io);
     const dir = p.positional[0];
     if (dir === undefined) throw new UsageError('requires at least 1 arg(s), only received 0');
     const abs = nodePath.resolve(io.cwd, dir);

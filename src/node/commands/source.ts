@@ -10,6 +10,7 @@ import { bool, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO } from '../io.ts';
 import { sourceSpec } from './specs/source.ts';
+import { chosenKptLevel } from '../kpt-level-args.ts';
 import { errorLine } from '../error-line.ts';
 
 /** kpt resolves the path (argutil.ResolveSymlink): a missing one fails with lstat's message. */
@@ -27,6 +28,10 @@ export async function runSource(args: string[], io: CliIO): Promise<number> {
   let p: ParsedArgs;
   try {
     p = parseFlags(args, sourceSpec.flags);
+    // kpt's fn source and fn sink are the same at every level krmfn implements (kptdev/kpt
+    // internal/cmdsource and internal/cmdsink do not change between v1.0.0-beta.56 and
+    // v1.0.0-beta.67): the level is checked, as on render and eval, and changes nothing.
+    chosenKptLevel(p, io);
     if (p.positional.length > 1) throw new UsageError(`accepts at most 1 arg(s), received ${p.positional.length}`);
     if (bool(p, 'include-meta-resources')) {
       throw new UsageError(

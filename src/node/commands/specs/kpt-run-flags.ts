@@ -5,6 +5,16 @@
 import { DEFAULT_KPT_VERSION, KPT_VERSIONS } from '../../../core/kpt-version.ts';
 import type { FlagDef } from './types.ts';
 
+/** `--kpt-version`: every kpt command takes it (render, eval, source, sink). */
+export const KPT_VERSION_FLAG: FlagDef = {
+  name: 'kpt-version',
+  kind: 'string',
+  value: 'V',
+  help: `behave as this kpt release: ${KPT_VERSIONS.join(', ')}\n(also KRMFN_KPT_VERSION)`,
+  default: DEFAULT_KPT_VERSION,
+  choices: KPT_VERSIONS,
+};
+
 export const KPT_RUN_FLAGS: readonly FlagDef[] = [
   {
     name: 'output',
@@ -52,14 +62,7 @@ export const KPT_RUN_FLAGS: readonly FlagDef[] = [
     help: "built-ins refuse name:tag@sha256:… pins they cannot vouch for\n(default: run the tag's version, record the digest)",
   },
   { name: 'json', kind: 'bool', help: 'print the outcome (results, counts, error) as JSON on stdout' },
-  {
-    name: 'kpt-version',
-    kind: 'string',
-    value: 'V',
-    help: `behave as this kpt release: ${KPT_VERSIONS.join(', ')}\n(also KRMFN_KPT_VERSION)`,
-    default: DEFAULT_KPT_VERSION,
-    choices: KPT_VERSIONS,
-  },
+  KPT_VERSION_FLAG,
   {
     name: 'image-prefix',
     kind: 'string',

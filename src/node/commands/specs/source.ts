@@ -1,4 +1,5 @@
 /** `krmfn source`: kpt fn source (implementation: src/node/commands/source.ts). */
+import { KPT_VERSION_FLAG } from './kpt-run-flags.ts';
 import type { Command } from './types.ts';
 
 export const sourceSpec: Command = {
@@ -23,6 +24,7 @@ export const sourceSpec: Command = {
       kind: 'bool',
       help: 'no longer needed: meta resources are included by default (an error, as in kpt)',
     },
+    KPT_VERSION_FLAG,
   ],
   examples: ['krmfn source my-package | krmfn eval - -i set-namespace:v0.4.1 -- namespace=prod | krmfn sink out'],
   kpt: true,
