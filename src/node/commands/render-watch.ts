@@ -73,8 +73,6 @@ export async function watchRender(root: string, io: CliIO, renderOnce: RenderOnc
     if (diff) await write(io.stdout, diff);
     await write(io.stderr, `watching ${nodePath.relative(io.cwd, root) || '.'} for changes (Ctrl-C to stop)\n`);
   };
-  await runOnce();
-
   const pending = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -103,6 +101,10 @@ export async function watchRender(root: string, io: CliIO, renderOnce: RenderOnc
     timer = setTimeout(settle, DEBOUNCE_MS);
   });
   watcher.on('error', () => stop());
+  // The watch starts before the first run, so a file saved as soon as the first `watching` line is
+  // out is never missed; events of the first run's own writes queue behind it and compare equal.
+  running = runOnce();
+  await running;
   const onSignal = (): void => stop();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
