@@ -30,6 +30,8 @@ export interface KptLevel {
   readonly localResourcesFirst: boolean;
   /** The root Kptfile annotation that keeps a failed render's partial results, if the release has one. */
   readonly saveOnFailureAnnotation: string | undefined;
+  /** The root Kptfile annotation that asks for top-down (breadth-first) hydration; none before beta.67. */
+  readonly bfsRenderAnnotation: string | undefined;
   /** Whether the release has `--image-prefix` / `KPT_IMAGE_PREFIX` and `fn eval --tag`. */
   readonly imagePrefixFlag: boolean;
   /** Messages whose wording differs between releases (src/core/kpt-messages.ts). */
@@ -49,6 +51,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     text: beta56Text,
     localResourcesFirst: false,
     saveOnFailureAnnotation: undefined,
+    bfsRenderAnnotation: undefined,
     imagePrefixFlag: false,
     messages: BETA56_MESSAGES,
     resultsWhenRootFails: false,
@@ -60,6 +63,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     text: beta67Text,
     localResourcesFirst: true,
     saveOnFailureAnnotation: 'kpt.dev/save-on-render-failure',
+    bfsRenderAnnotation: 'kpt.dev/bfs-rendering',
     imagePrefixFlag: true,
     messages: BETA67_MESSAGES,
     resultsWhenRootFails: true,

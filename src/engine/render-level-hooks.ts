@@ -109,7 +109,19 @@ export async function writeFailureStatus(st: RenderState, root: string, error: s
 
 /** Whether the root Kptfile turns on kpt's save-on-render-failure (kpt's `ToCondition(value) == True`). */
 export function saveOnFailureRequested(level: KptLevel, kptfile: Kptfile): boolean {
-  const key = level.saveOnFailureAnnotation;
+  return annotationIsTrue(kptfile, level.saveOnFailureAnnotation);
+}
+
+/**
+ * kpt beta.67's `kpt.dev/bfs-rendering: "true"` on the root Kptfile: hydrate top-down
+ * (kptdev/kpt pkg/lib/kptops/render_executor.go at v1.0.0-beta.67, `hydrateBfsOrder`).
+ */
+export function bfsRenderingRequested(level: KptLevel, kptfile: Kptfile): boolean {
+  return annotationIsTrue(kptfile, level.bfsRenderAnnotation);
+}
+
+/** kpt's `ToCondition(value) == ConditionTrue` (api/kptfile/v1/types.go at v1.0.0-beta.67). */
+function annotationIsTrue(kptfile: Kptfile, key: string | undefined): boolean {
   const value = key === undefined ? undefined : kptfile.metadata.annotations?.[key];
   return value !== undefined && value.toLowerCase() === 'true';
 }

@@ -8,7 +8,7 @@
 import { KrmfnError } from '../core/errors.ts';
 import type { FunctionRunner, FunctionSpec, ResolveContext } from '../core/function.ts';
 import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
-import type { KubeObject } from '../core/kube-object.ts';
+import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { withLimits, type Limits } from '../core/limits.ts';
 import { emitResultsFile, newResultList } from '../core/results-file.ts';
 import type { FunctionResultList } from '../core/result.ts';
@@ -18,6 +18,7 @@ import {
   applyRenderStatus,
   recordStep,
   renderErrorForStatus,
+  bfsRenderingRequested,
   saveFailedRender,
   saveOnFailureRequested,
   writeFailureStatus,
@@ -193,6 +194,103 @@ async function runPipeline(
   return items;
 }
 
+/** A package's own resources, its files read concurrently and folded in walk order; records them for the write plan. */
+async function readLocalResources(st: RenderState, dir: string, files: readonly string[]): Promise<KubeObject[]> {
+  const local: KubeObject[] = [];
+  const reads = await Promise.all(files.map((rel) => readResourceFile(st.opts.fs, dir, rel, st.limits, dir)));
+  files.forEach((rel, i) => {
+    const abs = join(dir, rel);
+    // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").
+    if (reads[i].items.length) st.readFiles.push(abs);
+    local.push(...reads[i].items);
+    st.originals.set(abs, reads[i].bytes);
+  });
+  return local;
+}
+
+/** A package in top-down hydration: its Kptfile, its current resources, its direct subpackages. */
+interface BfsPackage {
+  dir: string;
+  kptfile: Kptfile;
+  entries: PipelineEntry[];
+  resources: KubeObject[];
+  children: BfsPackage[];
+}
+
+/**
+ * kpt 1.0.0-beta.67's opt-in top-down hydration (`kpt.dev/bfs-rendering: "true"` on the root
+ * Kptfile; kptdev/kpt pkg/lib/kptops/render_executor.go at v1.0.0-beta.67, `hydrateBfsOrder`,
+ * `discoverAndLoadPackages`, `executePipelinesWithScopedVisibility`,
+ * `propagateResourcesAcrossNodes`): packages are discovered breadth-first (subpackages in name
+ * order), each with its own resources and a validated Kptfile; then each runs its pipeline, in
+ * that order, on its own resources followed by every descendant's (pre-order). The output goes back
+ * to the package its package-path annotation names (unannotated items stay with the package that
+ * ran; items naming no package are dropped, as kpt drops them). A parent can so change its
+ * subpackages; a subpackage never sees its parent or its siblings.
+ */
+async function hydrateBfs(
+  st: RenderState,
+  root: string,
+  kptfile: Kptfile,
+  entries: PipelineEntry[],
+): Promise<KubeObject[]> {
+  const { fs } = st.opts;
+  const top: BfsPackage = { dir: root, kptfile, entries, resources: [], children: [] };
+  const all: BfsPackage[] = [];
+  const queue = [top];
+  for (let node = queue.shift(); node !== undefined; node = queue.shift()) {
+    if (st.visiting.has(node.dir))
+      throw new KrmfnError({ code: 'package-cycle', message: 'cycle detected in pkg dependencies' });
+    st.visiting.add(node.dir);
+    st.packagesVisited++;
+    all.push(node);
+    const scan = await scanPackage(fs, node.dir, true);
+    node.resources = await readLocalResources(st, node.dir, scan.files);
+    const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
+    for (const sub of subs) {
+      const subKptfile = await loadKptfile(fs, sub, st.limits, st.level.version);
+      const subEntries = await validatePipeline(fs, sub, subKptfile, st.limits, st.level.messages);
+      const child: BfsPackage = { dir: sub, kptfile: subKptfile, entries: subEntries, resources: [], children: [] };
+      node.children.push(child);
+      queue.push(child);
+    }
+  }
+  const withDescendants = (node: BfsPackage, into: KubeObject[]): KubeObject[] => {
+    for (const child of node.children) {
+      into.push(...child.resources);
+      withDescendants(child, into);
+    }
+    return into;
+  };
+  const propagate = (node: BfsPackage, output: KubeObject[]): void => {
+    const byPackage = new Map<string, KubeObject[]>();
+    for (const o of output) {
+      const pkg = o.getAnnotation(ANNOTATIONS.packagePath) || node.dir;
+      const list = byPackage.get(pkg);
+      if (list) list.push(o);
+      else byPackage.set(pkg, [o]);
+    }
+    for (const target of all) {
+      const mine = byPackage.get(target.dir);
+      if (target === node) target.resources = mine ?? [];
+      else if (mine) target.resources = mine;
+    }
+  };
+  for (const node of all) {
+    const input = withDescendants(node, [...node.resources]);
+    st.pipelineItems = input;
+    try {
+      propagate(node, await runPipeline(st, node.dir, node.kptfile, node.entries, node.resources, input));
+    } catch (e) {
+      st.failedPackage ??= node.dir;
+      propagate(node, st.pipelineItems);
+      st.partial = { dir: root, items: all.flatMap((n) => n.resources) };
+      throw e;
+    }
+  }
+  return all.flatMap((n) => n.resources);
+}
+
 async function hydrate(
   st: RenderState,
   dir: string,
@@ -206,19 +304,7 @@ async function hydrate(
   const { fs } = st.opts;
   const scan = await scanPackage(fs, dir, true);
   const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
-  const readLocal = async (): Promise<KubeObject[]> => {
-    const local: KubeObject[] = [];
-    // Files are read concurrently and folded in walk order.
-    const reads = await Promise.all(scan.files.map((rel) => readResourceFile(fs, dir, rel, st.limits, dir)));
-    scan.files.forEach((rel, i) => {
-      const abs = join(dir, rel);
-      // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").
-      if (reads[i].items.length) st.readFiles.push(abs);
-      local.push(...reads[i].items);
-      st.originals.set(abs, reads[i].bytes);
-    });
-    return local;
-  };
+  const readLocal = (): Promise<KubeObject[]> => readLocalResources(st, dir, scan.files);
   // The level decides whether local resources come before or after the subpackages' outputs.
   let local = st.level.localResourcesFirst ? await readLocal() : undefined;
   const subKptfiles: Kptfile[] = [];
@@ -304,7 +390,9 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     st.saveOnFailure = saveOnFailureRequested(st.level, kptfile);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits, st.level.messages);
     rootLoaded = true;
-    const items = await hydrate(st, root, kptfile, entries);
+    const items = bfsRenderingRequested(st.level, kptfile)
+      ? await hydrateBfs(st, root, kptfile, entries)
+      : await hydrate(st, root, kptfile, entries);
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
     if (output.kind === 'stdout') outcome.stdout = emitStdout(items);
