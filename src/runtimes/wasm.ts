@@ -182,6 +182,17 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     return ref;
   }
 
+  /** Compiles (or takes from the cache) a module's bytes; host errors become krmfn errors naming the function. */
+  async function compile(bytes: Uint8Array, name: string): Promise<PreparedModule> {
+    try {
+      return await cache.get(bytes, { maxMemoryBytes });
+    } catch (e) {
+      if (!isWasmHostError(e)) throw e;
+      if (e.kind === 'memory') throw new LimitExceededError('memory', e.message, name);
+      throw new KrmfnError({ code: 'wasm-compile', message: e.message, function: name });
+    }
+  }
+
   async function load(ref: WasmRef, name: string): Promise<PreparedModule> {
     let bytes: Uint8Array;
     const digests: string[] = [];
@@ -217,13 +228,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
         });
       }
     }
-    try {
-      return await cache.get(bytes, { maxMemoryBytes });
-    } catch (e) {
-      if (!isWasmHostError(e)) throw e;
-      if (e.kind === 'memory') throw new LimitExceededError('memory', e.message, name);
-      throw new KrmfnError({ code: 'wasm-compile', message: e.message, function: name });
-    }
+    return compile(bytes, name);
   }
 
   return {
@@ -302,13 +307,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
       ...(pulled.indexDigest ? { indexDigest: pulled.indexDigest } : {}),
       source: pulled.source === 'cached' && layer.fromStore ? 'cached' : 'pulled',
     });
-    try {
-      return await cache.get(bytes, { maxMemoryBytes });
-    } catch (e) {
-      if (!isWasmHostError(e)) throw e;
-      if (e.kind === 'memory') throw new LimitExceededError('memory', e.message, name);
-      throw new KrmfnError({ code: 'wasm-compile', message: e.message, function: name });
-    }
+    return compile(bytes, name);
   }
 
   async function runModule(

@@ -40,11 +40,19 @@ export interface YNode {
 }
 
 export function newNode(kind: NodeKind, init: Partial<YNode> = {}): YNode {
+  return Object.assign(placedNode(kind, '', '', 0, 0), init);
+}
+
+/**
+ * A fresh node at a source position, every field written in one literal in one order (one hidden
+ * class for every node, no spread of an init object): the parser's hot-path constructor.
+ */
+export function placedNode(kind: NodeKind, tag: string, style: NodeStyle, line: number, column: number): YNode {
   return {
     kind,
-    style: '',
+    style,
     tagged: false,
-    tag: '',
+    tag,
     value: '',
     anchor: '',
     alias: null,
@@ -52,9 +60,8 @@ export function newNode(kind: NodeKind, init: Partial<YNode> = {}): YNode {
     headComment: '',
     lineComment: '',
     footComment: '',
-    line: 0,
-    column: 0,
-    ...init,
+    line,
+    column,
   };
 }
 

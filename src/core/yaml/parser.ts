@@ -11,7 +11,7 @@
  */
 import { KrmfnError } from '../errors.ts';
 import type { Limits } from '../limits.ts';
-import { newNode, type YNode } from './node.ts';
+import { newNode, placedNode, type YNode } from './node.ts';
 import { resolvePlainTag } from './resolve.ts';
 import {
   assignLeadingRun,
@@ -80,28 +80,6 @@ const STAR = 0x2a;
 // line; everything else is a scanner error reported on its own line.
 const PARSER_ERRORS = /^did not find expected (?!comment or line break)/;
 const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
-
-/**
- * A fresh node placed at a source position: the fields of node.ts `newNode` in its order (one
- * hidden class for every node), without its spread of an init object, which costs on hot paths.
- */
-function makeNode(kind: YNode['kind'], tag: string, style: YNode['style'], line: number, column: number): YNode {
-  return {
-    kind,
-    style,
-    tagged: false,
-    tag,
-    value: '',
-    anchor: '',
-    alias: null,
-    content: [],
-    headComment: '',
-    lineComment: '',
-    footComment: '',
-    line,
-    column,
-  };
-}
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
 export function parsePiece(input: PieceInput): YNode | null {
@@ -278,7 +256,7 @@ class PieceParser {
   /** A new node at `offset`. */
   private node(kind: YNode['kind'], tag: string, style: YNode['style'], offset: number): YNode {
     const line = this.lineOf(offset);
-    return makeNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
+    return placedNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
   }
 
   private place(node: YNode, offset: number): YNode {
