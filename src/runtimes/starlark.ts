@@ -42,6 +42,8 @@ import {
   isStarlarkEvalError,
   isStarlarkSyntaxError,
   toHostString,
+  starlarkGoRelease,
+  STARLARK_GO_HEAD,
 } from '../starlark/index.ts';
 import type { Dialect, Value } from '../starlark/index.ts';
 import { readScriptConfig } from './starlark/config.ts';
@@ -182,6 +184,8 @@ export function runStarlarkFunction(
   const krmCtx = new KrmContext(resourceList, opts.environment ?? {}, opts.openApi);
 
   const printed: string[] = [];
+  // The image embeds the go.starlark.net version its go.mod pins; the interpreter follows it.
+  const release = starlarkGoRelease(profile.starlarkGo) ?? STARLARK_GO_HEAD;
   try {
     execFile({
       filename: cfg.name,
@@ -197,6 +201,7 @@ export function runStarlarkFunction(
         maxOutputBytes: ctx.limits.maxOutputBytes,
       },
       print: (m) => printed.push(m),
+      release,
       ...(profile.modules === 'none'
         ? {}
         : {
@@ -205,6 +210,7 @@ export function runStarlarkFunction(
               krmfn: profile.modules === 'starlib+krmfn',
               maxAliases: ctx.limits.maxAliases,
               maxDepth: ctx.limits.maxDepth,
+              release,
             }),
           }),
     });

@@ -15,6 +15,7 @@ import { binaryToHost, hostToBinary } from './syntax/utf8.ts';
 import { Cell, Frame } from './eval/frame.ts';
 import type { Slot } from './eval/frame.ts';
 import { ThreadImpl } from './eval/thread.ts';
+import type { StarlarkGoRelease } from './release.ts';
 import { traced } from './eval/function.ts';
 import { freezeDeep } from './eval/freeze-deep.ts';
 import type { ThreadLimits } from './eval/thread.ts';
@@ -43,6 +44,8 @@ export interface ExecOptions {
   limits?: StarlarkLimits;
   print?: (msg: string) => void;
   load?: (module: string) => Record<string, Value>;
+  /** The google/starlark-go release to follow (default HEAD; ignored when `thread` is given). */
+  release?: StarlarkGoRelease;
   /** Run on an existing thread (shares its step budget, print, load and cancellation). */
   thread?: ThreadImpl;
   /**
@@ -97,6 +100,7 @@ function threadFor(opts: ExecOptions): ThreadImpl {
   if (opts.limits !== undefined) o.limits = opts.limits;
   if (opts.print !== undefined) o.print = opts.print;
   if (opts.load !== undefined) o.load = opts.load;
+  if (opts.release !== undefined) o.release = opts.release;
   return new ThreadImpl(o);
 }
 

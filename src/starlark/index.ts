@@ -45,5 +45,7 @@ export { repr, str, typeName, truth, equal, compare, freeze, getIndex, iterate }
 export { getAttr } from './lib/attrs.ts';
 export { fromHostString, toHostString } from './value/string.ts';
 export { UNIVERSE, STRUCT_BUILTINS } from './lib/universe.ts';
-export { JSON_MODULE } from './lib/json.ts';
+export { JSON_MODULE, jsonModuleOf } from './lib/json.ts';
+export { STARLARK_GO_CHANGES, STARLARK_GO_HEAD, starlarkGoRelease } from './release.ts';
+export type { StarlarkGoChange, StarlarkGoRelease } from './release.ts';
 export { MATH_MODULE } from './lib/math.ts';

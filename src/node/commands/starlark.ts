@@ -28,7 +28,15 @@ import {
 } from '../../starlark/index.ts';
 import type { Dialect, StarlarkLimits, Value } from '../../starlark/index.ts';
 import { createTimeModule } from '../../starlark/lib/time.ts';
-import { runTestFile, formatChunk, formatSummary, tally, TestHarnessError } from '../../starlark/testing/index.ts';
+import {
+  runTestFile,
+  formatChunk,
+  formatSummary,
+  tally,
+  TestHarnessError,
+  HARNESS_MODULES,
+} from '../../starlark/testing/index.ts';
+import { compileGoRegexp } from '../../core/go-regexp.ts';
 import type { FileOutcome } from '../../starlark/testing/index.ts';
 import { DEFAULT_LIMITS } from '../../core/limits.ts';
 import { bool, parseFlags, parseDuration, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
@@ -174,11 +182,12 @@ class PrintStream {
 
 async function runTests(p: ParsedArgs, io: CliIO): Promise<number> {
   if (p.positional.length === 0) throw new UsageError('starlark test: no test files given');
-  let select: RegExp | undefined;
+  let select: ((text: string) => boolean) | undefined;
   const run = str(p, 'run');
   if (run !== undefined) {
     try {
-      select = new RegExp(run);
+      const re = compileGoRegexp(run);
+      select = (text) => re.matchString(text);
     } catch (e) {
       await write(io.stderr, `error: invalid --run regexp: ${(e as Error).message}\n`);
       return 2;
@@ -205,6 +214,8 @@ async function runTests(p: ParsedArgs, io: CliIO): Promise<number> {
       return null;
     }
   };
+  // As starlark-go's own harness (starlark/eval_test.go), `time.star`'s `now()` reads the wall clock.
+  const testModules = { ...HARNESS_MODULES, 'time.star': { time: createTimeModule({ now: Date.now }) } };
   const outcomes: FileOutcome[] = [];
   for (const file of p.positional) {
     let text: string;
@@ -219,6 +230,7 @@ async function runTests(p: ParsedArgs, io: CliIO): Promise<number> {
       outcome = runTestFile(file, text, {
         readFile,
         limits,
+        modules: testModules,
         ...(select ? { select } : {}),
         ...(knownFailures ? { knownFailures } : {}),
       });

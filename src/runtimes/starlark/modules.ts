@@ -8,7 +8,17 @@
  * (a clear `cannot load` error). Any other name loads an empty module, as upstream's loader returns
  * `nil, nil` (so `load("x.star", "y")` fails with `load: name y not found in module x.star`).
  */
-import { Builtin, Dict, JSON_MODULE, MATH_MODULE, Module, fail, fromHostString } from '../../starlark/index.ts';
+import {
+  Builtin,
+  Dict,
+  JSON_MODULE,
+  MATH_MODULE,
+  Module,
+  fail,
+  fromHostString,
+  jsonModuleOf,
+  type StarlarkGoRelease,
+} from '../../starlark/index.ts';
 import type { Value } from '../../starlark/index.ts';
 import { createTimeModule } from '../../starlark/lib/time.ts';
 import { BASE64_MODULE } from '../../starlark/lib/starlib/base64.ts';
@@ -61,6 +71,8 @@ export interface KrmLoaderOptions {
   /** Bounds for `yaml.loads`. */
   maxAliases?: number;
   maxDepth?: number;
+  /** The google/starlark-go release the image embeds (default HEAD): picks the `json` members. */
+  release?: StarlarkGoRelease;
 }
 
 export function krmLoader(opts: KrmLoaderOptions): (module: string) => Record<string, Value> {
@@ -69,7 +81,7 @@ export function krmLoader(opts: KrmLoaderOptions): (module: string) => Record<st
   return (module: string): Record<string, Value> => {
     switch (module) {
       case 'encoding/json.star':
-        return { json: JSON_MODULE };
+        return { json: opts.release === undefined ? JSON_MODULE : jsonModuleOf(opts.release) };
       case 'encoding/yaml.star':
         yaml ??= createYamlModule({ maxAliases: opts.maxAliases ?? 10_000, maxDepth: opts.maxDepth ?? 1_000 });
         return { yaml };

@@ -65,7 +65,7 @@ export interface StarlarkProfile {
   kptDialect: boolean;
   /** Which `load()` table the thread has. */
   modules: 'none' | 'starlib' | 'starlib+krmfn';
-  /** The go.starlark.net version `go.mod` pins (informational; the interpreter follows one). */
+  /** The go.starlark.net version `go.mod` pins; the interpreter follows it (src/starlark/release.ts). */
   starlarkGo: string;
 }
 

@@ -413,7 +413,7 @@ export class Compiler {
       return (fr) => {
         const o = x(fr);
         fr.pos = dp;
-        const old = getAttr(o, name);
+        const old = getAttr(o, name, fr.th.release);
         const b = y(fr);
         fr.pos = p;
         const nv = augmented(fr, op, old, b);
@@ -708,7 +708,7 @@ export class Compiler {
         return (fr) => {
           const o = x(fr);
           fr.pos = p;
-          return getAttr(o, name);
+          return getAttr(o, name, fr.th.release);
         };
       }
       case 'index': {

@@ -64,7 +64,7 @@ export function augmented(fr: Frame, op: string, x: Value, y: Value): Value {
     for (let i = 0; i < items.length; i++) x.elems.push(items[i]);
     return x;
   }
-  if (op === '|' && x instanceof Dict && y instanceof Dict) {
+  if (op === '|' && x instanceof Dict && y instanceof Dict && fr.th.release.has('dictUnion')) {
     x.checkMutable('apply |= to');
     for (const k of y.keys()) x.insert(k, y.lookup(k)!);
     return x;

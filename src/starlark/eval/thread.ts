@@ -5,6 +5,7 @@
  * budgets, and sticky cancellation: once cancelled (by a limit or by the host), every further
  * step fails with the first reason.
  */
+import { STARLARK_GO_HEAD, type StarlarkGoRelease } from '../release.ts';
 import { StarlarkLimitError } from '../errors.ts';
 import type { LimitKind } from '../errors.ts';
 import type { Callable, FrameInfo, Kwargs, Value } from '../value/contract.ts';
@@ -37,6 +38,8 @@ export interface ThreadOptions {
   print?: (msg: string) => void;
   /** Host loader for `load()`: module name (host string) to its members. */
   load?: (module: string) => Record<string, Value>;
+  /** The google/starlark-go behaviour to follow (default HEAD). */
+  release?: StarlarkGoRelease;
 }
 
 export class ThreadImpl implements EvalThread {
@@ -61,8 +64,10 @@ export class ThreadImpl implements EvalThread {
   private cancelled: StarlarkLimitError | null = null;
   private readonly printHook: ((msg: string) => void) | undefined;
   readonly loader: ((module: string) => Record<string, Value>) | undefined;
+  readonly release: StarlarkGoRelease;
 
   constructor(opts: ThreadOptions = {}) {
+    this.release = opts.release ?? STARLARK_GO_HEAD;
     const lim = opts.limits ?? {};
     this.name = opts.name ?? '';
     this.maxSteps = lim.maxSteps ?? Infinity;

@@ -5,7 +5,8 @@
 import type { Value } from '../value/contract.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
-import { Float, formatFloat } from '../value/float.ts';
+import { Float, formatFloat, formatG } from '../value/float.ts';
+import { STARLARK_GO_HEAD, type StarlarkGoRelease } from '../release.ts';
 import { List, Tuple } from '../value/list.ts';
 import { Dict } from '../value/hashtable.ts';
 import { Struct, Module } from '../value/struct.ts';
@@ -64,7 +65,13 @@ export function jsonQuote(s: string): string {
   return out + '"';
 }
 
-function encodeValue(out: string[], x: Value, path: unknown[]): void {
+/** The state of one encoding: the containers being written (cycle check) and the float format. */
+interface EncodeWalk {
+  readonly path: unknown[];
+  readonly float: (x: number) => string;
+}
+
+function encodeValue(out: string[], x: Value, w: EncodeWalk): void {
   switch (typeof x) {
     case 'string':
       // Charged as produced (see ../value/alloc-sink.ts); the final text is not charged again.
@@ -85,11 +92,11 @@ function encodeValue(out: string[], x: Value, path: unknown[]): void {
   }
   if (x instanceof Float) {
     if (!Number.isFinite(x.value)) fail(`cannot encode non-finite float ${formatFloat(x.value)}`);
-    out.push(formatFloat(x.value));
+    out.push(w.float(x.value));
     return;
   }
-  if (path.includes(x)) fail(`cycle in JSON structure`);
-  path.push(x);
+  if (w.path.includes(x)) fail(`cycle in JSON structure`);
+  w.path.push(x);
   try {
     if (x instanceof Dict || (isMapping(x) && typeof (x as { keys?: unknown }).keys === 'function')) {
       const entries: [string, Value][] = [];
@@ -104,32 +111,32 @@ function encodeValue(out: string[], x: Value, path: unknown[]): void {
         entries.push([k, v]);
       }
       entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      writeObject(out, entries, path, (k) => `in ${typeNameOf(x)} key ${quote(k)}: `);
+      writeObject(out, entries, w, (k) => `in ${typeNameOf(x)} key ${quote(k)}: `);
     } else if (x instanceof List || x instanceof Tuple) {
-      writeArray(out, x.elems, path, typeNameOf(x));
+      writeArray(out, x.elems, w, typeNameOf(x));
     } else if (x instanceof Struct || x instanceof Module) {
       const names = x instanceof Struct ? x.names : Object.keys(x.members).sort();
       writeObject(
         out,
         names.map((n) => [n, x.attr(n)!]),
-        path,
+        w,
         (k) => `in field .${k}: `,
       );
     } else if (isIterableValue(x)) {
-      writeArray(out, toArray(x), path, typeNameOf(x));
+      writeArray(out, toArray(x), w, typeNameOf(x));
     } else if (hasAttrs(x)) {
       const names = x.attrNames().slice().sort();
       writeObject(
         out,
         names.map((n) => [n, x.attr(n)!]),
-        path,
+        w,
         (k) => `in field .${k}: `,
       );
     } else {
       fail(`cannot encode ${typeNameOf(x)} as JSON`);
     }
   } finally {
-    path.pop();
+    w.path.pop();
   }
 }
 
@@ -143,35 +150,38 @@ function within(context: () => string, f: () => void): void {
   }
 }
 
-function writeObject(out: string[], entries: [string, Value][], path: unknown[], ctx: (k: string) => string): void {
+function writeObject(out: string[], entries: [string, Value][], w: EncodeWalk, ctx: (k: string) => string): void {
   out.push('{');
   entries.forEach(([k, v], i) => {
     if (i > 0) out.push(',');
     out.push(jsonQuote(k), ':');
     within(
       () => ctx(k),
-      () => encodeValue(out, v, path),
+      () => encodeValue(out, v, w),
     );
   });
   out.push('}');
 }
 
-function writeArray(out: string[], elems: readonly Value[], path: unknown[], type: string): void {
+function writeArray(out: string[], elems: readonly Value[], w: EncodeWalk, type: string): void {
   out.push('[');
   elems.forEach((v, i) => {
     if (i > 0) out.push(',');
     within(
       () => `at ${type} index ${i}: `,
-      () => encodeValue(out, v, path),
+      () => encodeValue(out, v, w),
     );
   });
   out.push(']');
 }
 
-/** `json.encode(x)` as a binary string; throws unprefixed errors. */
-export function jsonEncode(x: Value): string {
+/**
+ * `json.encode(x)` as a binary string; throws unprefixed errors. Floats are written as `str` writes
+ * them, or with Go's `%g` for releases before google/starlark-go #564 (src/starlark/release.ts).
+ */
+export function jsonEncode(x: Value, release: StarlarkGoRelease = STARLARK_GO_HEAD): string {
   const out: string[] = [];
-  encodeValue(out, x, []);
+  encodeValue(out, x, { path: [], float: release.has('jsonFloatDecimalPoint') ? formatFloat : formatG });
   return out.join('');
 }
 
@@ -453,16 +463,18 @@ export function jsonIndent(s: string, prefix: string, indent: string): string {
   return out;
 }
 
-const encode = new Builtin('json.encode', (_thread, args, kwargs) => {
+const encode = new Builtin('json.encode', (thread, args, kwargs) => {
   positional('json.encode', args, kwargs, 1, 1);
   try {
-    return jsonEncode(args[0]);
+    return jsonEncode(args[0], thread.release);
   } catch (e) {
     rethrowIn('json.encode', e);
   }
 });
 
 const decode = new Builtin('json.decode', (thread, args, kwargs) => {
+  // Before google/starlark-go #466, decode took exactly one positional argument.
+  if (!thread.release.has('jsonDecodeDefault')) positional('json.decode', args, kwargs, 1, 1);
   const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
   // `x` is positional-only (google/starlark-go lib/json/json.go decode).
   if (args.length < 1) failIn('json.decode', 'unexpected keyword argument x');
@@ -498,17 +510,17 @@ const indent = new Builtin('json.indent', (_t, args, kwargs) => {
   }
 });
 
-const encodeIndent = new Builtin('json.encode_indent', (_t, args, kwargs) => {
+const encodeIndent = new Builtin('json.encode_indent', (thread, args, kwargs) => {
   if (args.length !== 1) failIn('json.encode_indent', `got ${args.length} arguments, want 1`);
   const o = keywordOnly('json.encode_indent', kwargs);
   try {
-    return jsonIndent(jsonEncode(args[0]), o.prefix, o.indent);
+    return jsonIndent(jsonEncode(args[0], thread.release), o.prefix, o.indent);
   } catch (e) {
     rethrowIn('json.encode_indent', e);
   }
 });
 
-/** The `json` module value (`<module "json">`). */
+/** The `json` module value (`<module "json">`), as google/starlark-go has it at HEAD. */
 export const JSON_MODULE: Module = new Module(
   'json',
   Object.freeze({
@@ -518,3 +530,10 @@ export const JSON_MODULE: Module = new Module(
     encode_indent: encodeIndent,
   }),
 );
+
+const JSON_MODULE_BEFORE_ENCODE_INDENT: Module = new Module('json', Object.freeze({ encode, decode, indent }));
+
+/** The `json` module of a release: `encode_indent` only since google/starlark-go #615. */
+export function jsonModuleOf(release: StarlarkGoRelease): Module {
+  return release.has('jsonEncodeIndent') ? JSON_MODULE : JSON_MODULE_BEFORE_ENCODE_INDENT;
+}

@@ -109,9 +109,9 @@ const dict = fn('dict', (thread, args, kwargs) => {
   return d;
 });
 
-const dir = fn('dir', (_t, args, kwargs) => {
+const dir = fn('dir', (thread, args, kwargs) => {
   positional('dir', args, kwargs, 1, 1);
-  return new List(attrNames(args[0]));
+  return new List(attrNames(args[0], thread.release));
 });
 
 const enumerate = fn('enumerate', (thread, args, kwargs) => {
@@ -165,20 +165,20 @@ const floatBuiltin = fn('float', (_t, args, kwargs) => {
   return fail(`float got ${typeName(x)}, want number or string`);
 });
 
-const getattr = fn('getattr', (_t, args, kwargs) => {
+const getattr = fn('getattr', (thread, args, kwargs) => {
   positional('getattr', args, kwargs, 2, 3);
   const name = wantString('getattr', 2, args[1]);
-  const v = prefixed('getattr', () => getAttrOrUndefined(args[0], name));
+  const v = prefixed('getattr', () => getAttrOrUndefined(args[0], name, thread.release));
   if (v !== undefined) return v;
   if (args.length === 3) return args[2];
-  return failIn('getattr', noAttrMessage(args[0], name));
+  return failIn('getattr', noAttrMessage(args[0], name, thread.release));
 });
 
-const hasattr = fn('hasattr', (_t, args, kwargs) => {
+const hasattr = fn('hasattr', (thread, args, kwargs) => {
   positional('hasattr', args, kwargs, 2, 2);
   const name = wantString('hasattr', 2, args[1]);
   try {
-    return getAttrOrUndefined(args[0], name) !== undefined;
+    return getAttrOrUndefined(args[0], name, thread.release) !== undefined;
   } catch {
     return false;
   }

@@ -17,6 +17,7 @@
  * - bytes, list, tuple, dict, set, range, function, builtin, struct/module: objects implementing
  *   `StarlarkObject` (value layer; user functions: evaluator).
  */
+import type { StarlarkGoRelease } from '../release.ts';
 import type { FrameInfo } from '../errors.ts';
 
 /** The None singleton. */
@@ -63,4 +64,6 @@ export interface Thread {
   callStack(): FrameInfo[];
   /** Thread-local storage for host bridges (e.g. the KRM ctx). */
   readonly local: Map<string, unknown>;
+  /** The google/starlark-go behaviour this thread follows (src/starlark/release.ts). */
+  readonly release: StarlarkGoRelease;
 }

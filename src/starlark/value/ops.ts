@@ -281,10 +281,11 @@ export function bitAnd(x: Value, y: Value): Value {
   return fallback('&', x, y);
 }
 
-export function bitOr(x: Value, y: Value): Value {
+/** `x | y`; dict union only where the thread's release has it (src/starlark/release.ts). */
+export function bitOr(x: Value, y: Value, thread?: Thread): Value {
   if (isInt(x) && isInt(y)) return intOr(x, y);
   if (x instanceof StarlarkSet && y instanceof StarlarkSet) return setUnion(x, y);
-  if (x instanceof Dict && y instanceof Dict) {
+  if (x instanceof Dict && y instanceof Dict && (thread === undefined || thread.release.has('dictUnion'))) {
     const d = new Dict();
     for (const [k, v] of x.entries()) d.insert(k, v);
     for (const [k, v] of y.entries()) d.insert(k, v);
@@ -406,7 +407,7 @@ export function binary(op: string, x: Value, y: Value, thread?: Thread): Value {
     case '&':
       return bitAnd(x, y);
     case '|':
-      return bitOr(x, y);
+      return bitOr(x, y, thread);
     case '^':
       return bitXor(x, y);
     case '<<':

@@ -157,6 +157,31 @@ describe('krmfn starlark test', () => {
     );
     expect(r).toEqual({ code: 0, stdout: '1 passed, 0 failed\n', stderr: '' });
   });
+  it('reads --run as a Go regexp (named groups, \\z, (?i)) and reports Go syntax errors', async () => {
+    const file = 'test/starlark/conformance/cli/harness-demo.star';
+    const named = await krmfn(['starlark', 'test', '--run', '(?P<what>EXPECTED error) that happens\\z', file], REPO);
+    expect(named).toEqual({ code: 0, stdout: '0 passed, 0 failed\n', stderr: '' });
+    const folded = await krmfn(['starlark', 'test', '--run', '(?i)(?P<what>EXPECTED error) that happens', file], REPO);
+    expect(folded).toEqual({ code: 0, stdout: '1 passed, 0 failed\n', stderr: '' });
+    const bad = await krmfn(['starlark', 'test', '--run', 'a**', file], REPO);
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: invalid --run regexp: error parsing regexp: invalid nested repetition operator: `**`\n',
+    });
+  });
+  it("gives time.star's now() the wall clock, as starlark-go's harness does", async () => {
+    writeFileSync(
+      join(dir, 'clock.star'),
+      '# now is after 2020 and before 3000.\nload("assert.star", "assert")\nload("time.star", "time")\n' +
+        'assert.true(time.now() > time.time(year = 2020))\nassert.true(time.now() < time.time(year = 3000))\n',
+    );
+    expect(await krmfn(['starlark', 'test', 'clock.star'], dir)).toEqual({
+      code: 0,
+      stdout: '1 passed, 0 failed\n',
+      stderr: '',
+    });
+  });
   it('exits 2 on harness errors', async () => {
     writeFileSync(join(dir, 'bad-literal.star'), 'x = 1 ### not quoted\n');
     const bad = await krmfn(['starlark', 'test', 'bad-literal.star'], dir);

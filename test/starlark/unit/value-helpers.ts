@@ -1,6 +1,7 @@
 // Shared helpers for the value-layer unit tests: a minimal real Thread (calls go straight to
 // callInternal; prints are collected) and shorthands for calling builtins and methods.
 import type { Callable, FrameInfo, Kwargs, Thread, Value } from '../../../src/starlark/value/contract.ts';
+import { STARLARK_GO_HEAD } from '../../../src/starlark/release.ts';
 import { UNIVERSE } from '../../../src/starlark/lib/universe.ts';
 import { typeName } from '../../../src/starlark/value/ops.ts';
 import { getAttr } from '../../../src/starlark/lib/attrs.ts';
@@ -10,6 +11,7 @@ import { fromHostString } from '../../../src/starlark/value/string.ts';
 export class TestThread implements Thread {
   readonly printed: string[] = [];
   readonly local = new Map<string, unknown>();
+  readonly release = STARLARK_GO_HEAD;
   print(message: string): void {
     this.printed.push(message);
   }
