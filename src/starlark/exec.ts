@@ -15,7 +15,7 @@ import { binaryToHost, hostToBinary } from './syntax/utf8.ts';
 import { Cell, Frame } from './eval/frame.ts';
 import type { Slot } from './eval/frame.ts';
 import { ThreadImpl } from './eval/thread.ts';
-import type { StarlarkGoRelease } from './release.ts';
+import { STARLARK_GO_HEAD, type StarlarkGoRelease } from './release.ts';
 import { traced } from './eval/function.ts';
 import { freezeDeep } from './eval/freeze-deep.ts';
 import type { ThreadLimits } from './eval/thread.ts';
@@ -84,14 +84,19 @@ function toMap(rec: Record<string, Value> | undefined): Map<string, Value> {
 
 const UNIVERSE_MAP: Map<string, Value> = toMap(UNIVERSE);
 
-function resolveOptions(d: Dialect): ResolveOptions {
-  return {
+/** The resolver's options: the dialect, plus what the release refuses (src/starlark/release.ts). */
+function resolveOptions(d: Dialect, release: StarlarkGoRelease = STARLARK_GO_HEAD): ResolveOptions {
+  const o: ResolveOptions = {
     set: d.set === true,
     while: d.while === true,
     topLevelControl: d.topLevelControl === true,
     globalReassign: d.globalReassign === true,
     loadBindsGlobally: d.loadBindsGlobally === true,
   };
+  if (!release.has('floatAlwaysOn')) o.float = false;
+  if (!release.has('lambdaNestedDefAlwaysOn')) o.lambda = o.nestedDef = false;
+  if (!release.has('loopsEndAtFunctions')) o.functionsResetLoops = false;
+  return o;
 }
 
 function threadFor(opts: ExecOptions): ThreadImpl {
@@ -208,7 +213,7 @@ export function execFile(opts: ExecOptions): ExecResult {
   const pre = toMap(opts.predeclared);
   const compiled = guarded(opts.filename, () => {
     const file = parseFile(opts.filename, opts.source);
-    const mod = resolveFile(file, resolveOptions(dialect), {
+    const mod = resolveFile(file, resolveOptions(dialect, opts.thread?.release ?? opts.release), {
       isPredeclared: (n) => pre.has(n),
       isUniversal: (n) => UNIVERSE_MAP.has(n),
     });
@@ -277,7 +282,7 @@ function evalExprUnguarded(opts: ExecOptions): Value {
       },
     ],
   };
-  const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}), {
+  const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}, opts.thread?.release ?? opts.release), {
     isPredeclared: (n) => pre.has(n),
     isUniversal: (n) => UNIVERSE_MAP.has(n),
   });

@@ -9,6 +9,10 @@
  */
 
 export const STARLARK_GO_CHANGES = {
+  /** Floating point (literals, `float`, `/`) without `resolve.AllowFloat` (#313). */
+  floatAlwaysOn: '2020-11-11',
+  /** `lambda` and nested `def` without `resolve.AllowLambda` / `AllowNestedDef` (#328). */
+  lambdaNestedDefAlwaysOn: '2021-01-21',
   /** `str.removeprefix` / `str.removesuffix` (#395, starlark/library.go). */
   stringRemoveAffix: '2022-02-23',
   /** `dict | dict` and `dict |= dict` (#397, starlark/eval.go Binary PIPE). */
@@ -23,6 +27,8 @@ export const STARLARK_GO_CHANGES = {
   jsonFloatDecimalPoint: '2024-11-19',
   /** `set.update` (#573). */
   setUpdate: '2025-01-28',
+  /** `break`/`continue` in a function defined inside a loop is an error (#599, resolve/resolve.go). */
+  loopsEndAtFunctions: '2025-07-17',
   /** `json.encode_indent` (#615). */
   jsonEncodeIndent: '2025-10-29',
 } as const;

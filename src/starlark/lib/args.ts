@@ -43,7 +43,10 @@ export function unpack(
     for (const [k, v] of kwargs) {
       const i = names.indexOf(k);
       if (i < 0) {
-        const hint = nearest(k, names);
+        // google/starlark-go starlark/unpack.go (UnpackArgs, since #393) offers only the first
+        // ceil(n/2) parameter names as spelling candidates: its loop steps by 2 over indices below
+        // n into the name/pointer pairs. Reproduced on purpose (docs/starlark.md).
+        const hint = nearest(k, names.slice(0, Math.ceil(names.length / 2)));
         failIn(fn, `unexpected keyword argument ${quote(k)}${hint ? ` (did you mean ${hint}?)` : ''}`);
       }
       if (values[i] !== undefined) failIn(fn, `got multiple values for keyword argument ${quote(k)}`);

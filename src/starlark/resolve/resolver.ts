@@ -21,6 +21,20 @@ export interface ResolveOptions {
   topLevelControl?: boolean;
   globalReassign?: boolean;
   loadBindsGlobally?: boolean;
+  /**
+   * `false` refuses floating point (float literals, the `float` builtin, `/`), `lambda` and
+   * nested `def`, as google/starlark-go did before 2020-11-11 (floats, #313) and 2021-01-21
+   * (lambda and nested def, #328). Default: allowed.
+   */
+  float?: boolean;
+  lambda?: boolean;
+  nestedDef?: boolean;
+  /**
+   * `false`: a function defined inside a loop counts as inside it (`break` in its body is not an
+   * error), as google/starlark-go did before 2025-07-17 (#599). Default: the function starts a
+   * fresh loop count.
+   */
+  functionsResetLoops?: boolean;
 }
 
 export interface ResolveEnv {
@@ -41,6 +55,19 @@ interface Block {
   parent: Block | null;
   bindings: Map<string, Binding>;
   isModule: boolean;
+  /** Names starlark-go's `lookupLexical` memoizes in this block as it resolves non-local uses. */
+  memo?: Set<string>;
+}
+
+/**
+ * A use resolved outside its function (or, at top level, outside its comprehension): starlark-go
+ * resolves these at the end of the module, memoizing each name in the blocks it passed, so its
+ * errors and spelling hints depend on that order. `error` is set when the use is an error.
+ */
+interface NonLocalUse {
+  name: string;
+  block: Block;
+  error?: { pos: Pos; message: string | null };
 }
 
 interface FunctionState {
@@ -49,10 +76,20 @@ interface FunctionState {
   /** The block the function was defined in (for free variable lookups). */
   defBlock: Block | null;
   freeIndex: Map<Binding, number>;
+  /** Functions defined directly inside this one, in source order. */
+  children: FunctionState[];
+  /** Uses that leave the function, in source order (see `NonLocalUse`). */
+  nonLocal: NonLocalUse[];
 }
 
 function newScope(): FunctionScope {
   return { locals: [], freevars: [], numParams: 0, numKwonly: 0, hasVarargs: false, hasKwargs: false };
+}
+
+/** starlark-go's text for an undefined name, with the nearest candidate as a hint. */
+function undefinedText(name: string, candidates: readonly string[]): string {
+  const hint = nearest(name, candidates);
+  return hint === '' ? `undefined: ${name}` : `undefined: ${name} (did you mean ${hint}?)`;
 }
 
 /** Start position of an expression (for "can't assign" messages). */
@@ -106,12 +143,31 @@ class Resolver {
   private readonly moduleBound = new Set<string>();
   /** Predeclared and universal bindings, one per name (starlark-go's resolver memoizes them too). */
   private readonly outside = new Map<string, Binding>();
+  /**
+   * Errors of top-level bindings found in pass 1, keyed by their identifier, reported when the
+   * walk reaches the binding (starlark-go binds during its one walk; see `flushBind`).
+   */
+  private readonly bindErrors = new Map<Ident, SyntaxErrorItem>();
+  private collecting = false;
+  /** Loops enclosing the current point within its own function (see `compilerCrashes`). */
+  private fnLoops = 0;
+  /** `break`/`continue` that only an enclosing function's loop allows (`functionsResetLoops: false`). */
+  private readonly compilerCrashes: SyntaxErrorItem[] = [];
+  /** Refused universals already reported (see `refusedUniversal`). */
+  private readonly refusedSeen = new Set<string>();
 
   constructor(file: string, opts: ResolveOptions, env: ResolveEnv) {
     this.file = file;
     this.opts = opts;
     this.env = env;
-    this.toplevel = { scope: newScope(), parent: null, defBlock: null, freeIndex: new Map() };
+    this.toplevel = {
+      scope: newScope(),
+      parent: null,
+      defBlock: null,
+      freeIndex: new Map(),
+      children: [],
+      nonLocal: [],
+    };
     this.moduleBlock = { fn: this.toplevel, parent: null, bindings: new Map(), isModule: true };
   }
 
@@ -125,14 +181,22 @@ class Resolver {
 
   run(f: File): ResolvedModule {
     // Pass 1: module-level bindings in source order (so globals may be used before definition).
+    this.collecting = true;
     this.collect(f.stmts, this.moduleBlock);
+    this.collecting = false;
     // Pass 2: uses and nested functions.
     this.stmts(f.stmts, this.moduleBlock);
     f.scope = this.toplevel.scope;
-    if (this.errors.length > 0) {
-      this.errors.sort((a, b) => a.line - b.line || a.col - b.col);
-      throw new StarlarkSyntaxError('starlark-resolve', this.errors);
-    }
+    // starlark-go's order (resolve/resolve.go REPLChunk): the errors of the walk, then the uses
+    // resolved at the end of the module, innermost functions first (resolveNonLocalUses). The
+    // first error is the one its messages show.
+    const pending = (fn: FunctionState): void => {
+      for (const c of fn.children) pending(c);
+      for (const u of fn.nonLocal) this.resolveLate(u);
+    };
+    pending(this.toplevel);
+    if (this.errors.length > 0) throw new StarlarkSyntaxError('starlark-resolve', this.errors);
+    if (this.compilerCrashes.length > 0) throw new StarlarkSyntaxError('starlark-resolve', this.compilerCrashes);
     return { file: f, toplevel: this.toplevel.scope, globals: this.globals, filelocals: this.filelocals };
   }
 
@@ -151,7 +215,7 @@ class Resolver {
       if (prev !== undefined) {
         if (!this.opts.globalReassign) {
           const what = prev.scope === 'filelocal' ? 'local' : 'global';
-          this.err(id.pos, `cannot reassign ${what} ${id.name} declared at ${this.fmtPos(prev.first!)}`);
+          this.bindErr(id, `cannot reassign ${what} ${id.name} declared at ${this.fmtPos(prev.first!)}`);
         }
         id.b = prev;
         return;
@@ -170,6 +234,20 @@ class Resolver {
     id.b = b;
   }
 
+  /** A binding error: held until the walk reaches `id` when found in pass 1. */
+  private bindErr(id: Ident, message: string): void {
+    if (this.collecting) this.bindErrors.set(id, { file: this.file, line: id.pos.line, col: id.pos.col, message });
+    else this.err(id.pos, message);
+  }
+
+  /** Reports the held binding error of `id`, if any (the walk has reached the binding). */
+  private flushBind(id: Ident): void {
+    const e = this.bindErrors.get(id);
+    if (e === undefined) return;
+    this.bindErrors.delete(id);
+    this.errors.push(e);
+  }
+
   private bindLoad(id: Ident, block: Block): void {
     if (this.opts.loadBindsGlobally) {
       this.bind(id, block);
@@ -177,7 +255,7 @@ class Resolver {
     }
     const prev = block.bindings.get(id.name);
     if (prev !== undefined) {
-      if (!this.opts.globalReassign) this.err(id.pos, `cannot reassign top-level ${id.name}`);
+      if (!this.opts.globalReassign) this.bindErr(id, `cannot reassign top-level ${id.name}`);
       id.b = prev;
       return;
     }
@@ -262,6 +340,7 @@ class Resolver {
       // Leaving a function's outermost block continues in its defining block.
       const found = b.bindings.get(id.name);
       if (found === undefined) continue;
+      if (b !== block && (b.fn !== fn || b.isModule)) fn.nonLocal.push({ name: id.name, block });
       if (found.scope === 'global' || found.scope === 'filelocal' || b.fn === fn) {
         id.b = found;
         return;
@@ -271,6 +350,7 @@ class Resolver {
       id.b = this.freeBinding(fn, found, b.fn, id.name);
       return;
     }
+    if (!block.isModule) fn.nonLocal.push({ name: id.name, block });
     this.useOutside(id, block);
   }
 
@@ -290,14 +370,70 @@ class Resolver {
     }
     if (b !== undefined) {
       if (b.scope === 'universal' && id.name === 'set' && !this.opts.set) {
-        this.err(id.pos, 'this Starlark dialect does not support sets');
+        this.useErr(id, block, 'this Starlark dialect does not support sets');
+      }
+      if (b.scope === 'universal' && id.name === 'float' && this.opts.float === false) {
+        this.useErr(id, block, 'this Starlark dialect does not support floating point');
       }
       id.b = b;
       return;
     }
     id.b = { scope: 'undefined', index: -1, name: id.name, first: null };
-    const hint = nearest(id.name, this.candidates(block));
-    this.err(id.pos, hint === '' ? `undefined: ${id.name}` : `undefined: ${id.name} (did you mean ${hint}?)`);
+    this.useErr(id, block, null);
+  }
+
+  /**
+   * An error found resolving a use outside every block (`message` null: an undefined name, whose
+   * hint is chosen late). starlark-go reports it at the end of the module, after the walk's
+   * errors, except for top-level uses under GlobalReassign, which it resolves on the spot
+   * (resolve/resolve.go `use`).
+   */
+  private useErr(id: Ident, block: Block, message: string | null): void {
+    if (this.opts.globalReassign && block.isModule) {
+      // Resolved on the spot, so only the top-level names bound so far are candidates.
+      if (message === null) this.err(id.pos, undefinedText(id.name, [...this.moduleBound].sort()));
+      else this.refusedUniversal(id.name, id.pos, message);
+      return;
+    }
+    const last = block.fn.nonLocal[block.fn.nonLocal.length - 1];
+    const error = { pos: id.pos, message };
+    if (last !== undefined && last.name === id.name && last.block === block && last.error === undefined) {
+      last.error = error;
+    } else {
+      block.fn.nonLocal.push({ name: id.name, block, error });
+    }
+  }
+
+  /**
+   * A refused universal (`set`, `float`) is reported at its first resolution only: starlark-go
+   * caches every predeclared and universal binding after the first lookup (`useToplevel`).
+   */
+  private refusedUniversal(name: string, pos: Pos, message: string): void {
+    if (this.refusedSeen.has(name)) return;
+    this.refusedSeen.add(name);
+    this.err(pos, message);
+  }
+
+  /**
+   * One non-local use, resolved as starlark-go's `resolveNonLocalUses` / `lookupLexical` do at
+   * the end of the module: a name bound or already memoized in a block on the way is found there
+   * (so an undefined name is reported once per function), otherwise the error (if any) is
+   * reported; either way the name is memoized in the blocks passed below that point.
+   */
+  private resolveLate(u: NonLocalUse): void {
+    const chain: Block[] = [];
+    for (let b: Block | null = u.block; b !== null && !b.isModule; b = b.parent ?? b.fn.defBlock ?? null) {
+      if (b.bindings.has(u.name) || b.memo?.has(u.name)) {
+        for (const c of chain) (c.memo ??= new Set()).add(u.name);
+        return;
+      }
+      chain.push(b);
+    }
+    if (u.error !== undefined) {
+      if (u.error.message === null) this.err(u.error.pos, undefinedText(u.name, this.candidates(u.block)));
+      else this.refusedUniversal(u.name, u.error.pos, u.error.message);
+    }
+    for (const c of chain) (c.memo ??= new Set()).add(u.name);
   }
 
   /** The `free` binding for `outer` (owned by function `owner`) as seen from `fn`. */
@@ -319,6 +455,7 @@ class Resolver {
     const names = new Set<string>();
     for (let b: Block | null = block; b !== null; b = b.parent ?? b.fn.defBlock) {
       for (const n of b.bindings.keys()) names.add(n);
+      if (b.memo !== undefined) for (const n of b.memo) names.add(n);
       if (b.isModule) break;
     }
     return [...names].sort();
@@ -344,6 +481,7 @@ class Resolver {
           if (lhs.k === 'tuple' || lhs.k === 'list') {
             this.err(exprStart(s.lhs), `can't use ${lhs.k} expression in augmented assignment`);
           } else if (lhs.k === 'ident') {
+            this.flushBind(lhs);
             if (this.opts.globalReassign && top && !this.moduleBound.has(lhs.name)) {
               // Use before any top-level binding: undefined unless predeclared/universal (then the
               // read fails dynamically, as the global is not yet assigned).
@@ -360,6 +498,10 @@ class Resolver {
         }
         return;
       case 'def':
+        if (this.inFunction && this.opts.nestedDef === false) {
+          this.err(s.pos, 'this Starlark dialect does not support nested def');
+        }
+        this.flushBind(s.name);
         if (top) this.moduleBound.add(s.name.name);
         this.func(s.fn, block);
         return;
@@ -377,20 +519,24 @@ class Resolver {
         this.expr(s.x, block);
         this.assignTargets(s.vars, block);
         this.loops++;
+        this.fnLoops++;
         if (top) this.topLoop++;
         this.stmts(s.body, block);
         if (top) this.topLoop--;
         this.loops--;
+        this.fnLoops--;
         return;
       case 'while':
         if (!this.opts.while) this.err(s.pos, 'this Starlark dialect does not support while loops');
         if (top && !this.opts.topLevelControl) this.err(s.pos, 'while loop not within a function');
         this.expr(s.cond, block);
         this.loops++;
+        this.fnLoops++;
         if (top) this.topLoop++;
         this.stmts(s.body, block);
         if (top) this.topLoop--;
         this.loops--;
+        this.fnLoops--;
         return;
       case 'return':
         if (!this.inFunction) this.err(s.pos, 'return statement not within a function');
@@ -399,6 +545,16 @@ class Resolver {
       case 'break':
       case 'continue':
         if (this.loops === 0) this.err(s.pos, `${s.k} not in a loop`);
+        else if (this.fnLoops === 0) {
+          // Accepted by the resolver of this release, but its compiler then crashes (an index
+          // out of range, fixed by google/starlark-go #599): a script with it never runs.
+          this.compilerCrashes.push({
+            file: this.file,
+            line: s.pos.line,
+            col: s.pos.col,
+            message: `${s.k} not in a loop (google/starlark-go of this release crashes compiling it)`,
+          });
+        }
         return;
       case 'pass':
         return;
@@ -417,6 +573,8 @@ class Resolver {
           else if (from.name.charCodeAt(0) === 95) {
             this.err(from.pos, `load: names with leading underscores are not exported: ${from.name}`);
           }
+          const to = s.to[i];
+          if (to !== undefined) this.flushBind(to);
         }
         return;
       }
@@ -427,6 +585,7 @@ class Resolver {
     switch (e.k) {
       case 'ident':
         // Normally bound in pass 1 (collect); bind now if not.
+        this.flushBind(e);
         if (e.b === undefined) this.bind(e, block);
         if (block.isModule) this.moduleBound.add(e.name);
         return;
@@ -452,16 +611,27 @@ class Resolver {
   private func(fn: FunctionNode, block: Block): void {
     // Defaults are evaluated in the enclosing block.
     for (const p of fn.params) if (p.dflt !== null) this.expr(p.dflt, block);
-    const state: FunctionState = { scope: newScope(), parent: block.fn, defBlock: block, freeIndex: new Map() };
+    const state: FunctionState = {
+      scope: newScope(),
+      parent: block.fn,
+      defBlock: block,
+      freeIndex: new Map(),
+      children: [],
+      nonLocal: [],
+    };
+    block.fn.children.push(state);
     const fblock: Block = { fn: state, parent: null, bindings: new Map(), isModule: false };
     this.params(fn.params, state, fblock);
     this.collect(fn.body, fblock);
     const saveLoops = this.loops;
+    const saveFnLoops = this.fnLoops;
     const saveIn = this.inFunction;
-    this.loops = 0;
+    this.fnLoops = 0;
+    if (this.opts.functionsResetLoops !== false) this.loops = 0;
     this.inFunction = true;
     this.stmts(fn.body, fblock);
     this.loops = saveLoops;
+    this.fnLoops = saveFnLoops;
     this.inFunction = saveIn;
     fn.scope = state.scope;
   }
@@ -564,6 +734,9 @@ class Resolver {
         this.use(e, block);
         return;
       case 'lit':
+        if (e.type === 'float' && this.opts.float === false) {
+          this.err(e.pos, 'this Starlark dialect does not support floating point');
+        }
         return;
       case 'list':
       case 'tuple':
@@ -582,6 +755,9 @@ class Resolver {
         this.expr(e.x, block);
         return;
       case 'binary':
+        if (e.op === '/' && this.opts.float === false) {
+          this.err(e.pos, 'this Starlark dialect does not support floating point (use //)');
+        }
         this.expr(e.x, block);
         this.expr(e.y, block);
         return;
@@ -608,6 +784,7 @@ class Resolver {
         this.args(e.args, block);
         return;
       case 'lambda':
+        if (this.opts.lambda === false) this.err(e.pos, 'this Starlark dialect does not support lambda');
         this.func(e.fn, block);
         return;
       case 'comp':
@@ -624,12 +801,15 @@ class Resolver {
     for (const cl of c.clauses) if (cl.k === 'for') this.collectTargets(cl.vars, cb);
     // Loops inside a comprehension don't make break/continue legal.
     const saveLoops = this.loops;
+    const saveFnLoops = this.fnLoops;
     this.loops = 0;
+    this.fnLoops = 0;
     for (let i = 0; i < c.clauses.length; i++) {
       const cl = c.clauses[i];
       if (cl.k === 'for') {
-        if (i > 0) this.expr(cl.x, cb);
+        // As starlark-go's comprehension(): a later clause's variables before its operand.
         this.assignTargets(cl.vars, cb);
+        if (i > 0) this.expr(cl.x, cb);
       } else {
         this.expr(cl.cond, cb);
       }
@@ -642,6 +822,7 @@ class Resolver {
       this.expr(c.body as Expr, cb);
     }
     this.loops = saveLoops;
+    this.fnLoops = saveFnLoops;
   }
 }
 

@@ -10,6 +10,7 @@
  */
 import type { FrameInfo, Value } from '../value/contract.ts';
 import { execFile } from '../index.ts';
+import type { StarlarkGoRelease } from '../release.ts';
 import type { Dialect, StarlarkLimits } from '../index.ts';
 import { isStarlarkEvalError, isStarlarkSyntaxError } from '../errors.ts';
 import { splitChunks } from './chunks.ts';
@@ -64,6 +65,8 @@ export interface TestHost {
   /** Runs only chunks whose title or text the predicate accepts (the CLI's `-run`, a Go regexp). */
   select?: (text: string) => boolean;
   limits?: StarlarkLimits;
+  /** The google/starlark-go release the chunks run under (default HEAD). */
+  release?: StarlarkGoRelease;
 }
 
 /** The key of a chunk in a known-failures list: `<file basename>: <title>`. */
@@ -151,6 +154,7 @@ function runChunk(
         print: (m) => output.push(m),
         load: makeLoader(path),
         ...(host.limits ? { limits: host.limits } : {}),
+        ...(host.release ? { release: host.release } : {}),
       });
       loaded.set(path, globals);
       return globals;
@@ -179,6 +183,7 @@ function runChunk(
       print: (m) => output.push(m),
       load: makeLoader(file),
       ...(host.limits ? { limits: host.limits } : {}),
+      ...(host.release ? { release: host.release } : {}),
     });
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   execFile,
+  isStarlarkSyntaxError,
   JSON_MODULE,
   jsonModuleOf,
   STARLARK_GO_CHANGES,
@@ -31,7 +32,7 @@ function run(source: string, release: StarlarkGoRelease): string {
       print: (m) => out.push(m),
     });
   } catch (e) {
-    out.push(`error: ${(e as Error).message}`);
+    out.push(`error: ${isStarlarkSyntaxError(e) ? e.format() : (e as Error).message}`);
   }
   return out.join('\n');
 }
@@ -42,9 +43,9 @@ describe('starlarkGoRelease', () => {
     expect(starlarkGoRelease('2022-02-23')!.has('stringRemoveAffix')).toBe(true);
     expect(starlarkGoRelease('v1.2.3')).toBeUndefined();
     expect(starlarkGoRelease('v0.0.0-2025041714371-f57e51f710eb')).toBeUndefined();
-    for (const c of Object.keys(STARLARK_GO_CHANGES)) {
+    for (const [c, date] of Object.entries(STARLARK_GO_CHANGES)) {
       expect(STARLARK_GO_HEAD.has(c as keyof typeof STARLARK_GO_CHANGES)).toBe(true);
-      expect(V0_4_3.has(c as keyof typeof STARLARK_GO_CHANGES)).toBe(false);
+      expect(V0_4_3.has(c as keyof typeof STARLARK_GO_CHANGES)).toBe(date <= '2021-09-01');
     }
   });
 });
@@ -99,5 +100,25 @@ describe('behaviour by release', () => {
     const out: string[] = [];
     execFile({ filename: 'h.star', source: 'print("ab".removesuffix("b"), {} | {})', print: (m) => out.push(m) });
     expect(out.map((m) => toHostString(m))).toEqual(['a {}']);
+  });
+});
+
+describe('static checks by release', () => {
+  const V0_1 = starlarkGoRelease('v0.0.0-20200306205701-8dd3e2ee1dd5')!;
+  const V0_2 = starlarkGoRelease('v0.0.0-20210406145628-7a1108eaa012')!;
+  it('refuses floating point before 2020-11-11 (#313), and lambda and nested def before 2021-01-21 (#328)', () => {
+    const src = 'x = 1.5\ny = float(3)\nz = 7 / 2\nf = lambda: 1\ndef g():\n  def h():\n    pass\n';
+    expect(run(src, V0_1)).toBe(
+      [
+        // starlark-go's order: the walk's errors, then the uses resolved at the end (`float`).
+        'error: r.star:1:5: this Starlark dialect does not support floating point',
+        'r.star:3:7: this Starlark dialect does not support floating point (use //)',
+        'r.star:4:5: this Starlark dialect does not support lambda',
+        'r.star:6:3: this Starlark dialect does not support nested def',
+        'r.star:2:5: this Starlark dialect does not support floating point',
+      ].join('\n'),
+    );
+    expect(run(src, V0_2)).toBe('');
+    expect(run('print(7 // 2)', V0_1)).toBe('3');
   });
 });
