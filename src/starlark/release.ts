@@ -9,6 +9,8 @@
  */
 
 export const STARLARK_GO_CHANGES = {
+  /** `unexpected keyword argument "x" (did you mean y?)` from builtins (#393, starlark/unpack.go). */
+  keywordSpellingHint: '2022-02-13',
   /** Floating point (literals, `float`, `/`) without `resolve.AllowFloat` (#313). */
   floatAlwaysOn: '2020-11-11',
   /** `lambda` and nested `def` without `resolve.AllowLambda` / `AllowNestedDef` (#328). */

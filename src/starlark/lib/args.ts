@@ -5,6 +5,7 @@
  * `<fn>: missing argument for x`, `<fn>: got multiple values for keyword argument "x"`,
  * `<fn>: for parameter <p>: got <type>, want <type>`.
  */
+import { STARLARK_GO_HEAD, type StarlarkGoRelease } from '../release.ts';
 import type { Callable, Kwargs, Value } from '../value/contract.ts';
 import { isCallable } from '../value/capabilities.ts';
 import { None } from '../value/contract.ts';
@@ -33,6 +34,7 @@ export function unpack(
   args: readonly Value[],
   kwargs: Kwargs,
   params: readonly string[],
+  release: StarlarkGoRelease = STARLARK_GO_HEAD,
 ): { values: (Value | undefined)[]; labels: string[] } {
   const names = params.map((p) => (p.endsWith('?') ? p.slice(0, -1) : p));
   const values: (Value | undefined)[] = new Array<Value | undefined>(params.length).fill(undefined);
@@ -46,7 +48,8 @@ export function unpack(
         // google/starlark-go starlark/unpack.go (UnpackArgs, since #393) offers only the first
         // ceil(n/2) parameter names as spelling candidates: its loop steps by 2 over indices below
         // n into the name/pointer pairs. Reproduced on purpose (docs/starlark.md).
-        const hint = nearest(k, names.slice(0, Math.ceil(names.length / 2)));
+        // The hint itself exists since google/starlark-go #393 (src/starlark/release.ts).
+        const hint = release.has('keywordSpellingHint') ? nearest(k, names.slice(0, Math.ceil(names.length / 2))) : '';
         failIn(fn, `unexpected keyword argument ${quote(k)}${hint ? ` (did you mean ${hint}?)` : ''}`);
       }
       if (values[i] !== undefined) failIn(fn, `got multiple values for keyword argument ${quote(k)}`);

@@ -475,7 +475,7 @@ const encode = new Builtin('json.encode', (thread, args, kwargs) => {
 const decode = new Builtin('json.decode', (thread, args, kwargs) => {
   // Before google/starlark-go #466, decode took exactly one positional argument.
   if (!thread.release.has('jsonDecodeDefault')) positional('json.decode', args, kwargs, 1, 1);
-  const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?']);
+  const { values, labels } = unpack('json.decode', args, kwargs, ['x', 'default?'], thread.release);
   // `x` is positional-only (google/starlark-go lib/json/json.go decode).
   if (args.length < 1) failIn('json.decode', 'unexpected keyword argument x');
   const s = wantString('json.decode', labels[0], values[0]!);

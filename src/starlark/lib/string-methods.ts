@@ -202,7 +202,7 @@ function countParts(s: string, sep: string | null, max: number): number {
 }
 
 function split(s: string, args: Value[], kwargs: Kwargs, name: string, right: boolean, thread: Thread): Value {
-  const { values, labels } = unpack(name, args, kwargs, ['sep?', 'maxsplit?']);
+  const { values, labels } = unpack(name, args, kwargs, ['sep?', 'maxsplit?'], thread.release);
   const sepV = values[0] ?? None;
   const max = values[1] === undefined ? -1 : wantInt(name, labels[1], values[1]);
   const sep = sepV === None ? null : wantString(name, labels[0], sepV);
@@ -393,8 +393,8 @@ function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Th
   return r;
 }
 
-function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
-  const { values, labels } = unpack(name, args, kwargs, ['keepends?']);
+function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): Value {
+  const { values, labels } = unpack(name, args, kwargs, ['keepends?'], thread.release);
   const keep = values[0] === undefined ? false : wantBool(name, labels[0], values[0]);
   const out: string[] = [];
   let i = 0;

@@ -214,8 +214,8 @@ export class Time {
       case 'in_location':
         return new Builtin(
           'in_location',
-          (_t, args, kwargs) => {
-            const { values, labels } = unpack('in_location', args, kwargs, ['location']);
+          (thread, args, kwargs) => {
+            const { values, labels } = unpack('in_location', args, kwargs, ['location'], thread.release);
             return new Time(this.unixNano, zoneOffset('in_location', wantString('in_location', labels[0], values[0]!)));
           },
           this,
@@ -290,29 +290,29 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
   return new Module(
     'time',
     Object.freeze({
-      from_timestamp: new Builtin('from_timestamp', (_t, args, kwargs) => {
-        const { values, labels } = unpack('from_timestamp', args, kwargs, ['sec', 'nsec?']);
+      from_timestamp: new Builtin('from_timestamp', (thread, args, kwargs) => {
+        const { values, labels } = unpack('from_timestamp', args, kwargs, ['sec', 'nsec?'], thread.release);
         const sec = intArg('from_timestamp', labels[0], values[0], 0);
         const nsec = intArg('from_timestamp', labels[1], values[1], 0);
         return new Time(sec * NS.s + nsec);
       }),
-      is_valid_timezone: new Builtin('is_valid_timezone', (_t, args, kwargs) => {
-        const { values, labels } = unpack('is_valid_timezone', args, kwargs, ['loc']);
+      is_valid_timezone: new Builtin('is_valid_timezone', (thread, args, kwargs) => {
+        const { values, labels } = unpack('is_valid_timezone', args, kwargs, ['loc'], thread.release);
         return tryZone(wantString('is_valid_timezone', labels[0], values[0]!)) !== undefined;
       }),
-      now: new Builtin('now', (_t, args, kwargs) => {
-        unpack('now', args, kwargs, []);
+      now: new Builtin('now', (thread, args, kwargs) => {
+        unpack('now', args, kwargs, [], thread.release);
         if (nowFn === undefined) failIn('now', 'no clock available to this script');
         return new Time(BigInt(Math.round(nowFn() * 1000)) * 1000n);
       }),
-      parse_duration: new Builtin('parse_duration', (_t, args, kwargs) => {
-        const { values, labels } = unpack('parse_duration', args, kwargs, ['d']);
+      parse_duration: new Builtin('parse_duration', (thread, args, kwargs) => {
+        const { values, labels } = unpack('parse_duration', args, kwargs, ['d'], thread.release);
         const d = values[0]!;
         if (d instanceof Duration) return d;
         return new Duration(parseDuration(wantString('parse_duration', labels[0], d)));
       }),
-      parse_time: new Builtin('parse_time', (_t, args, kwargs) => {
-        const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?']);
+      parse_time: new Builtin('parse_time', (thread, args, kwargs) => {
+        const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?'], thread.release);
         const x = wantString('parse_time', labels[0], values[0]!);
         if (values[1] !== undefined && values[1] !== '2006-01-02T15:04:05Z07:00') {
           failIn('parse_time', 'only the RFC 3339 layout is supported');
@@ -322,9 +322,9 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
           return new Time(t.unixNano, zoneOffset('parse_time', wantString('parse_time', labels[2], values[2])));
         return t;
       }),
-      time: new Builtin('time', (_t, args, kwargs) => {
+      time: new Builtin('time', (thread, args, kwargs) => {
         const p = ['year?', 'month?', 'day?', 'hour?', 'minute?', 'second?', 'nanosecond?', 'location?'];
-        const { values, labels } = unpack('time', args, kwargs, p);
+        const { values, labels } = unpack('time', args, kwargs, p, thread.release);
         const n = (i: number, d: number): number => Number(intArg('time', labels[i], values[i], d));
         const off = values[7] === undefined ? 0 : zoneOffset('time', wantString('time', labels[7], values[7]));
         const ms = Date.UTC(n(0, 1970), n(1, 1) - 1, n(2, 1), n(3, 0), n(4, 0), n(5, 0));

@@ -128,16 +128,16 @@ const enumerate = fn('enumerate', (thread, args, kwargs) => {
   );
 });
 
-const failBuiltin = fn('fail', (_t, args, kwargs) => {
-  const { sep } = sepArg('fail', kwargs);
+const failBuiltin = fn('fail', (thread, args, kwargs) => {
+  const { sep } = sepArg('fail', kwargs, thread);
   const parts = args.map((a) => (typeof a === 'string' ? a : a instanceof Bytes ? toValidUtf8(a.data) : repr(a)));
   return fail('fail: ' + parts.join(sep));
 });
 
-function sepArg(name: string, kwargs: Kwargs): { sep: string } {
+function sepArg(name: string, kwargs: Kwargs, thread: Thread): { sep: string } {
   let sep = ' ';
   if (kwargs !== null) {
-    const v = unpack(name, [], kwargs, ['sep?']).values[0];
+    const v = unpack(name, [], kwargs, ['sep?'], thread.release).values[0];
     if (v !== undefined) sep = wantString(name, '"sep"', v);
   }
   return { sep };
@@ -219,9 +219,9 @@ function parseInt(s: string, base: number): Int {
   return neg ? intNeg(v) : v;
 }
 
-const intBuiltin = fn('int', (_t, args, kwargs) => {
+const intBuiltin = fn('int', (thread, args, kwargs) => {
   // `x` is required since google/starlark-go 2021 (int.star: `int()` fails with "missing argument").
-  const { values, labels } = unpack('int', args, kwargs, ['x', 'base?']);
+  const { values, labels } = unpack('int', args, kwargs, ['x', 'base?'], thread.release);
   const x = values[0]!;
   const baseV = values[1];
   if (baseV !== undefined) {
@@ -258,7 +258,7 @@ const list = fn('list', (thread, args, kwargs) => {
 function minMax(name: string, sign: number): Builtin {
   return fn(name, (thread, args, kwargs) => {
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
-    const given = kwargs === null ? null : unpack(name, [], kwargs, ['key?']);
+    const given = kwargs === null ? null : unpack(name, [], kwargs, ['key?'], thread.release);
     const k0 = given?.values[0];
     const key: Value = given === null || k0 === undefined ? None : wantCallable(name, given.labels[0], k0);
     // A single iterable is walked lazily, holding its lock while `key` runs (as starlark-go does).
@@ -316,7 +316,7 @@ const ord = fn('ord', (_t, args, kwargs) => {
 });
 
 const print = fn('print', (thread, args, kwargs) => {
-  const { sep } = sepArg('print', kwargs);
+  const { sep } = sepArg('print', kwargs, thread);
   const parts = args.map((a) => (typeof a === 'string' ? a : a instanceof Bytes ? a.data : str(a)));
   thread.print(toHostString(parts.join(sep)));
   return None;
@@ -363,7 +363,7 @@ function lessThan(x: Value, y: Value): boolean {
 }
 
 const sorted = fn('sorted', (thread, args, kwargs) => {
-  const { values, labels } = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?']);
+  const { values, labels } = unpack('sorted', args, kwargs, ['iterable', 'key?', 'reverse?'], thread.release);
   const items = elems(thread, 'sorted', values[0]!, labels[0]);
   const key = values[1] === undefined ? undefined : wantCallable('sorted', labels[1], values[1]);
   const rev = values[2] === undefined ? false : wantBool('sorted', labels[2], values[2]);

@@ -122,3 +122,13 @@ describe('static checks by release', () => {
     expect(run('print(7 // 2)', V0_1)).toBe('3');
   });
 });
+
+describe('builtin keyword errors by release', () => {
+  it('adds the spelling hint from 2022-02-13 (#393)', () => {
+    const src = 'max([1], kez = len)';
+    expect(run(src, starlarkGoRelease('v0.0.0-20200306205701-8dd3e2ee1dd5')!)).toBe(
+      'error: max: unexpected keyword argument "kez"',
+    );
+    expect(run(src, V0_5_0)).toBe('error: max: unexpected keyword argument "kez" (did you mean key?)');
+  });
+});

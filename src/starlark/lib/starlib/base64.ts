@@ -112,7 +112,7 @@ export function base64Decode(src: string, enc: Encoding): string {
 
 function method(name: string, run: (data: string, enc: Encoding) => string): Builtin {
   return new Builtin(name, (thread: Thread, args: Value[], kwargs: Kwargs) => {
-    const { values } = unpack(name, args, kwargs, ['data', 'encoding?']);
+    const { values } = unpack(name, args, kwargs, ['data', 'encoding?'], thread.release);
     const data = wantString(name, 'data', values[0]!);
     const enc = select(values[1] === undefined ? '' : wantString(name, 'encoding', values[1]));
     thread.alloc(2 * data.length);

@@ -221,15 +221,13 @@ function writeField(field: string, comma: string): string {
 
 const readAll = new Builtin('read_all', (thread: Thread, args: Value[], kwargs: Kwargs) => {
   const fn = 'read_all';
-  const { values: v } = unpack(fn, args, kwargs, [
-    'source',
-    'comma?',
-    'comment?',
-    'lazy_quotes?',
-    'trim_leading_space?',
-    'fields_per_record?',
-    'skip?',
-  ]);
+  const { values: v } = unpack(
+    fn,
+    args,
+    kwargs,
+    ['source', 'comma?', 'comment?', 'lazy_quotes?', 'trim_leading_space?', 'fields_per_record?', 'skip?'],
+    thread.release,
+  );
   const source = v[0]!;
   const text = typeof source === 'string' ? source : '';
   const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
@@ -265,7 +263,7 @@ const readAll = new Builtin('read_all', (thread: Thread, args: Value[], kwargs: 
 
 const writeAll = new Builtin('write_all', (thread: Thread, args: Value[], kwargs: Kwargs) => {
   const fn = 'write_all';
-  const { values: v } = unpack(fn, args, kwargs, ['source', 'comma?']);
+  const { values: v } = unpack(fn, args, kwargs, ['source', 'comma?'], thread.release);
   const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
   const source = v[0]!;
   if (!(source instanceof List || source instanceof Tuple)) {
