@@ -23,6 +23,8 @@ export const STARLARK_GO_CHANGES = {
   jsonDecodeDefault: '2023-05-25',
   /** `set.add`, `clear`, `discard`, `pop`, `remove` (#497, starlark/library.go setMethods). */
   setMutators: '2023-08-29',
+  /** `"…" % mapping` no longer fails on a mapping no conversion used (#520, starlark/eval.go). */
+  interpolateMappingUnused: '2023-11-21',
   /** `set.difference`, `intersection`, `issubset`, `issuperset`, `symmetric_difference` (#506). */
   setAlgebra: '2023-09-12',
   /** `json.encode` writes floats as `str` does (`1.0`), not Go's `%g` (`1`, `1e+06`) (#564). */

@@ -2,6 +2,8 @@
  * The `json` module (starlark-go lib/json): encode, decode, indent, encode_indent.
  * Strings stay binary (UTF-8 bytes) on both sides; dict keys are sorted by `encode`.
  */
+import { Bytes } from '../value/bytes.ts';
+import { attrNames, getAttr } from './attrs.ts';
 import type { Value } from '../value/contract.ts';
 import { None } from '../value/contract.ts';
 import { Builtin } from '../value/builtin.ts';
@@ -129,6 +131,16 @@ function encodeValue(out: string[], x: Value, w: EncodeWalk): void {
       writeObject(
         out,
         names.map((n) => [n, x.attr(n)!]),
+        w,
+        (k) => `in field .${k}: `,
+      );
+    } else if (x instanceof Bytes) {
+      // Not iterable in starlark-go but a HasAttrs (its one method, `elems`), so lib/json/json.go
+      // encodes it field by field and fails on the bound method.
+      const names = attrNames(x);
+      writeObject(
+        out,
+        names.map((n) => [n, getAttr(x, n)]),
         w,
         (k) => `in field .${k}: `,
       );

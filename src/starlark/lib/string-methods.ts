@@ -124,7 +124,7 @@ function affix(s: string, args: Value[], kwargs: Kwargs, name: string, suffix: b
     }
     return false;
   }
-  return failIn(name, `got ${typeNameOf(x)}, want string or tuple of strings`);
+  return failIn(name, `got ${typeNameOf(x)}, want string or tuple of string`);
 }
 
 /** Splits on whitespace runs (`sep=None`), at most `max` splits (<0: unlimited), from the right if `right`. */
@@ -205,8 +205,10 @@ function split(s: string, args: Value[], kwargs: Kwargs, name: string, right: bo
   const { values, labels } = unpack(name, args, kwargs, ['sep?', 'maxsplit?'], thread.release);
   const sepV = values[0] ?? None;
   const max = values[1] === undefined ? -1 : wantInt(name, labels[1], values[1]);
-  const sep = sepV === None ? null : wantString(name, labels[0], sepV);
-  if (sep === '') failIn(name, 'empty separator');
+  // Both messages say "split", for rsplit too (google/starlark-go starlark/library.go string_split).
+  if (sepV !== None && typeof sepV !== 'string') failIn('split', `got ${typeNameOf(sepV)} for separator, want string`);
+  const sep = sepV === None ? null : (sepV as string);
+  if (sep === '') failIn('split', 'empty separator');
   // Charged before any substring exists: the text plus every part's overhead.
   thread.alloc(s.length + PART_BYTES * countParts(s, sep, max));
   const parts = sep === null ? splitSpace(s, max, right) : splitSep(s, sep, max, right);

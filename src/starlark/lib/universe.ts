@@ -20,7 +20,7 @@ import { isStarlarkLimitError } from '../errors.ts';
 import { intFromIntegralDouble, intNeg, normBig, parseDigits } from '../value/int.ts';
 import type { Int } from '../value/int.ts';
 import { decodeRuneAt, encodeRune, toHostString, toValidUtf8 } from '../value/string.ts';
-import { positional, unpack, wantBool, wantCallable, wantInt, wantString, wrongType } from './args.ts';
+import { positional, unpack, wantBool, wantCallable, wantString, wrongType } from './args.ts';
 import { stableSort } from './stable-sort.ts';
 import { updateDict } from './dict-update.ts';
 import { attrNames, getAttrOrUndefined, noAttrMessage } from './attrs.ts';
@@ -44,7 +44,8 @@ const abs = fn('abs', (_t, args, kwargs) => {
   if (typeof x === 'number') return Math.abs(x);
   if (typeof x === 'bigint') return x < 0n ? intNeg(x) : x;
   if (x instanceof Float) return new Float(Math.abs(x.value));
-  return failIn('abs', `got ${typeName(x)}, want int or float`);
+  // Unprefixed, as google/starlark-go starlark/library.go abs (the backtrace names the builtin).
+  return fail(`got ${typeName(x)}, want int or float`);
 });
 
 function anyAll(name: string, want: boolean): Builtin {
@@ -143,8 +144,10 @@ function sepArg(name: string, kwargs: Kwargs, thread: Thread): { sep: string } {
   return { sep };
 }
 
+// Messages as google/starlark-go starlark/library.go float: only "empty string" is prefixed.
 const floatBuiltin = fn('float', (_t, args, kwargs) => {
-  positional('float', args, kwargs, 0, 1);
+  if (kwargs !== null && kwargs.length > 0) fail('float does not accept keyword arguments');
+  if (args.length > 1) fail(`float got ${args.length} arguments, wants 1`);
   if (args.length === 0) return new Float(0);
   const x = args[0];
   if (x instanceof Float) return x;
@@ -152,14 +155,14 @@ const floatBuiltin = fn('float', (_t, args, kwargs) => {
   if (typeof x === 'number') return new Float(x);
   if (typeof x === 'bigint') {
     const f = Number(x);
-    if (!Number.isFinite(f)) failIn('float', 'int too large to convert to float');
+    if (!Number.isFinite(f)) fail('int too large to convert to float');
     return new Float(f);
   }
   if (typeof x === 'string') {
     if (x === '') failIn('float', 'empty string');
     const f = parseFloatLiteral(x);
-    if (f === undefined) failIn('float', `invalid float literal: ${x}`);
-    if ((f === Infinity || f === -Infinity) && !/inf/i.test(x)) failIn('float', 'floating-point number too large');
+    if (f === undefined) fail(`invalid float literal: ${x}`);
+    if ((f === Infinity || f === -Infinity) && !/inf/i.test(x)) fail('floating-point number too large');
     return new Float(f);
   }
   return fail(`float got ${typeName(x)}, want number or string`);
@@ -221,14 +224,17 @@ function parseInt(s: string, base: number): Int {
 
 const intBuiltin = fn('int', (thread, args, kwargs) => {
   // `x` is required since google/starlark-go 2021 (int.star: `int()` fails with "missing argument").
-  const { values, labels } = unpack('int', args, kwargs, ['x', 'base?'], thread.release);
+  const { values } = unpack('int', args, kwargs, ['x', 'base?'], thread.release);
   const x = values[0]!;
   const baseV = values[1];
+  // google/starlark-go starlark/library.go int_: the base is checked only for a string.
   if (baseV !== undefined) {
-    const base = wantInt('int', labels[1], baseV);
-    if (base !== 0 && (base < 2 || base > 36)) failIn('int', 'base must be an integer >= 2 && <= 36');
     if (typeof x !== 'string') failIn('int', "can't convert non-string with explicit base");
-    return parseInt(x, base);
+    if (typeof baseV !== 'number' || !Number.isInteger(baseV) || Math.abs(baseV) > 2 ** 31 - 1) {
+      failIn('int', `for base, got ${typeName(baseV)}, want int`);
+    }
+    if (baseV !== 0 && (baseV < 2 || baseV > 36)) failIn('int', 'base must be an integer >= 2 && <= 36');
+    return parseInt(x, baseV);
   }
   if (typeof x === 'string') return parseInt(x, 10);
   if (typeof x === 'number' || typeof x === 'bigint') return x;
@@ -239,7 +245,7 @@ const intBuiltin = fn('int', (thread, args, kwargs) => {
     if (!Number.isFinite(f)) failIn('int', 'cannot convert float infinity to integer');
     return intFromIntegralDouble(Math.trunc(f));
   }
-  return failIn('int', `got ${typeName(x)}, want int, float, bool, or string`);
+  return failIn('int', `cannot convert ${typeName(x)} to int`);
 });
 
 const lenBuiltin = fn('len', (_t, args, kwargs) => {
@@ -276,13 +282,14 @@ function minMax(name: string, sign: number): Builtin {
           bestKey = k;
           continue;
         }
-        let c: number;
+        // starlark-go's minmax: Compare(GT for max, LT for min, key, extremeKey).
+        let better: boolean;
         try {
-          c = order(k, bestKey);
+          better = compare(sign > 0 ? '>' : '<', k, bestKey);
         } catch (e) {
           rethrowIn(name, e);
         }
-        if (c * sign > 0) {
+        if (better) {
           best = v;
           bestKey = k;
         }

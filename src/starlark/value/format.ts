@@ -9,10 +9,11 @@ import { Tuple } from './list.ts';
 import { Dict } from './hashtable.ts';
 import { isMapping } from './capabilities.ts';
 import { fail } from './errors.ts';
-import { repr, str, typeNameOf } from './repr.ts';
+import { repr, typeNameOf } from './repr.ts';
 import { decodeRuneAt, encodeRune } from './string.ts';
 import { intFromIntegralDouble } from './int.ts';
 import type { Int } from './int.ts';
+import { STARLARK_GO_HEAD, type StarlarkGoRelease } from '../release.ts';
 
 /** int(x) for numbers as `%d` wants it: floats truncate, everything else is refused. */
 function numberToInt(x: Value): Int {
@@ -40,13 +41,16 @@ function lookupKey(mapping: Value, key: string): Value {
   return fail('format requires a mapping');
 }
 
-/** `format % y`. */
-export function percentFormat(format: string, y: Value): string {
+/**
+ * `format % y`, step for step as google/starlark-go starlark/eval.go `interpolate`: `%%` is a
+ * literal; every other conversion (keyed or positional) uses up one argument slot; unused
+ * positional arguments are an error, for a mapping too before the 2023-11-21 release (#520).
+ */
+export function percentFormat(format: string, y: Value, release: StarlarkGoRelease = STARLARK_GO_HEAD): string {
   const args: readonly Value[] = y instanceof Tuple ? y.elems : [y];
   const isMap = y instanceof Dict || (typeof y === 'object' && y !== None && !(y instanceof Tuple) && isMapping(y));
   let out = '';
   let index = 0;
-  let usedMapping = false;
   const n = format.length;
   for (let i = 0; i < n; i++) {
     const c0 = format.charCodeAt(i);
@@ -58,34 +62,33 @@ export function percentFormat(format: string, y: Value): string {
       continue;
     }
     i++;
-    if (i >= n) fail('incomplete format');
-    let arg: Value | undefined;
-    if (format[i] === '(') {
-      const close = format.indexOf(')', i);
-      if (close < 0) fail('incomplete format');
-      const key = format.slice(i + 1, close);
-      i = close + 1;
-      if (i >= n) fail('incomplete format');
-      if (!isMap) fail('format requires a mapping');
-      arg = lookupKey(y, key);
-      usedMapping = true;
-    }
-    const c = format[i];
-    if (c === '%') {
+    if (format[i] === '%') {
       out += '%';
       continue;
     }
-    if (arg === undefined) {
-      if (!'srdioxXeEfFgGc'.includes(c)) fail(`unknown conversion %${c}`);
+    let arg: Value;
+    if (format[i] === '(') {
+      const close = format.indexOf(')', i);
+      if (close < 0) fail('incomplete format key');
+      arg = lookupKey(y, format.slice(i + 1, close));
+      i = close + 1;
+    } else {
       if (index >= args.length) fail('not enough arguments for format string');
-      arg = args[index++]!;
+      arg = args[index]!;
     }
+    if (i >= n) fail('incomplete format');
+    const c = format[i];
+    index++;
     switch (c) {
       case 's':
-        out += str(arg);
+        // A string as is; anything else (bytes too) as its repr.
+        out += typeof arg === 'string' ? arg : repr(arg);
         break;
       case 'r':
         out += repr(arg);
+        break;
+      case '%':
+        out += '%';
         break;
       case 'd':
       case 'i':
@@ -127,8 +130,9 @@ export function percentFormat(format: string, y: Value): string {
         fail(`unknown conversion %${c}`);
     }
   }
-  if (!usedMapping && !isMap && index < args.length) fail('too many arguments for format string');
-  if (!usedMapping && isMap && index < args.length && index > 0) fail('too many arguments for format string');
+  if (index < args.length && !(isMap && release.has('interpolateMappingUnused'))) {
+    fail('too many arguments for format string');
+  }
   return out;
 }
 
@@ -174,44 +178,64 @@ export function strFormat(format: string, args: readonly Value[], kwargs: readon
     }
     const close = format.indexOf('}', i + 1);
     if (close < 0) fail("format: unmatched '{' in format");
-    let field = format.slice(i + 1, close);
+    const field = format.slice(i + 1, close);
     i = close;
-    if (field.includes('{')) fail('format: nested replacement fields not supported');
-    // field = name [ "!" conv ] [ ":" spec ]
-    let spec = '';
-    const colon = field.indexOf(':');
-    if (colon >= 0) {
-      spec = field.slice(colon + 1);
-      field = field.slice(0, colon);
-    }
+    // As google/starlark-go starlark/library.go string_format: name, then "!conv", then ":spec";
+    // the argument is looked up before the spec and the conversion are checked.
+    let name = field;
     let conv = 's';
+    let spec = '';
     const bang = field.indexOf('!');
-    if (bang >= 0) {
-      conv = field.slice(bang + 1);
-      field = field.slice(0, bang);
-      if (conv !== 's' && conv !== 'r') fail(`format: unknown conversion "${conv}"`);
+    if (bang < 0) {
+      const colon = field.indexOf(':');
+      if (colon >= 0) {
+        name = field.slice(0, colon);
+        spec = field.slice(colon + 1);
+      }
+    } else {
+      name = field.slice(0, bang);
+      const rest = field.slice(bang + 1);
+      const colon = rest.indexOf(':');
+      conv = colon < 0 ? rest : rest.slice(0, colon);
+      if (colon >= 0) spec = rest.slice(colon + 1);
     }
-    if (spec !== '') fail(`format: format spec features not supported in replacement fields: ${spec}`);
     let arg: Value;
-    if (field === '') {
+    const index = decimalIndex(name);
+    if (name === '') {
       if (auto === false) fail('format: cannot switch from manual field specification to automatic field numbering');
       auto = true;
       if (next >= args.length) fail('format: tuple index out of range');
       arg = args[next++]!;
-    } else if (/^[0-9]+$/.test(field)) {
+    } else if (index !== undefined) {
       if (auto === true) fail('format: cannot switch from automatic field numbering to manual field specification');
       auto = false;
-      const k = Number(field);
-      if (k >= args.length) fail('format: tuple index out of range');
-      arg = args[k]!;
+      if (index >= args.length) fail('format: tuple index out of range');
+      arg = args[index]!;
     } else {
-      if (field.includes('.')) fail('format: attribute syntax x.y is not supported in replacement fields');
-      if (field.includes('[')) fail('format: element syntax a[i] is not supported in replacement fields');
-      const kv = kwargs?.find((p) => p[0] === field);
-      if (kv === undefined) fail(`format: keyword ${field} not found`);
+      const kv = kwargs?.find((p) => p[0] === name);
+      if (kv === undefined) {
+        if (name.includes('.')) fail(`format: attribute syntax x.y is not supported in replacement fields: ${name}`);
+        if (name.includes('[')) fail(`format: element syntax a[i] is not supported in replacement fields: ${name}`);
+        if (name.includes('{')) fail('format: nested replacement fields not supported');
+        fail(`format: keyword ${name} not found`);
+      }
       arg = kv[1];
     }
-    out += conv === 'r' ? repr(arg) : str(arg);
+    if (spec !== '') fail(`format spec features not supported in replacement fields: ${spec}`);
+    if (conv !== 's' && conv !== 'r') fail(`format: unknown conversion ${goQuote(conv)}`);
+    // "!s" writes a string as is and any other value as its repr (bytes too: b"...").
+    out += conv === 's' && typeof arg === 'string' ? arg : repr(arg);
   }
   return out;
+}
+
+/** starlark-go's `decimal`: the digits as an index, undefined if not all digits or past int64. */
+function decimalIndex(s: string): number | undefined {
+  if (s === '' || !/^[0-9]+$/.test(s)) return undefined;
+  return BigInt(s) > 9223372036854775807n ? undefined : Number(s);
+}
+
+/** Go's %q of a short ASCII-or-UTF-8 host string (the conversion name in the error). */
+function goQuote(s: string): string {
+  return JSON.stringify(s);
 }

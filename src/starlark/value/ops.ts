@@ -258,12 +258,12 @@ export function floorDiv(x: Value, y: Value): Value {
   return fallback('//', x, y);
 }
 
-export function mod(x: Value, y: Value): Value {
+export function mod(x: Value, y: Value, thread?: Thread): Value {
   if (isInt(x) && isInt(y)) {
     if (y === 0) fail('integer modulo by zero');
     return intMod(x, y);
   }
-  if (typeof x === 'string') return percentFormat(x, y);
+  if (typeof x === 'string') return percentFormat(x, y, thread?.release);
   const a = toFloat(x),
     b = toFloat(y);
   if (a !== undefined && b !== undefined) {
@@ -364,7 +364,10 @@ export function contains(container: Value, x: Value): boolean {
   if (c instanceof Bytes) {
     if (x instanceof Bytes) return c.data.includes(x.data);
     if (isInt(x)) {
-      if (typeof x !== 'number' || x < 0 || x > 255) fail(`int in bytes: ${x} out of range`);
+      // starlark-go AsInt into a byte: `<x> out of range (want value in unsigned 8-bit range)`.
+      if (typeof x !== 'number' || x < 0 || x > 255) {
+        fail(`int in bytes: ${x} out of range (want value in unsigned 8-bit range)`);
+      }
       return c.data.includes(String.fromCharCode(x));
     }
     return fail(`'in bytes' requires bytes or int as left operand, not ${typeNameOf(x)}`);
@@ -403,7 +406,7 @@ export function binary(op: string, x: Value, y: Value, thread?: Thread): Value {
     case '//':
       return floorDiv(x, y);
     case '%':
-      return mod(x, y);
+      return mod(x, y, thread);
     case '&':
       return bitAnd(x, y);
     case '|':
