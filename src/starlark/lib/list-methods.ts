@@ -79,7 +79,7 @@ const table: Record<string, ListImpl> = {
     if (i < 0) i += n;
     if (i < 0 || i >= n) {
       if (n === 0) failIn(name, `index ${orig} out of range: empty list`);
-      failIn(name, `index ${orig} out of range [${-n}:${n - 1}]`);
+      failIn(name, `list index ${orig} out of range [${-n}:${n - 1}]`);
     }
     mutable(l, name, 'pop from');
     return l.elems.splice(i, 1)[0];

@@ -14,7 +14,7 @@ import { typeNameOf } from '../value/repr.ts';
 import { strFormat } from '../value/format.ts';
 import { iterate } from '../value/ops.ts';
 import { decodeRuneAt, fromHostString, isAscii, runeCount } from '../value/string.ts';
-import { positional, unpack, wantBool, wantInt, wantString, wrongType } from './args.ts';
+import { positional, wantBool, wantInt, wantString, wrongType } from './args.ts';
 import type { MethodTable } from '../value/builtin.ts';
 
 type StrImpl = (s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread) => Value;
@@ -202,9 +202,10 @@ function countParts(s: string, sep: string | null, max: number): number {
 }
 
 function split(s: string, args: Value[], kwargs: Kwargs, name: string, right: boolean, thread: Thread): Value {
-  const { values, labels } = unpack(name, args, kwargs, ['sep?', 'maxsplit?'], thread.release);
-  const sepV = values[0] ?? None;
-  const max = values[1] === undefined ? -1 : wantInt(name, labels[1], values[1]);
+  // Positional only, as google/starlark-go string_split (UnpackPositionalArgs).
+  positional(name, args, kwargs, 0, 2);
+  const sepV = args[0] ?? None;
+  const max = args[1] === undefined ? -1 : wantInt(name, 2, args[1]);
   // Both messages say "split", for rsplit too (google/starlark-go starlark/library.go string_split).
   if (sepV !== None && typeof sepV !== 'string') failIn('split', `got ${typeNameOf(sepV)} for separator, want string`);
   const sep = sepV === None ? null : (sepV as string);
@@ -255,8 +256,8 @@ function trimRunes(s: string, cutset: string | null, left: boolean, right: boole
 function strip(s: string, args: Value[], kwargs: Kwargs, name: string, left: boolean, right: boolean): Value {
   positional(name, args, kwargs, 0, 1);
   const c = args[0];
-  // An empty cutset strips whitespace (google/starlark-go HEAD string.star).
-  if (c === undefined || c === None || c === '') return trimRunes(s, null, left, right);
+  // An empty cutset strips whitespace (google/starlark-go HEAD string.star); None is refused.
+  if (c === undefined || c === '') return trimRunes(s, null, left, right);
   return trimRunes(s, wantString(name, 1, c), left, right);
 }
 
@@ -395,9 +396,10 @@ function join(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Th
   return r;
 }
 
-function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string, thread: Thread): Value {
-  const { values, labels } = unpack(name, args, kwargs, ['keepends?'], thread.release);
-  const keep = values[0] === undefined ? false : wantBool(name, labels[0], values[0]);
+function splitlines(s: string, args: Value[], kwargs: Kwargs, name: string): Value {
+  // Positional only, as google/starlark-go string_splitlines.
+  positional(name, args, kwargs, 0, 1);
+  const keep = args[0] === undefined ? false : wantBool(name, 1, args[0]);
   const out: string[] = [];
   let i = 0;
   while (i < s.length) {

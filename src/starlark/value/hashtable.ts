@@ -17,6 +17,12 @@ export class Hashtable {
   origKeys: Map<HashKey, Value> | null = null;
   frozen = false;
   itercount = 0;
+  /**
+   * False until the first insertion: starlark-go allocates a table's buckets then, and its
+   * `delete` on a table without buckets answers "not found" without hashing the key, so
+   * `{}.pop([])` is a missing key, not an unhashable one (starlark/hashtable.go).
+   */
+  private allocated = false;
 
   get size(): number {
     return this.map.size;
@@ -35,12 +41,14 @@ export class Hashtable {
   insert(k: Value, v: Value): void {
     if (this.frozen || this.itercount > 0) this.checkMutable('insert into');
     const hk = keyOf(k);
+    this.allocated = true;
     if (hk !== k && !this.map.has(hk)) (this.origKeys ??= new Map()).set(hk, k);
     this.map.set(hk, v);
   }
   /** Removes `k`; returns its value or undefined. */
   delete(k: Value): Value | undefined {
     this.checkMutable('delete from');
+    if (!this.allocated) return undefined;
     const hk = keyOf(k);
     const v = this.map.get(hk);
     if (v === undefined) return undefined;

@@ -24,13 +24,15 @@ const TYPE_OF: Readonly<Record<ViewKind, string>> = {
 };
 
 abstract class ViewBase {
-  readonly unhashable = true;
+  /** `unhashable: <type>`, as google/starlark-go's stringElems/stringCodepoints/bytesIterable. */
+  readonly unhashable: string;
   readonly starlarkType: string;
   readonly kind: ViewKind;
   readonly s: string;
   constructor(kind: ViewKind, s: string) {
     this.kind = kind;
     this.starlarkType = TYPE_OF[kind];
+    this.unhashable = `unhashable: ${this.starlarkType}`;
     this.s = s;
   }
   repr(out: string[]): void {
