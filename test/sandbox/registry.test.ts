@@ -26,7 +26,7 @@ import { MEDIA, OciClient, parseReference, pushWasmImage } from '../../src/core/
 import { TESTDATA } from '../wasm/fixtures.ts';
 import { runCli } from '../harness/golden.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
-import { enc, probeLayer, withFirstHeader } from './helpers.ts';
+import { enc, probeBinary, PASSWD, probeLayer, withFirstHeader, ZSTD_LAYER, zstdCompress } from './helpers.ts';
 import { writeTar } from '../../src/core/tar.ts';
 import { gzipSync } from 'node:zlib';
 
@@ -170,6 +170,30 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`image ${reg.host}/fns/probe:echo is not in the cache and the pull policy is Never`);
     expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
+  });
+
+  it('runs an image whose layer is zstd, compressed by the zstd CLI', async () => {
+    const tar = writeTar([
+      { path: 'fn', data: probeBinary(), mode: 0o755 },
+      { path: 'etc', kind: 'dir', data: new Uint8Array(0) },
+      { path: 'etc/passwd', data: enc(PASSWD) },
+    ]);
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn', 'echo'] } }));
+    await new OciClient().pushImage(parseReference(`${reg.host}/fns/probe-zstd:1`), {
+      config: { bytes: config, mediaType: MEDIA.ociConfig },
+      layers: [{ bytes: zstdCompress(tar, ['-19']), mediaType: ZSTD_LAYER }],
+      mediaType: MEDIA.ociManifest,
+      tag: '1',
+    });
+    const image = `${reg.host}/fns/probe-zstd:1`;
+    const dir = pkg('zstd', image);
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-zstd') },
+    });
+    expect(r.stderr).toContain(`[PASS] "${image}"`);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toContain('namespace: prod');
   });
 
   it('refuses a pulled image whose layer escapes its root, writing nothing outside the cache', async () => {
