@@ -28,6 +28,7 @@ import { runCli } from '../harness/golden.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
 import { enc, probeBinary, PASSWD, probeLayer, withFirstHeader, ZSTD_LAYER, zstdCompress } from './helpers.ts';
 import { writeTar } from '../../src/core/tar.ts';
+import { chooseCgroup, realCgroupHost } from '../../src/node/sandbox/cgroup.ts';
 import { gzipSync } from 'node:zlib';
 
 if (!REGISTRY_BINARY) console.warn(`test/sandbox/registry.test.ts skipped: ${SKIP_MESSAGE}`);
@@ -132,7 +133,9 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
       expect(r.exitCode).toBe(0);
       return (JSON.parse(r.stdout) as { images: unknown[] }).images;
     };
-    const report = { runtime: 'sandbox', image, reference: image, digest: echoDigest };
+    const mode = chooseCgroup(realCgroupHost(process.env));
+    const limits = mode.kind === 'cgroup' ? { limits: 'cgroup' } : { limits: 'prlimit', limitsNote: mode.note };
+    const report = { runtime: 'sandbox', image, reference: image, digest: echoDigest, ...limits };
     expect(await render('json-1')).toEqual([{ ...report, source: 'pulled' }]);
     expect(await render('json-2')).toEqual([{ ...report, source: 'cached' }]);
   });
