@@ -29,6 +29,8 @@ import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from 
 import { enc, probeBinary, PASSWD, probeLayer, withFirstHeader, ZSTD_LAYER, zstdCompress } from './helpers.ts';
 import { writeTar } from '../../src/core/tar.ts';
 import { chooseCgroup, realCgroupHost } from '../../src/node/sandbox/cgroup.ts';
+import { hostArchitecture, ociImageSource } from '../../src/node/sandbox/registry-source.ts';
+import { unpackImage } from '../../src/node/sandbox/unpack.ts';
 import { gzipSync } from 'node:zlib';
 
 if (!REGISTRY_BINARY) console.warn(`test/sandbox/registry.test.ts skipped: ${SKIP_MESSAGE}`);
@@ -197,6 +199,49 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(r.stderr).toContain(`[PASS] "${image}"`);
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toContain('namespace: prod');
+  });
+
+  it('selects the linux/arm64 image of a multi-platform index for an arm64 host', async () => {
+    // No arm64 machine here: the selection and unpacking are checked, not an arm64 run.
+    const client = new OciClient();
+    const ref = parseReference(`${reg.host}/fns/multi:1`);
+    const push = (os: string, architecture: string, variant?: string) => {
+      const platform = { os, architecture, ...(variant ? { variant } : {}) };
+      const name = `${os}/${architecture}${variant ? `/${variant}` : ''}`;
+      return client.pushImage(ref, {
+        config: {
+          bytes: enc(JSON.stringify({ os, architecture, config: { Cmd: [name] } })),
+          mediaType: MEDIA.ociConfig,
+        },
+        layers: [
+          {
+            bytes: new Uint8Array(gzipSync(writeTar([{ path: 'platform', data: enc(name) }]))),
+            mediaType: MEDIA.ociLayerGzip,
+          },
+        ],
+        mediaType: MEDIA.ociManifest,
+        platform,
+      });
+    };
+    // As buildx publishes them: 32-bit arm first, then arm64/v8, amd64, and an attestation manifest.
+    const manifests = [
+      await push('linux', 'arm', 'v7'),
+      await push('linux', 'arm64', 'v8'),
+      await push('linux', 'amd64'),
+      await push('unknown', 'unknown'),
+    ];
+    const indexDigest = await client.pushIndex(ref, manifests, MEDIA.ociIndex);
+    expect(hostArchitecture('arm64')).toBe('arm64');
+    const image = await ociImageSource(client, hostArchitecture('arm64')).get(`${reg.host}/fns/multi:1`, 'Always');
+    expect(image.config.cmd).toEqual(['linux/arm64/v8']);
+    expect(image.provenance).toMatchObject({ digest: manifests[1].digest, indexDigest });
+    const root = unpackImage(image, join(work, 'cache-arm64'));
+    expect(readFileSync(join(root, 'platform'), 'utf8')).toBe('linux/arm64/v8');
+    const amd = await ociImageSource(client, hostArchitecture('x64')).get(`${reg.host}/fns/multi:1`, 'Always');
+    expect(amd.config.cmd).toEqual(['linux/amd64']);
+    await expect(ociImageSource(client, 'riscv64').get(`${reg.host}/fns/multi:1`, 'Always')).rejects.toMatchObject({
+      code: 'oci-platform',
+    });
   });
 
   it('refuses a pulled image whose layer escapes its root, writing nothing outside the cache', async () => {
