@@ -4,8 +4,10 @@
  * docker-registry, test/oci/registry.ts), pulled into a fresh cache, unpacked and run under
  * bubblewrap, in a pipeline mixing it with a built-in. Also: `@sha256:` pins, the
  * KRMFN_CONTAINER_RUNTIME spelling, a failing image's stderr, `--image-pull-policy Never` on
- * an empty cache, and (when the tests run as root, as in CI) the installed CLI run as `nobody`:
- * the unprivileged path through user namespaces.
+ * an empty cache, a zstd layer from the zstd CLI, the linux/arm64 choice in a multi-platform index,
+ * hostile pulled images (a `..` entry, a symlink out of the root, a manifest lying about a layer's
+ * size), and (when the tests run as root, as in CI) the installed CLI run as `nobody`: the
+ * unprivileged path through user namespaces.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -265,6 +267,66 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(join(cache, 'sandbox', 'rootfs'))).toEqual([]);
     expect(existsSync(join(cache, 'escaped')) || existsSync(join(work, 'deep', 'escaped'))).toBe(false);
+  });
+
+  it('confines a pulled image whose symlink points out of its root, across layers', async () => {
+    const client = new OciClient();
+    const target = join(work, 'symlink-target');
+    mkdirSync(target);
+    const gz = (entries: Parameters<typeof writeTar>[0]) => new Uint8Array(gzipSync(writeTar(entries)));
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'] } }));
+    await client.pushImage(parseReference(`${reg.host}/fns/symlink:1`), {
+      config: { bytes: config, mediaType: MEDIA.ociConfig },
+      layers: [
+        { bytes: probeLayer().bytes, mediaType: MEDIA.ociLayerGzip },
+        {
+          bytes: gz([{ path: 'out', kind: 'symlink', linkTarget: target, data: new Uint8Array(0) }]),
+          mediaType: MEDIA.ociLayerGzip,
+        },
+        { bytes: gz([{ path: 'out/pwned', data: enc('written through the link') }]), mediaType: MEDIA.ociLayerGzip },
+      ],
+      mediaType: MEDIA.ociManifest,
+      tag: '1',
+    });
+    const dir = pkg('symlink', `${reg.host}/fns/symlink:1`);
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-symlink') },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(target)).toEqual([]);
+    // The link was followed inside the image's root: the file landed in the cached tree.
+    const [id] = readdirSync(join(work, 'cache-symlink', 'sandbox', 'rootfs'));
+    const inRoot = join(work, 'cache-symlink', 'sandbox', 'rootfs', id, 'rootfs', target, 'pwned');
+    expect(readFileSync(inRoot, 'utf8')).toBe('written through the link');
+  });
+
+  it('refuses a pulled image whose manifest lies about a layer size, unpacking nothing', async () => {
+    const client = new OciClient();
+    const ref = parseReference(`${reg.host}/fns/liar:1`);
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'] } }));
+    const configDesc = await client.pushBlob(ref, { bytes: config, mediaType: MEDIA.ociConfig });
+    const layerDesc = await client.pushBlob(ref, { bytes: probeLayer().bytes, mediaType: MEDIA.ociLayerGzip });
+    const manifest = enc(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MEDIA.ociManifest,
+        config: configDesc,
+        layers: [{ ...layerDesc, size: layerDesc.size - 1000 }],
+      }),
+    );
+    await client.pushManifest(ref, manifest, MEDIA.ociManifest, '1');
+    const dir = pkg('liar', `${reg.host}/fns/liar:1`);
+    const cache = join(work, 'cache-liar');
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: cache },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`is larger than the ${layerDesc.size - 1000} bytes its descriptor says`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(CM);
   });
 
   it.skipIf(process.getuid?.() !== 0)('runs for an unprivileged user through user namespaces', () => {
