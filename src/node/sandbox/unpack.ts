@@ -3,8 +3,9 @@
  *
  * - every blob must have the size and sha256 digest its manifest announced (a lying size or a
  *   swapped blob is refused before anything is decompressed);
- * - gzip'd and zstd layers are inflated with a byte cap (a decompression bomb stops at the cap;
- *   zstd through src/node/sandbox/zstd.ts), and entries are capped per image; tar is read by the one tar reader (src/core/tar.ts
+ * - gzip'd and zstd layers (told by their magic numbers) are inflated with a byte cap (a
+ *   decompression bomb stops at the cap; zstd through src/node/sandbox/zstd.ts), and entries are
+ *   capped per image; tar is read by the one tar reader (src/core/tar.ts
  *   `readTarRecords`, which refuses absolute paths and `..`);
  * - parent directories are resolved inside the root (src/node/sandbox/scoped-path.ts), files are
  *   created with O_EXCL (never through a symlink), hard links must name a file already in the
@@ -77,7 +78,8 @@ function layerTar(image: SandboxImage, layer: LayerBlob, budget: number): Uint8A
   if (!m) throw invalid(image, `layer digest ${JSON.stringify(layer.digest)} is not a sha256 digest`);
   const actual = createHash('sha256').update(layer.bytes).digest('hex');
   if (actual !== m[1]) throw invalid(image, `layer ${layer.digest} has digest sha256:${actual} (digest mismatch)`);
-  if (/zstd/.test(layer.mediaType) || isZstd(layer.bytes)) {
+  // The compression is read from the bytes, as containerd does, whatever the media type says.
+  if (isZstd(layer.bytes)) {
     try {
       return inflateZstd(layer.bytes, Math.max(1, budget));
     } catch (e) {
