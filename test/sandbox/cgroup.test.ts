@@ -168,6 +168,19 @@ describe('a call in a cgroup', () => {
     expect(file('cgroup.procs')).toMatch(/^[1-9]\d*$/);
     expect(existsSync(join(parent, call, 'memory.swap.max'))).toBe(false);
   });
+
+  it('fails the call with a coded error when the cgroup cannot be created', async () => {
+    const parent = join(work, 'no-such-parent');
+    let error: unknown;
+    try {
+      await runProbe('echo', 256 * 1024 * 1024, undefined, { kind: 'cgroup', parent, cpu: false });
+    } catch (e) {
+      error = e;
+    }
+    expect(isKrmfnError(error) && `${error.code}: ${error.message}`).toMatch(
+      new RegExp(`^container-unavailable: cannot create a cgroup for example.test/probe:echo under ${parent}: ENOENT`),
+    );
+  });
 });
 
 describe('memory limits on this host', () => {

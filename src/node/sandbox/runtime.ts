@@ -188,14 +188,19 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
           const timeoutSeconds = Math.max(1, Math.ceil((rc.deadline - rc.now()) / 1000));
           const memoryBytes = opts.memoryBytes ?? DEFAULT_SANDBOX_MEMORY_BYTES;
           const mode = limitsMode();
-          const cgroup =
-            mode.kind === 'cgroup'
-              ? createCallCgroup(
-                  mode.parent,
-                  { memoryBytes, maxPids: opts.maxPids ?? DEFAULT_MAX_PIDS, cpus: opts.cpus ?? DEFAULT_CPUS },
-                  mode.cpu,
-                )
-              : undefined;
+          let cgroup;
+          if (mode.kind === 'cgroup') {
+            const limits = { memoryBytes, maxPids: opts.maxPids ?? DEFAULT_MAX_PIDS, cpus: opts.cpus ?? DEFAULT_CPUS };
+            try {
+              cgroup = createCallCgroup(mode.parent, limits, mode.cpu);
+            } catch (e) {
+              throw new KrmfnError({
+                code: 'container-unavailable',
+                message: `cannot create a cgroup for ${reference} under ${mode.parent}: ${(e as Error).message}`,
+                function: reference,
+              });
+            }
+          }
           const capped = cappedCommand(bwrap, args, {
             ...(cgroup ? {} : { memoryBytes }),
             cpuSeconds: timeoutSeconds + 1,
