@@ -7,6 +7,9 @@
 //   warm     median per call through the runtime (image unpacked, bubblewrap checked),
 //   direct   median per call running the same binary as a plain subprocess (the baseline),
 //   overhead warm - direct in ms, and the ratio warm / direct; target: under 50 ms overhead;
+//   limits   cgroup or prlimit on this host (src/node/sandbox/cgroup.ts), with the reason;
+//   unpack   a 24 MB layer (the function + generated YAML text) gzip'd and zstd'd (zstd CLI, -3),
+//            median time to verify, decompress and write it into a fresh cache;
 // and, when Debian's docker-registry is installed, through a real registry on loopback and
 // krmfn's OCI client with its disk cache:
 //   pull cold      fresh cache: pull manifest, config and layer + unpack + first run,
@@ -33,6 +36,8 @@ writeFileSync(
     `export { writeTar } from ${JSON.stringify(join(root, 'src/core/tar.ts'))};`,
     `export { runProcess } from ${JSON.stringify(join(root, 'src/node/process.ts'))};`,
     `export { withLimits } from ${JSON.stringify(join(root, 'src/core/limits.ts'))};`,
+    `export { unpackImage } from ${JSON.stringify(join(root, 'src/node/sandbox/unpack.ts'))};`,
+    `export { chooseCgroup, realCgroupHost } from ${JSON.stringify(join(root, 'src/node/sandbox/cgroup.ts'))};`,
     `export { createNodeSandboxRuntime } from ${JSON.stringify(join(root, 'src/node/sandbox/index.ts'))};`,
     `export { OciClient, MEDIA, parseReference } from ${JSON.stringify(join(root, 'src/core/oci/index.ts'))};`,
     `export { REGISTRY_BINARY, startRegistry } from ${JSON.stringify(join(root, 'test/oci/registry.ts'))};`,
@@ -133,6 +138,49 @@ console.log(`  direct subprocess           ${f(d)} ms`);
 console.log(
   `  overhead                    ${f(w - d)} ms   ratio ${(w / d).toFixed(2)}x   target < 50 ms: ${w - d < 50 ? 'met' : 'MISSED'}`,
 );
+const limitsMode = S.chooseCgroup(S.realCgroupHost(process.env));
+console.log(`  limits: ${limitsMode.kind === 'cgroup' ? `cgroup under ${limitsMode.parent}` : limitsMode.note}`);
+
+{
+  let text = '';
+  for (let i = 0; text.length < 24 * 1024 * 1024; i++)
+    text += `- name: item-${i}\n  value: ${(i * 2654435761) % 1000003}\n  labels: {app: demo-${i % 97}}\n`;
+  const bigTar = S.writeTar([
+    { path: 'fn', data: readFileSync(fn), mode: 0o755 },
+    { path: 'data/items.yaml', data: enc.encode(text) },
+  ]);
+  const layers = { gzip: new Uint8Array(gzipSync(bigTar)) };
+  try {
+    layers.zstd = new Uint8Array(execFileSync('zstd', ['-q', '-c', '-3'], { input: bigTar, maxBuffer: 1 << 30 }));
+  } catch {
+    console.log('  zstd CLI not installed: zstd unpack figure skipped');
+  }
+  for (const [kind, bytes] of Object.entries(layers)) {
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const img = {
+        ...image,
+        reference: `bench.test/${kind}:1`,
+        id: sha256(`${kind}-${i}`),
+        layers: [
+          {
+            mediaType: `application/vnd.oci.image.layer.v1.tar+${kind}`,
+            digest: sha256(bytes),
+            size: bytes.length,
+            bytes,
+          },
+        ],
+      };
+      const t = performance.now();
+      S.unpackImage(img, mkdtempSync(join(out, 'unpack-')));
+      times.push(performance.now() - t);
+    }
+    console.log(
+      `  unpack ${kind.padEnd(4)} ${(bigTar.length / 1e6).toFixed(0)} MB tar from ${(bytes.length / 1e6).toFixed(1)} MB   ${f(median(times))} ms`,
+    );
+  }
+}
+
 if (S.REGISTRY_BINARY) {
   const reg = await S.startRegistry();
   try {

@@ -1,7 +1,7 @@
 /**
  * Test images for the sandbox runtime, built here from our own parts: the static C function
  * (fixtures/probe-fn.c, compiled once per source hash with `gcc -static`), layers written with
- * krmfn's tar writer and gzip'd, configs as a registry would serve them, and an in-memory
+ * krmfn's tar writer and gzip'd (or compressed by the real `zstd` CLI), configs as a registry would serve them, and an in-memory
  * `ImageSource`; and `withFirstHeader`, which renames a tar's first entry to what the tar writer
  * refuses to write (`..`, absolute paths) for the hostile-image cases.
  */
@@ -35,6 +35,19 @@ export function probeBinary(): Uint8Array {
 }
 
 export const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+export const ZSTD_LAYER = 'application/vnd.oci.image.layer.v1.tar+zstd';
+
+/** `bytes` compressed by the real `zstd` CLI (from stdin, so the frame declares no content size). */
+export function zstdCompress(bytes: Uint8Array, flags: string[] = []): Uint8Array {
+  return new Uint8Array(execFileSync('zstd', ['-q', '-c', ...flags], { input: bytes, maxBuffer: 1 << 30 }));
+}
+
+/** A zstd layer blob of `tar` with its true digest and size. */
+export function zstdBlob(tar: Uint8Array, flags: string[] = []): LayerBlob {
+  const bytes = zstdCompress(tar, flags);
+  return { mediaType: ZSTD_LAYER, digest: sha256(bytes), size: bytes.length, bytes };
+}
 
 /** A gzip'd layer blob with its true digest and size. */
 export function layer(entries: TarWriteEntry[]): LayerBlob {

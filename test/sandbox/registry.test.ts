@@ -4,8 +4,10 @@
  * docker-registry, test/oci/registry.ts), pulled into a fresh cache, unpacked and run under
  * bubblewrap, in a pipeline mixing it with a built-in. Also: `@sha256:` pins, the
  * KRMFN_CONTAINER_RUNTIME spelling, a failing image's stderr, `--image-pull-policy Never` on
- * an empty cache, and (when the tests run as root, as in CI) the installed CLI run as `nobody`:
- * the unprivileged path through user namespaces.
+ * an empty cache, a zstd layer from the zstd CLI, the linux/arm64 choice in a multi-platform index,
+ * hostile pulled images (a `..` entry, a symlink out of the root, a manifest lying about a layer's
+ * size), and (when the tests run as root, as in CI) the installed CLI run as `nobody`: the
+ * unprivileged path through user namespaces.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -26,8 +28,11 @@ import { MEDIA, OciClient, parseReference, pushWasmImage } from '../../src/core/
 import { TESTDATA } from '../wasm/fixtures.ts';
 import { runCli } from '../harness/golden.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
-import { enc, probeLayer, withFirstHeader } from './helpers.ts';
+import { enc, probeBinary, PASSWD, probeLayer, withFirstHeader, ZSTD_LAYER, zstdCompress } from './helpers.ts';
 import { writeTar } from '../../src/core/tar.ts';
+import { chooseCgroup, realCgroupHost } from '../../src/node/sandbox/cgroup.ts';
+import { hostArchitecture, ociImageSource } from '../../src/node/sandbox/registry-source.ts';
+import { unpackImage } from '../../src/node/sandbox/unpack.ts';
 import { gzipSync } from 'node:zlib';
 
 if (!REGISTRY_BINARY) console.warn(`test/sandbox/registry.test.ts skipped: ${SKIP_MESSAGE}`);
@@ -132,7 +137,9 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
       expect(r.exitCode).toBe(0);
       return (JSON.parse(r.stdout) as { images: unknown[] }).images;
     };
-    const report = { runtime: 'sandbox', image, reference: image, digest: echoDigest };
+    const mode = chooseCgroup(realCgroupHost(process.env));
+    const limits = mode.kind === 'cgroup' ? { limits: 'cgroup' } : { limits: 'prlimit', limitsNote: mode.note };
+    const report = { runtime: 'sandbox', image, reference: image, digest: echoDigest, ...limits };
     expect(await render('json-1')).toEqual([{ ...report, source: 'pulled' }]);
     expect(await render('json-2')).toEqual([{ ...report, source: 'cached' }]);
   });
@@ -172,6 +179,73 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
   });
 
+  it('runs an image whose layer is zstd, compressed by the zstd CLI', async () => {
+    const tar = writeTar([
+      { path: 'fn', data: probeBinary(), mode: 0o755 },
+      { path: 'etc', kind: 'dir', data: new Uint8Array(0) },
+      { path: 'etc/passwd', data: enc(PASSWD) },
+    ]);
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn', 'echo'] } }));
+    await new OciClient().pushImage(parseReference(`${reg.host}/fns/probe-zstd:1`), {
+      config: { bytes: config, mediaType: MEDIA.ociConfig },
+      layers: [{ bytes: zstdCompress(tar, ['-19']), mediaType: ZSTD_LAYER }],
+      mediaType: MEDIA.ociManifest,
+      tag: '1',
+    });
+    const image = `${reg.host}/fns/probe-zstd:1`;
+    const dir = pkg('zstd', image);
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-zstd') },
+    });
+    expect(r.stderr).toContain(`[PASS] "${image}"`);
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toContain('namespace: prod');
+  });
+
+  it('selects the linux/arm64 image of a multi-platform index for an arm64 host', async () => {
+    // No arm64 machine here: the selection and unpacking are checked, not an arm64 run.
+    const client = new OciClient();
+    const ref = parseReference(`${reg.host}/fns/multi:1`);
+    const push = (os: string, architecture: string, variant?: string) => {
+      const platform = { os, architecture, ...(variant ? { variant } : {}) };
+      const name = `${os}/${architecture}${variant ? `/${variant}` : ''}`;
+      return client.pushImage(ref, {
+        config: {
+          bytes: enc(JSON.stringify({ os, architecture, config: { Cmd: [name] } })),
+          mediaType: MEDIA.ociConfig,
+        },
+        layers: [
+          {
+            bytes: new Uint8Array(gzipSync(writeTar([{ path: 'platform', data: enc(name) }]))),
+            mediaType: MEDIA.ociLayerGzip,
+          },
+        ],
+        mediaType: MEDIA.ociManifest,
+        platform,
+      });
+    };
+    // As buildx publishes them: 32-bit arm first, then arm64/v8, amd64, and an attestation manifest.
+    const manifests = [
+      await push('linux', 'arm', 'v7'),
+      await push('linux', 'arm64', 'v8'),
+      await push('linux', 'amd64'),
+      await push('unknown', 'unknown'),
+    ];
+    const indexDigest = await client.pushIndex(ref, manifests, MEDIA.ociIndex);
+    expect(hostArchitecture('arm64')).toBe('arm64');
+    const image = await ociImageSource(client, hostArchitecture('arm64')).get(`${reg.host}/fns/multi:1`, 'Always');
+    expect(image.config.cmd).toEqual(['linux/arm64/v8']);
+    expect(image.provenance).toMatchObject({ digest: manifests[1].digest, indexDigest });
+    const root = unpackImage(image, join(work, 'cache-arm64'));
+    expect(readFileSync(join(root, 'platform'), 'utf8')).toBe('linux/arm64/v8');
+    const amd = await ociImageSource(client, hostArchitecture('x64')).get(`${reg.host}/fns/multi:1`, 'Always');
+    expect(amd.config.cmd).toEqual(['linux/amd64']);
+    await expect(ociImageSource(client, 'riscv64').get(`${reg.host}/fns/multi:1`, 'Always')).rejects.toMatchObject({
+      code: 'oci-platform',
+    });
+  });
+
   it('refuses a pulled image whose layer escapes its root, writing nothing outside the cache', async () => {
     const client = new OciClient();
     const tar = withFirstHeader(writeTar([{ path: 'placeholder', data: enc('pwned') }]).slice(), '../../escaped');
@@ -193,6 +267,66 @@ describe.skipIf(!REGISTRY_BINARY)('sandbox runtime with a real registry', () => 
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(readdirSync(join(cache, 'sandbox', 'rootfs'))).toEqual([]);
     expect(existsSync(join(cache, 'escaped')) || existsSync(join(work, 'deep', 'escaped'))).toBe(false);
+  });
+
+  it('confines a pulled image whose symlink points out of its root, across layers', async () => {
+    const client = new OciClient();
+    const target = join(work, 'symlink-target');
+    mkdirSync(target);
+    const gz = (entries: Parameters<typeof writeTar>[0]) => new Uint8Array(gzipSync(writeTar(entries)));
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'] } }));
+    await client.pushImage(parseReference(`${reg.host}/fns/symlink:1`), {
+      config: { bytes: config, mediaType: MEDIA.ociConfig },
+      layers: [
+        { bytes: probeLayer().bytes, mediaType: MEDIA.ociLayerGzip },
+        {
+          bytes: gz([{ path: 'out', kind: 'symlink', linkTarget: target, data: new Uint8Array(0) }]),
+          mediaType: MEDIA.ociLayerGzip,
+        },
+        { bytes: gz([{ path: 'out/pwned', data: enc('written through the link') }]), mediaType: MEDIA.ociLayerGzip },
+      ],
+      mediaType: MEDIA.ociManifest,
+      tag: '1',
+    });
+    const dir = pkg('symlink', `${reg.host}/fns/symlink:1`);
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: join(work, 'cache-symlink') },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(readdirSync(target)).toEqual([]);
+    // The link was followed inside the image's root: the file landed in the cached tree.
+    const [id] = readdirSync(join(work, 'cache-symlink', 'sandbox', 'rootfs'));
+    const inRoot = join(work, 'cache-symlink', 'sandbox', 'rootfs', id, 'rootfs', target, 'pwned');
+    expect(readFileSync(inRoot, 'utf8')).toBe('written through the link');
+  });
+
+  it('refuses a pulled image whose manifest lies about a layer size, unpacking nothing', async () => {
+    const client = new OciClient();
+    const ref = parseReference(`${reg.host}/fns/liar:1`);
+    const config = enc(JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'] } }));
+    const configDesc = await client.pushBlob(ref, { bytes: config, mediaType: MEDIA.ociConfig });
+    const layerDesc = await client.pushBlob(ref, { bytes: probeLayer().bytes, mediaType: MEDIA.ociLayerGzip });
+    const manifest = enc(
+      JSON.stringify({
+        schemaVersion: 2,
+        mediaType: MEDIA.ociManifest,
+        config: configDesc,
+        layers: [{ ...layerDesc, size: layerDesc.size - 1000 }],
+      }),
+    );
+    await client.pushManifest(ref, manifest, MEDIA.ociManifest, '1');
+    const dir = pkg('liar', `${reg.host}/fns/liar:1`);
+    const cache = join(work, 'cache-liar');
+    const r = await runCli(['fn', 'render', dir, '--container-runtime', 'sandbox'], {
+      cwd: work,
+      env: { KRMFN_CACHE_DIR: cache },
+    });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`is larger than the ${layerDesc.size - 1000} bytes its descriptor says`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(cache, 'sandbox', 'rootfs'))).toBe(false);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toBe(CM);
   });
 
   it.skipIf(process.getuid?.() !== 0)('runs for an unprivileged user through user namespaces', () => {

@@ -184,8 +184,9 @@ describe('sandbox runtime', () => {
     expect(msg).toMatch(/^limit-exceeded: /);
   });
 
-  it('caps the address space', async () => {
-    const r = await call(runtime({ memoryBytes: 256 * 1024 * 1024 }), 'example.test/probe:alloc');
+  it('caps the address space where no cgroup is used', async () => {
+    const prlimitOnly = { kind: 'prlimit' as const, note: 'forced by the test' };
+    const r = await call(runtime({ memoryBytes: 256 * 1024 * 1024, cgroup: prlimitOnly }), 'example.test/probe:alloc');
     expect(r).toMatchObject({ exitCode: 3, stderr: 'alloc failed' });
   });
 

@@ -1,7 +1,8 @@
 /**
  * Layer unpacking (src/node/sandbox/unpack.ts) on real files: the OCI layer rules (whiteouts,
- * opaque directories, links, modes), the cache, and hostile images (paths and links escaping
- * the root, decompression bombs, lying sizes, digest mismatches, entry floods): each refused or
+ * opaque directories, links, modes), zstd layers written by the real `zstd` CLI, the cache, and
+ * hostile images (paths and links escaping the root, gzip and zstd decompression bombs, zstd frames
+ * declaring huge windows, lying sizes, digest mismatches, entry floods): each refused or
  * confined, with nothing written outside the cache and no half-unpacked tree left in it.
  */
 import {
@@ -24,7 +25,7 @@ import { isKrmfnError } from '../../src/core/errors.ts';
 import { writeTar } from '../../src/core/tar.ts';
 import type { LayerBlob, SandboxImage } from '../../src/node/sandbox/image.ts';
 import { unpackImage } from '../../src/node/sandbox/unpack.ts';
-import { enc, image, layer, sha256, withFirstHeader } from './helpers.ts';
+import { enc, image, layer, sha256, withFirstHeader, ZSTD_LAYER, zstdBlob, zstdCompress } from './helpers.ts';
 
 const none = new Uint8Array(0);
 let work: string;
@@ -101,6 +102,40 @@ describe('layer rules', () => {
   });
 });
 
+describe('zstd layers', () => {
+  const files = [
+    { path: 'etc', kind: 'dir' as const, data: none },
+    { path: 'etc/motd', data: enc('zstd layer\n') },
+    { path: 'big', data: new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251) },
+  ];
+
+  it('unpacks a layer compressed by the zstd CLI, over a gzip layer, as the same tree', () => {
+    const gzipBase = layer([{ path: 'base', data: enc('from gzip') }]);
+    const root = unpackImage(image('example.test/zstd:1', [gzipBase, zstdBlob(writeTar(files), ['-19'])]), cache);
+    expect(readFileSync(join(root, 'etc/motd'), 'utf8')).toBe('zstd layer\n');
+    expect(sha256(readFileSync(join(root, 'big')))).toBe(sha256(files[2].data));
+    expect(readFileSync(join(root, 'base'), 'utf8')).toBe('from gzip');
+  });
+
+  it('reads several frames, a skippable frame, and a layer whose media type does not say zstd', () => {
+    const tar = writeTar(files);
+    const skippable = new Uint8Array([0x5a, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3]);
+    const bytes = new Uint8Array([
+      ...zstdCompress(tar.subarray(0, 1000 * 512), ['--no-check']),
+      ...skippable,
+      ...zstdCompress(tar.subarray(1000 * 512), ['-1']),
+    ]);
+    const blob = {
+      mediaType: 'application/vnd.oci.image.layer.v1.tar',
+      digest: sha256(bytes),
+      size: bytes.length,
+      bytes,
+    };
+    const root = unpackImage(image('example.test/zstd:frames', [blob]), cache);
+    expect(sha256(readFileSync(join(root, 'big')))).toBe(sha256(files[2].data));
+  });
+});
+
 describe('hostile images', () => {
   const placeholderTar = (): Uint8Array => writeTar([{ path: 'placeholder', data: enc('x') }]).slice();
 
@@ -152,6 +187,30 @@ describe('hostile images', () => {
     expect(bomb.size).toBeLessThan(64 * 1024);
     const msg = refusal(image('example.test/bomb:1', [bomb]), { maxUnpackedBytes: 1024 * 1024, maxEntries: 100 });
     expect(msg).toMatch(/^limit-exceeded: .*more than the size cap/);
+    expectNothingLeaked();
+  });
+
+  it('stops a zstd decompression bomb at the size cap', () => {
+    const bomb = zstdBlob(writeTar([{ path: 'zeros', data: new Uint8Array(64 * 1024 * 1024) }]), ['-19']);
+    expect(bomb.size).toBeLessThan(16 * 1024);
+    const msg = refusal(image('example.test/zstd-bomb:1', [bomb]), { maxUnpackedBytes: 1024 * 1024, maxEntries: 100 });
+    expect(msg).toMatch(/^limit-exceeded: .*more than the size cap/);
+    expectNothingLeaked();
+  });
+
+  it('refuses zstd frames declaring windows past 32 MiB before decoding them, and truncated zstd', () => {
+    const long = zstdBlob(writeTar([{ path: 'f', data: enc('small') }]), ['--long=27']);
+    expect(refusal(image('example.test/zstd-long:1', [long]))).toMatch(
+      /^image-invalid: .*not valid zstd: zstd window of 134217728 bytes is larger than the 33554432 supported/,
+    );
+    // A hand-made single-segment frame claiming 2 GiB of content in 12 bytes.
+    const claim = new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0, 0x80, 0x01, 0, 0]);
+    const liar = { mediaType: ZSTD_LAYER, digest: sha256(claim), size: claim.length, bytes: claim };
+    expect(refusal(image('example.test/zstd-claim:1', [liar]))).toMatch(/zstd window of 2147483648 bytes/);
+    const whole = zstdCompress(writeTar([{ path: 'f', data: new Uint8Array(200_000).map((_, i) => i % 13) }]));
+    const cut = whole.subarray(0, whole.length - 40);
+    const cutBlob = { mediaType: ZSTD_LAYER, digest: sha256(cut), size: cut.length, bytes: cut };
+    expect(refusal(image('example.test/zstd-cut:1', [cutBlob]))).toMatch(/^image-invalid: .*not valid zstd: truncated/);
     expectNothingLeaked();
   });
 

@@ -22,9 +22,9 @@ const OCI_ARCH: Partial<Record<string, string>> = {
   riscv64: 'riscv64',
 };
 
-/** The OCI architecture name of this machine (`amd64`, `arm64`...). */
-export function hostArchitecture(): string {
-  return OCI_ARCH[process.arch] ?? process.arch;
+/** The OCI architecture name of a Node `process.arch` (`x64` -> `amd64`, `arm64`...), this machine's by default. */
+export function hostArchitecture(nodeArch: string = process.arch): string {
+  return OCI_ARCH[nodeArch] ?? nodeArch;
 }
 
 export function sandboxCacheDir(env: Record<string, string | undefined>): string {

@@ -5,7 +5,10 @@
  * entrypoint + cmd under bubblewrap (src/node/sandbox/bwrap.ts) with the ResourceList on stdin,
  * as kpt runs it with Docker (src/node/runtimes/container.ts): user `nobody` unless
  * `asCurrentUser`, no network unless granted, kpt's `--mount` and `--env` values, the function
- * deadline (the whole process tree dies with it), the output cap, and memory/CPU rlimits.
+ * deadline (the whole process tree dies with it), the output cap, and memory/CPU limits: a cgroup
+ * v2 per call where the host gives krmfn one (memory.max, pids.max, cpu.max:
+ * src/node/sandbox/cgroup.ts), else RLIMIT_AS; RLIMIT_CPU always. Which one applies is reported with
+ * each image (`limits`, and `limitsNote` saying why there is no cgroup).
  * Stderr is shown as kpt shows a container's: empty lines dropped, lines rejoined with "\n".
  * With the network granted, the host's /etc/resolv.conf and /etc/hosts are bound read-only over the
  * image's, as Docker provides them (an image whose file there is a symlink keeps its own).
@@ -14,7 +17,7 @@
  * bubblewrap is checked once per runtime instance, on the first call.
  */
 import { lstatSync, statSync } from 'node:fs';
-import { NotFoundError, KrmfnError } from '../../core/errors.ts';
+import { LimitExceededError, NotFoundError, KrmfnError } from '../../core/errors.ts';
 import type {
   BytesOutcome,
   BytesRunner,
@@ -26,6 +29,7 @@ import type {
 import { runProcess } from '../process.ts';
 import { filterContainerStderr, type PullPolicy } from '../runtimes/container.ts';
 import { bwrapArgs, cappedCommand, checkBwrap } from './bwrap.ts';
+import { chooseCgroup, createCallCgroup, realCgroupHost, type CgroupChoice } from './cgroup.ts';
 import type { ImageProvenance, ImageSource, SandboxImage } from './image.ts';
 import { ensureMountPoints } from './mount-points.ts';
 import { parseStorageMount, type SandboxMount } from './mounts.ts';
@@ -49,8 +53,17 @@ export interface SandboxRuntimeOptions {
   cwd: string;
   /** bubblewrap program (default `bwrap` on PATH). */
   bwrap?: string;
-  /** RLIMIT_AS of the function in bytes (default 4 GiB: it caps address space, not resident memory). */
+  /**
+   * Memory of the function in bytes (default 4 GiB): cgroup memory.max when a cgroup is available,
+   * else RLIMIT_AS (which caps address space, not resident memory).
+   */
   memoryBytes?: number;
+  /** pids.max of a call's cgroup (default 1024). */
+  maxPids?: number;
+  /** CPUs of a call's cgroup (cpu.max; default 1). */
+  cpus?: number;
+  /** cgroup or prlimit (default: detected once, src/node/sandbox/cgroup.ts `chooseCgroup`). */
+  cgroup?: CgroupChoice;
   unpackLimits?: UnpackLimits;
   /** Called once per image the runtime prepared from a registry (the `--json` `images` list). */
   onImage?: (report: SandboxImageReport) => void;
@@ -61,10 +74,16 @@ export interface SandboxImageReport extends ImageProvenance {
   runtime: 'sandbox';
   /** The image as the function names it. */
   image: string;
+  /** How memory is limited: a cgroup per call, or RLIMIT_AS. */
+  limits: 'cgroup' | 'prlimit';
+  /** With `prlimit`: why no cgroup was available. */
+  limitsNote?: string;
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 export const DEFAULT_SANDBOX_MEMORY_BYTES = 4 * 1024 * 1024 * 1024;
+const DEFAULT_MAX_PIDS = 1024;
+const DEFAULT_CPUS = 1;
 
 /** The image's Env, then `--env` values over it; PATH and HOME defaulted as Docker does. */
 export function sandboxEnv(
@@ -105,13 +124,24 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
   const bwrap = opts.bwrap ?? 'bwrap';
   const mounts: SandboxMount[] = (opts.mounts ?? []).map((m) => parseStorageMount(m, opts.cwd));
   let availability: Promise<void> | undefined;
+  let cgroupChoice = opts.cgroup;
+  const limitsMode = (): CgroupChoice => (cgroupChoice ??= chooseCgroup(realCgroupHost(opts.hostEnv)));
   const images = new Map<string, Promise<{ image: SandboxImage; rootfs: string }>>();
   const prepare = (reference: string) => {
     let p = images.get(reference);
     if (!p) {
       p = (async () => {
         const image = await opts.source.get(reference, opts.pullPolicy ?? 'IfNotPresent');
-        if (image.provenance) opts.onImage?.({ runtime: 'sandbox', image: reference, ...image.provenance });
+        if (image.provenance) {
+          const mode = limitsMode();
+          opts.onImage?.({
+            runtime: 'sandbox',
+            image: reference,
+            ...image.provenance,
+            limits: mode.kind,
+            ...(mode.kind === 'prlimit' ? { limitsNote: mode.note } : {}),
+          });
+        }
         return { image, rootfs: unpackImage(image, opts.cacheDir, opts.unpackLimits ?? DEFAULT_UNPACK_LIMITS) };
       })();
       images.set(reference, p);
@@ -156,21 +186,49 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
             mounts: callMounts,
           });
           const timeoutSeconds = Math.max(1, Math.ceil((rc.deadline - rc.now()) / 1000));
-          const cmd = cappedCommand(bwrap, args, {
-            memoryBytes: opts.memoryBytes ?? DEFAULT_SANDBOX_MEMORY_BYTES,
+          const memoryBytes = opts.memoryBytes ?? DEFAULT_SANDBOX_MEMORY_BYTES;
+          const mode = limitsMode();
+          let cgroup;
+          if (mode.kind === 'cgroup') {
+            const limits = { memoryBytes, maxPids: opts.maxPids ?? DEFAULT_MAX_PIDS, cpus: opts.cpus ?? DEFAULT_CPUS };
+            try {
+              cgroup = createCallCgroup(mode.parent, limits, mode.cpu);
+            } catch (e) {
+              throw new KrmfnError({
+                code: 'container-unavailable',
+                message: `cannot create a cgroup for ${reference} under ${mode.parent}: ${(e as Error).message}`,
+                function: reference,
+              });
+            }
+          }
+          const capped = cappedCommand(bwrap, args, {
+            ...(cgroup ? {} : { memoryBytes }),
             cpuSeconds: timeoutSeconds + 1,
           });
-          const r = await runProcess({
-            program: cmd.program,
-            args: cmd.args,
-            stdin,
-            env: { PATH: opts.hostEnv.PATH ?? DEFAULT_PATH },
-            deadline: rc.deadline,
-            now: rc.now,
-            signal: rc.signal,
-            maxOutputBytes: rc.limits.maxOutputBytes,
-            displayName: reference,
-          });
+          const cmd = cgroup ? cgroup.command(capped.program, capped.args) : capped;
+          let r;
+          try {
+            r = await runProcess({
+              program: cmd.program,
+              args: cmd.args,
+              stdin,
+              env: { PATH: opts.hostEnv.PATH ?? DEFAULT_PATH },
+              deadline: rc.deadline,
+              now: rc.now,
+              signal: rc.signal,
+              maxOutputBytes: rc.limits.maxOutputBytes,
+              displayName: reference,
+            });
+            if (cgroup?.oomKilled()) {
+              throw new LimitExceededError(
+                'memory',
+                `${reference}: the function was killed for using more than ${memoryBytes} bytes of memory (cgroup memory.max)`,
+                reference,
+              );
+            }
+          } finally {
+            await cgroup?.close();
+          }
           return {
             exitCode: r.exitCode,
             stdout: r.stdout,

@@ -3,8 +3,9 @@
  *
  * - every blob must have the size and sha256 digest its manifest announced (a lying size or a
  *   swapped blob is refused before anything is decompressed);
- * - gzip'd layers are inflated with a byte cap (a decompression bomb stops at the cap), and
- *   entries are capped per image; tar is read by the one tar reader (src/core/tar.ts
+ * - gzip'd and zstd layers (told by their magic numbers) are inflated with a byte cap (a
+ *   decompression bomb stops at the cap; zstd through src/node/sandbox/zstd.ts), and entries are
+ *   capped per image; tar is read by the one tar reader (src/core/tar.ts
  *   `readTarRecords`, which refuses absolute paths and `..`);
  * - parent directories are resolved inside the root (src/node/sandbox/scoped-path.ts), files are
  *   created with O_EXCL (never through a symlink), hard links must name a file already in the
@@ -37,6 +38,7 @@ import { KrmfnError, LimitExceededError } from '../../core/errors.ts';
 import { readTarRecords, type TarRecord } from '../../core/tar.ts';
 import type { LayerBlob, SandboxImage } from './image.ts';
 import { resolveDirInRoot } from './scoped-path.ts';
+import { inflateZstd, isZstd, ZstdLayerError } from './zstd.ts';
 
 export interface UnpackLimits {
   /** Bytes of uncompressed tar accepted over all layers. */
@@ -76,7 +78,16 @@ function layerTar(image: SandboxImage, layer: LayerBlob, budget: number): Uint8A
   if (!m) throw invalid(image, `layer digest ${JSON.stringify(layer.digest)} is not a sha256 digest`);
   const actual = createHash('sha256').update(layer.bytes).digest('hex');
   if (actual !== m[1]) throw invalid(image, `layer ${layer.digest} has digest sha256:${actual} (digest mismatch)`);
-  if (/zstd/.test(layer.mediaType)) throw invalid(image, `layer media type ${layer.mediaType} is not supported`);
+  // The compression is read from the bytes, as containerd does, whatever the media type says.
+  if (isZstd(layer.bytes)) {
+    try {
+      return inflateZstd(layer.bytes, Math.max(1, budget));
+    } catch (e) {
+      if (!(e instanceof ZstdLayerError)) throw e;
+      if (e.reason === 'too-big') throw tooBig(image);
+      throw invalid(image, `layer ${layer.digest} is not valid zstd: ${e.message}`);
+    }
+  }
   const gzipped = layer.bytes[0] === 0x1f && layer.bytes[1] === 0x8b;
   if (!gzipped) {
     if (layer.bytes.length > budget) throw tooBig(image);

@@ -6,6 +6,7 @@ import { resourceListTarget } from './resource-list.ts';
 import { starlarkTarget } from './starlark.ts';
 import { tarTarget } from './tar.ts';
 import { yamlTarget } from './yaml.ts';
+import { zstdLayerTarget } from './zstd-layer.ts';
 
 export const TARGETS: readonly FuzzTarget[] = [
   yamlTarget,
@@ -14,4 +15,5 @@ export const TARGETS: readonly FuzzTarget[] = [
   globTarget,
   tarTarget,
   layerUnpackTarget,
+  zstdLayerTarget,
 ];
