@@ -48,7 +48,7 @@ export async function startRegistry(auth?: { username: string; password: string 
   const child: ChildProcess = spawn(REGISTRY_BINARY, ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
   const host = `127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
