@@ -8,6 +8,7 @@ import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
+import { formatRuntimeReport } from '../runtime-report.ts';
 import type { WasmImageReport } from '../../runtimes/wasm.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO } from '../io.ts';
@@ -185,6 +186,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (diff) await write(io.stdout, diff);
   }
   const code = await finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text, cli.images);
+  if (bool(p, 'verbose')) await write(io.stderr, formatRuntimeReport(cli.runtimes, cli.images));
   // --diff --exit-code: 1 when rendering would change the package, as `git diff --exit-code`.
   const changed = outcome.changes?.some((c) => c.before !== c.after) === true;
   return code === 0 && bool(p, 'exit-code') && changed ? 1 : code;
