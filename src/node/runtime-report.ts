@@ -7,20 +7,28 @@
  *   [RUNTIME] "registry.example/fns/annotate:v1" wasm, pulled registry.example/fns/annotate:v1, digest sha256:…, index sha256:…
  *
  * An image's first report is shown (a later call of the same image finds it cached).
+ * `distinctChoices` is the same list for `--json` (`runtimes`).
  */
 import { goQuote } from '../core/kptfile.ts';
 import type { RuntimeChoice } from '../engine/chain.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
 
+/** Each function and runtime once, in the order functions first ran. */
+export function distinctChoices(choices: readonly RuntimeChoice[]): RuntimeChoice[] {
+  const seen = new Set<string>();
+  return choices.filter((c) => {
+    const key = `${c.function}\n${c.runtime}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export function formatRuntimeReport(choices: readonly RuntimeChoice[], images: readonly WasmImageReport[]): string {
   const firstReport = new Map<string, WasmImageReport>();
   for (const r of images) if (!firstReport.has(r.image)) firstReport.set(r.image, r);
-  const seen = new Set<string>();
   let out = '';
-  for (const c of choices) {
-    const key = `${c.function}\n${c.runtime}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const c of distinctChoices(choices)) {
     const report = c.image !== undefined ? firstReport.get(c.image) : undefined;
     const pulled = report
       ? `, ${report.source} ${report.reference}, digest ${report.digest}${report.indexDigest ? `, index ${report.indexDigest}` : ''}`

@@ -179,6 +179,15 @@ describe.skipIf(!REGISTRY_BINARY)('--runtimes and --verbose with registry WASM i
     expect(first.stderr.endsWith(`Successfully executed 2 function(s) in 1 package(s).\n${tail('pulled')}`)).toBe(true);
     const second = await runCli(args(pkg([SET_NS, image])), { cwd: tmp, env });
     expect(second.stderr.endsWith(tail('cached'))).toBe(true);
+    // --json says the same per function.
+    const json = await runCli([...args(pkg([SET_NS, image])), '--json'], { cwd: tmp, env });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      runtimes: [
+        { function: SET_NS, image: SET_NS, runtime: 'builtin' },
+        { function: image, image, runtime: 'wasm' },
+      ],
+      images: [{ runtime: 'wasm', image, digest, indexDigest, source: 'cached' }],
+    });
   });
 
   it('a chain without wasm leaves the registry alone, even with --allow-alpha-wasm', async () => {

@@ -170,7 +170,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   });
   await cli.close();
   await printer.flush();
-  const code = await finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text, cli.images);
+  const code = await finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text, cli.images, cli.runtimes);
   if (bool(p, 'verbose')) await write(io.stderr, formatRuntimeReport(cli.runtimes, cli.images));
   return code;
 }
