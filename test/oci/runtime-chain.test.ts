@@ -14,6 +14,8 @@ import { createFunctionRuntime } from '../../src/index.ts';
 import { runCli } from '../harness/golden.ts';
 import { TESTDATA } from '../wasm/fixtures.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from './registry.ts';
+import { MEDIA, OciClient, parseReference } from '../../src/core/oci/index.ts';
+import { enc, probeLayer } from '../sandbox/helpers.ts';
 
 if (!REGISTRY_BINARY) console.warn(`test/oci/runtime-chain.test.ts: registry cases skipped: ${SKIP_MESSAGE}`);
 
@@ -188,6 +190,33 @@ describe.skipIf(!REGISTRY_BINARY)('--runtimes and --verbose with registry WASM i
       ],
       images: [{ runtime: 'wasm', image, digest, indexDigest, source: 'cached' }],
     });
+  });
+
+  it('builtin,wasm,sandbox: each function on its runtime, the container image pulled and sandboxed', async () => {
+    const container = `${reg.host}/fns/probe:echo`;
+    const config = enc(
+      JSON.stringify({ os: 'linux', architecture: 'amd64', config: { Entrypoint: ['/fn'], Cmd: ['echo'] } }),
+    );
+    const pushed = await new OciClient().pushImage(parseReference(container), {
+      config: { bytes: config, mediaType: MEDIA.ociConfig },
+      layers: [{ bytes: probeLayer().bytes, mediaType: MEDIA.ociLayerGzip }],
+      mediaType: MEDIA.ociManifest,
+      tag: 'echo',
+    });
+    const dir = pkg([SET_NS, image, container]);
+    const r = await runCli(
+      ['fn', 'render', dir, '--allow-alpha-wasm', '--runtimes', 'builtin,wasm,sandbox', '--verbose'],
+      { cwd: tmp, env: { ...env, KRMFN_CACHE_DIR: join(tmp, 'cache-sandbox') } },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'cm.yaml'), 'utf8')).toContain('wasm.krmfn.dev/touched: "true"');
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('[RUNTIME]'));
+    expect(lines.map((l) => l.replace(/, (pulled|cached) .*/, ', $1'))).toEqual([
+      `[RUNTIME] "${SET_NS}" builtin`,
+      `[RUNTIME] "${image}" wasm, pulled`,
+      `[RUNTIME] "${container}" sandbox, pulled`,
+    ]);
+    expect(lines[2]).toBe(`[RUNTIME] "${container}" sandbox, pulled ${container}, digest ${pushed.digest}`);
   });
 
   it('a chain without wasm leaves the registry alone, even with --allow-alpha-wasm', async () => {
