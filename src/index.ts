@@ -4,9 +4,11 @@
  * krmfn/node, remote) — and returns `render` / `eval` bound to it.
  *
  * Stable API for hosts (CLI, `krmfn serve`, browsers):
- *   createEngine({ runtimes?, extraRuntimes?, limits? }) → Engine
- *   engine.render({ fs, root, output?, resultsDir?, allowExec?, onEvent?, ... }) → Promise<RunOutcome>
- *   engine.eval({ fs, source, function, args?, fnConfigPath?, match?, exclude?, ... }) → Promise<RunOutcome>
+ *   createEngine({ runtimes?, extraRuntimes?, runtimeOrder?, onRuntime?, limits? }) → Engine
+ *   engine.render({ fs, root, output?, resultsDir?, allowExec?, onEvent?, runtimeOrder?, ... }) → Promise<RunOutcome>
+ *   engine.eval({ fs, source, function, args?, fnConfigPath?, match?, exclude?, runtimeOrder?, ... }) → Promise<RunOutcome>
+ * `runtimeOrder` chooses the chain by runtime name, in order (src/engine/chain.ts selectRuntimes),
+ * for the engine or for one call.
  */
 import type { FunctionRuntime } from './core/function.ts';
 import type { Limits } from './core/limits.ts';
@@ -18,7 +20,7 @@ import type { BuiltinDescriptor, FindBuiltinOptions } from '../sdk/registry.ts';
 import { builtinCatalog, functionCatalog } from '../sdk/runner.ts';
 import { builtinTagLister } from './runtimes/builtin-tags.ts';
 import type { KptVersion } from './core/kpt-version.ts';
-import { createRuntimeChain } from './engine/chain.ts';
+import { createRuntimeChain, selectRuntimes, type RuntimeChoice } from './engine/chain.ts';
 import { evaluate, type EvalOptions } from './engine/eval.ts';
 import { render } from './engine/render.ts';
 import type { RenderOptions, RunOutcome } from './engine/types.ts';
@@ -32,12 +34,25 @@ export interface EngineOptions {
   limits?: Partial<Limits>;
   /** The kpt release to behave as unless a call says otherwise (default DEFAULT_KPT_VERSION). */
   kptVersion?: KptVersion;
+  /**
+   * Which of the runtimes make the chain, by name, in this order (e.g. `['builtin', 'wasm']`);
+   * an unknown or repeated name throws a `usage` KrmfnError. Default: all, in the order given.
+   */
+  runtimeOrder?: readonly string[];
+  /** Hears which runtime took each function call (verbose reports). */
+  onRuntime?: (choice: RuntimeChoice) => void;
+}
+
+/** Per-call choice of the chain (see `EngineOptions.runtimeOrder`); `runtime` wins over it. */
+interface CallRuntime {
+  runtime?: FunctionRuntime;
+  runtimeOrder?: readonly string[];
 }
 
 export interface Engine {
   readonly runtime: FunctionRuntime;
-  render(opts: Omit<RenderOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
-  eval(opts: Omit<EvalOptions, 'runtime'> & { runtime?: FunctionRuntime }): Promise<RunOutcome>;
+  render(opts: Omit<RenderOptions, 'runtime'> & CallRuntime): Promise<RunOutcome>;
+  eval(opts: Omit<EvalOptions, 'runtime'> & CallRuntime): Promise<RunOutcome>;
 }
 
 /** Options of the built-in runtime: `digestPolicy` (default `tag`) says what `name:tag@sha256:…` means. */
@@ -73,24 +88,31 @@ export function defaultRuntimes(options: BuiltinRuntimeOptions = {}): FunctionRu
 }
 
 export function createEngine(options: EngineOptions = {}): Engine {
-  const runtime = createRuntimeChain([...(options.runtimes ?? defaultRuntimes()), ...(options.extraRuntimes ?? [])]);
+  const all = [...(options.runtimes ?? defaultRuntimes()), ...(options.extraRuntimes ?? [])];
+  const chain = (order: readonly string[] | undefined): FunctionRuntime =>
+    createRuntimeChain(order ? selectRuntimes(all, order) : all, {
+      ...(options.onRuntime ? { onResolved: options.onRuntime } : {}),
+    });
+  const runtime = chain(options.runtimeOrder);
+  const callRuntime = ({ runtime: given, runtimeOrder }: CallRuntime): FunctionRuntime =>
+    given ?? (runtimeOrder ? chain(runtimeOrder) : runtime);
   const limits = (l: Partial<Limits> | undefined): Partial<Limits> => ({ ...(options.limits ?? {}), ...(l ?? {}) });
   return {
     runtime,
-    render: (opts) =>
+    render: ({ runtimeOrder, ...opts }) =>
       render({
         listTags: builtinTagLister(BUILTINS),
         ...(options.kptVersion ? { kptVersion: options.kptVersion } : {}),
         ...opts,
-        runtime: opts.runtime ?? runtime,
+        runtime: callRuntime({ ...opts, ...(runtimeOrder ? { runtimeOrder } : {}) }),
         limits: limits(opts.limits),
       }),
-    eval: (opts) =>
+    eval: ({ runtimeOrder, ...opts }) =>
       evaluate({
         listTags: builtinTagLister(BUILTINS),
         ...(options.kptVersion ? { kptVersion: options.kptVersion } : {}),
         ...opts,
-        runtime: opts.runtime ?? runtime,
+        runtime: callRuntime({ ...opts, ...(runtimeOrder ? { runtimeOrder } : {}) }),
         limits: limits(opts.limits),
       }),
   };
@@ -101,6 +123,7 @@ export {
   evaluate,
   displayName,
   createRuntimeChain,
+  selectRuntimes,
   toBytesRunner,
   runFunction,
   runWithDeadline,
@@ -114,7 +137,7 @@ export {
   parseKrmignore,
   splitCommandLine,
 } from './engine/index.ts';
-export type { TextOptions } from './engine/index.ts';
+export type { TextOptions, RuntimeChainOptions, RuntimeChoice } from './engine/index.ts';
 export type {
   EngineEvent,
   EventSink,

@@ -1,7 +1,7 @@
 /** The engine's public surface (re-exported by src/index.ts). */
 export { render, displayName } from './render.ts';
 export { evaluate, type EvalOptions } from './eval.ts';
-export { createRuntimeChain } from './chain.ts';
+export { createRuntimeChain, selectRuntimes, type RuntimeChainOptions, type RuntimeChoice } from './chain.ts';
 export { toBytesRunner } from './to-bytes-runner.ts';
 export { runFunction, type RunFunctionOptions } from './run-function.ts';
 export { runWithDeadline } from './deadline.ts';

@@ -1,9 +1,12 @@
 /**
  * The engine the `render` and `eval` commands run: optional remote runtimes first (an explicit
  * mapping beats a built-in), then built-ins and Starlark, WASM with --allow-alpha-wasm, exec
- * processes, and an opt-in container engine last. `close()` ends the WASM worker pool.
+ * processes, and an opt-in container engine last; `--runtimes` chooses and orders them for the run
+ * (src/node/runtime-order.ts). The engine records which runtime took each function and which
+ * registry images ran (for --json and --verbose). `close()` ends the WASM worker pool.
  */
 import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
+import type { RuntimeChoice } from '../engine/chain.ts';
 import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
@@ -12,6 +15,7 @@ import { createNodeWasmRuntime } from './wasm/index.ts';
 import { nodeWasmImages } from './oci/wasm-images.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
 import { parsePullPolicy, pullPolicyError } from '../core/oci/pull-policy.ts';
+import { chosenRuntimeOrder, containerFollows } from './runtime-order.ts';
 
 export interface CliEngine {
   engine: Engine;
@@ -19,6 +23,8 @@ export interface CliEngine {
   env: Record<string, string>;
   /** Registry images the run used, WASM and sandboxed containers (runtime, reference, digest, pulled or cached). */
   images: WasmImageReport[];
+  /** Which runtime took each function call, in call order. */
+  runtimes: RuntimeChoice[];
   close(): Promise<void>;
 }
 
@@ -34,12 +40,21 @@ export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerF
   const policyText = str(p, 'image-pull-policy');
   const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
   if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
+  const allowWasm = bool(p, 'allow-alpha-wasm');
+  const remoteConfig = str(p, 'remote-config');
+  const { order, container: containerName } = chosenRuntimeOrder({
+    runtimes: str(p, 'runtimes'),
+    allowWasm,
+    remoteConfigured: Boolean(remoteConfig ?? io.env.KRMFN_REMOTE_CONFIG),
+    containerFlag: str(p, 'container-runtime'),
+  });
   const images: WasmImageReport[] = [];
+  const runtimes: RuntimeChoice[] = [];
   const extra = nodeRuntimes({
     env: io.env,
     cwd: io.cwd,
-    remoteConfig: str(p, 'remote-config'),
-    containers: str(p, 'container-runtime'),
+    remoteConfig,
+    containers: containerName,
     ...container,
     // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
     onImage: (r) => images.push(r),
@@ -49,11 +64,17 @@ export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerF
   // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
   // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
-  const wasm = bool(p, 'allow-alpha-wasm')
-    ? createNodeWasmRuntime({
-        images: nodeWasmImages(io.env, policy, (r) => images.push(r), extra.last.length > 0),
-      })
-    : undefined;
+  const wasm =
+    allowWasm && (!order || order.includes('wasm'))
+      ? createNodeWasmRuntime({
+          images: nodeWasmImages(
+            io.env,
+            policy,
+            (r) => images.push(r),
+            containerFollows(order, 'wasm', extra.last.length > 0),
+          ),
+        })
+      : undefined;
   const engine = createEngine({
     runtimes: [
       ...extra.first,
@@ -62,6 +83,8 @@ export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerF
       createExecRuntime({ env }),
       ...extra.last,
     ],
+    ...(order ? { runtimeOrder: order } : {}),
+    onRuntime: (choice) => runtimes.push(choice),
   });
-  return { engine, env, images, close: async () => void (await wasm?.close()) };
+  return { engine, env, images, runtimes, close: async () => void (await wasm?.close()) };
 }

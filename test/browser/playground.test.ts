@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { serveStatic } from '../../scripts/static-server.mjs';
+import { OciClient, parseReference, pushWasmImage } from '../../src/core/oci/index.ts';
+import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from '../oci/registry.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
@@ -216,6 +218,66 @@ describe('playground in Chromium', () => {
     await page.waitForFunction(() => document.body.dataset.renderState === 'done', null, { timeout: 20_000 });
     expect(await page.textContent('#status')).toMatch(/rendered in/);
     await context.close();
+  });
+});
+
+/**
+ * A WASM function from a registry that allows CORS (the real docker-registry on loopback, another
+ * origin than the page): the page's engine Worker pulls kpt's WASM image with `fetch` and runs it.
+ */
+if (!REGISTRY_BINARY) console.warn(`test/browser/playground.test.ts: registry cases skipped: ${SKIP_MESSAGE}`);
+
+describe.skipIf(!REGISTRY_BINARY)('playground: WASM images from a registry', () => {
+  let cors: TestRegistry;
+  let closed: TestRegistry;
+  const wasm = new Uint8Array(readFileSync('wasm/testdata/annotate-yaml.wasm'));
+  const pkg = (image: string): Record<string, string> => ({
+    Kptfile: `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: reg\npipeline:\n  mutators:\n    - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n      configMap:\n        namespace: prod\n    - image: ${image}\n`,
+    'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+  });
+  const renderPackage = (page: Page, files: Record<string, string>) =>
+    page.evaluate(async (f) => {
+      const pg = (globalThis as unknown as { krmfnPlayground: PlaygroundHooks }).krmfnPlayground;
+      pg.load(f);
+      return pg.render();
+    }, files);
+
+  beforeAll(async () => {
+    cors = await startRegistry(undefined, { cors: true });
+    closed = await startRegistry();
+    for (const reg of [cors, closed]) {
+      await pushWasmImage(new OciClient(), parseReference(`${reg.host}/fns/annotate:v1`), wasm, 'annotate-yaml.wasm');
+    }
+  }, 30_000);
+  afterAll(async () => {
+    await cors?.stop();
+    await closed?.stop();
+  });
+
+  it('loads the image from the registry in the browser and renders with it', async () => {
+    const page = await openPage();
+    const image = `${cors.host}/fns/annotate:v1`;
+    const r = await renderPackage(page, pkg(image));
+    expect(r.error).toBeUndefined();
+    expect(r.ok).toBe(true);
+    expect(r.files['cm.yaml']).toBe(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  annotations:\n    wasm.krmfn.dev/touched: "true"\n  namespace: prod\n',
+    );
+    // As kpt fn render --allow-alpha-wasm labels it.
+    expect(r.log).toContain(`[RUNNING] WASM "${image}"`);
+    await page.close();
+  });
+
+  it('a registry that does not allow the page origin fails the render, naming the image', async () => {
+    const page = await openPage();
+    const image = `${closed.host}/fns/annotate:v1`;
+    const r = await renderPackage(page, pkg(image));
+    expect(r.ok).toBe(false);
+    expect(r.error?.message ?? '').toContain(`pulling ${image}: cannot reach ${closed.host}`);
+    expect(r.error?.message ?? '').toContain(
+      "reachable from the playground only if it allows this page's origin (CORS)",
+    );
+    await page.close();
   });
 });
 

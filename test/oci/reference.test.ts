@@ -67,7 +67,7 @@ describe('Node edge: credentials and cache', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'krmfn-oci-unit-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('reads auths from $DOCKER_CONFIG/config.json: auth (base64 user:pass), username/password, Docker Hub keys', () => {
+  it('reads auths from $DOCKER_CONFIG/config.json: auth (base64 user:pass), username/password, Docker Hub keys', async () => {
     const dir = join(tmp, 'docker');
     mkdirSync(dir);
     writeFileSync(
@@ -78,15 +78,14 @@ describe('Node edge: credentials and cache', () => {
           'localhost:5000': { username: 'alice', password: 'pw' },
           'https://ghcr.io': { auth: Buffer.from('gh:token').toString('base64') },
         },
-        credsStore: 'desktop',
       }),
     );
     const creds = dockerCredentials({ DOCKER_CONFIG: dir });
-    expect(creds('docker.io')).toEqual({ username: 'hubuser', password: 'hub:pass' });
-    expect(creds('localhost:5000')).toEqual({ username: 'alice', password: 'pw' });
-    expect(creds('ghcr.io')).toEqual({ username: 'gh', password: 'token' });
-    expect(creds('quay.io')).toBeUndefined();
-    expect(dockerCredentials({ DOCKER_CONFIG: join(tmp, 'missing') })('docker.io')).toBeUndefined();
+    expect(await creds('docker.io')).toEqual({ username: 'hubuser', password: 'hub:pass' });
+    expect(await creds('localhost:5000')).toEqual({ username: 'alice', password: 'pw' });
+    expect(await creds('ghcr.io')).toEqual({ username: 'gh', password: 'token' });
+    expect(await creds('quay.io')).toBeUndefined();
+    expect(await dockerCredentials({ DOCKER_CONFIG: join(tmp, 'missing') })('docker.io')).toBeUndefined();
   });
 
   it('places the cache by KRMFN_CACHE_DIR, XDG_CACHE_HOME or HOME', () => {

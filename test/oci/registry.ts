@@ -1,7 +1,9 @@
 /**
  * A real registry for tests: Debian's `docker-registry` (the CNCF distribution registry) on a
  * loopback port, with its config and storage in a temp dir, optionally behind htpasswd auth (a
- * bcrypt entry made by `htpasswd -Bbn`). `REGISTRY_BINARY` is undefined when the package is not
+ * bcrypt entry made by `htpasswd -Bbn`), optionally answering browsers from any origin (`cors`: the
+ * registry's `http.headers` config sets the CORS headers on every answer, OPTIONS preflights
+ * included). `REGISTRY_BINARY` is undefined when the package is not
  * installed; suites then skip with a message naming the package (CI installs it: .ci/apt-packages).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -31,7 +33,15 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRegistry(auth?: { username: string; password: string }): Promise<TestRegistry> {
+const CORS_HEADERS =
+  "  headers:\n    Access-Control-Allow-Origin: ['*']\n    Access-Control-Allow-Methods: ['GET', 'HEAD', 'OPTIONS']\n" +
+  "    Access-Control-Allow-Headers: ['Accept', 'Authorization']\n" +
+  "    Access-Control-Expose-Headers: ['Docker-Content-Digest', 'WWW-Authenticate']\n";
+
+export async function startRegistry(
+  auth?: { username: string; password: string },
+  opts: { cors?: boolean } = {},
+): Promise<TestRegistry> {
   if (!REGISTRY_BINARY) throw new Error(SKIP_MESSAGE);
   const dir = mkdtempSync(join(tmpdir(), 'krmfn-registry-'));
   const port = await freePort();
@@ -43,12 +53,12 @@ export async function startRegistry(auth?: { username: string; password: string 
   }
   writeFileSync(
     join(dir, 'config.yml'),
-    `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${join(dir, 'data')}\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:${port}\n${authBlock}`,
+    `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${join(dir, 'data')}\n  delete:\n    enabled: true\nhttp:\n  addr: 127.0.0.1:${port}\n${opts.cors ? CORS_HEADERS : ''}${authBlock}`,
   );
   const child: ChildProcess = spawn(REGISTRY_BINARY, ['serve', join(dir, 'config.yml')], { stdio: 'ignore' });
   const host = `127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;

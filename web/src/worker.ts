@@ -2,6 +2,12 @@
  * The playground's engine Worker: renders the package held in memory with the full default
  * runtime chain (built-ins, Starlark, WASM), WASM modules in nested Web Workers with hard
  * deadlines. It answers every job with the rendered files, results and kpt's log text.
+ *
+ * WASM runs as `kpt fn render --allow-alpha-wasm` would run it, and only when the package needs it
+ * (kpt then labels every function WASM): when it carries `.wasm` modules, or when a function is
+ * one the other runtimes do not take. Such an `image:` is pulled with `fetch` from its registry
+ * (kpt's WASM image format, docs/oci.md), which must allow this page's origin (CORS); pulled
+ * blobs are kept in memory by digest for the page's lifetime.
  */
 import {
   createEngine,
@@ -9,8 +15,11 @@ import {
   defaultRuntimes,
   formatEvent,
   formatFailure,
+  MemoryBlobStore,
   MemoryFs,
+  OciClient,
   type EngineEvent,
+  type RunOutcome,
 } from 'krmfn';
 import { createWebWorkerPool, ModuleCache } from 'krmfn/wasm';
 import type { RenderJob, RenderReply, ResultView } from './protocol.ts';
@@ -28,21 +37,51 @@ const cache = new ModuleCache();
 const pool = createWebWorkerPool({
   create: () => new Worker(new URL('./wasm-worker.js', import.meta.url), { type: 'module' }),
 });
+const registry = new OciClient({ store: new MemoryBlobStore() });
 
 self.onmessage = async (e: MessageEvent<RenderJob>): Promise<void> => {
   const job = e.data;
-  const ROOT = rootFor(job.files);
-  // Only packages that carry WASM modules need the WASM runtime (kpt then labels every function WASM).
-  const allowWasm = job.allowWasm && Object.keys(job.files).some((p) => p.endsWith('.wasm'));
   const started = performance.now();
-  const fs = new MemoryFs(Object.fromEntries(Object.entries(job.files).map(([p, v]) => [`${ROOT}/${p}`, v])));
-  const log: string[] = [];
-  const results: ResultView[] = [];
-  let lastFailure: Extract<EngineEvent, { type: 'function-end' }> | undefined;
+  const carriesModules = Object.keys(job.files).some((p) => p.endsWith('.wasm'));
+  let reply: RenderReply;
+  try {
+    let run = await attempt(job, job.allowWasm && carriesModules, started);
+    // A function nothing else takes may be a WASM image in a registry: render again with WASM on.
+    if (job.allowWasm && !carriesModules && run.outcome.failure?.error.code === 'function-not-found') {
+      run = await attempt(job, true, started);
+    }
+    reply = replyFor(job, run, started);
+  } catch (err) {
+    reply = {
+      id: job.id,
+      ok: false,
+      files: {},
+      results: [],
+      log: '',
+      error: { message: String((err as Error)?.message ?? err) },
+      ms: performance.now() - started,
+    };
+  }
+  self.postMessage(reply);
+};
+
+interface Attempt {
+  root: string;
+  fs: MemoryFs;
+  outcome: RunOutcome;
+  log: string[];
+  results: ResultView[];
+  lastFailure: Extract<EngineEvent, { type: 'function-end' }> | undefined;
+}
+
+async function attempt(job: RenderJob, allowWasm: boolean, started: number): Promise<Attempt> {
+  const root = rootFor(job.files);
+  const fs = new MemoryFs(Object.fromEntries(Object.entries(job.files).map(([p, v]) => [`${root}/${p}`, v])));
+  const run: Omit<Attempt, 'outcome'> = { root, fs, log: [], results: [], lastFailure: undefined };
   const onEvent = (ev: EngineEvent): void => {
-    log.push(formatEvent(ev, { truncate: true, color: false }, 'render'));
+    run.log.push(formatEvent(ev, { truncate: true, color: false }, 'render'));
     if (ev.type === 'function-end') {
-      if (!ev.ok) lastFailure = ev;
+      if (!ev.ok) run.lastFailure = ev;
       for (const r of ev.results) {
         const v: ResultView = { fn: ev.name, severity: r.severity ?? 'info', message: r.message };
         if (r.resourceRef)
@@ -50,57 +89,63 @@ self.onmessage = async (e: MessageEvent<RenderJob>): Promise<void> => {
         if (r.field?.path) v.field = r.field.path;
         if (r.file?.path) v.file = r.file.path;
         if (r.file?.index !== undefined) v.index = r.file.index;
-        results.push(v);
+        run.results.push(v);
       }
     }
   };
   const engine = createEngine({
-    runtimes: [...defaultRuntimes(), createWasmRuntime({ loader: fs, executor: pool, cache })],
+    runtimes: [
+      ...defaultRuntimes(),
+      createWasmRuntime({ loader: fs, executor: pool, cache, images: { client: registry } }),
+    ],
   });
-  let reply: RenderReply;
-  try {
-    const outcome = await engine.render({
-      fs,
-      root: ROOT,
-      now: () => job.now + (performance.now() - started),
-      limits: { timeoutMs: job.timeoutMs },
-      allowWasm,
-      allowExec: allowWasm,
-      onEvent,
-      cwd: ROOT,
-    });
-    const files: Record<string, string> = {};
-    for (const [path, text] of Object.entries(fs.snapshot()))
-      if (path.startsWith(ROOT + '/')) files[path.slice(ROOT.length + 1)] = text;
-    reply = { id: job.id, ok: outcome.ok, files, results, log: log.join(''), ms: performance.now() - started };
-    if (outcome.failure) {
-      const err = outcome.failure.error;
-      reply.log += formatFailure(outcome.failure);
-      reply.error = { message: err.message };
-      const file = err.file?.startsWith(ROOT + '/') ? err.file.slice(ROOT.length + 1) : err.file;
-      if (file) reply.error.file = file;
-      if (err.line) reply.error.line = err.line;
-      // A function that failed says why in its error results: show the first, at its source line.
-      const failed = lastFailure?.results.find((r) => r.severity === 'error');
-      if (failed) {
-        reply.error.message = `${failed.message}\n(${err.message})`;
-        const where = locate(failed.message, job.files);
-        if (where) Object.assign(reply.error, where);
-      }
+  const outcome = await engine.render({
+    fs,
+    root,
+    now: () => job.now + (performance.now() - started),
+    limits: { timeoutMs: job.timeoutMs },
+    allowWasm,
+    allowExec: allowWasm,
+    onEvent,
+    cwd: root,
+  });
+  return { ...run, outcome };
+}
+
+function replyFor(job: RenderJob, run: Attempt, started: number): RenderReply {
+  const { root: ROOT, fs, outcome, log, results, lastFailure } = run;
+  const files: Record<string, string> = {};
+  for (const [path, text] of Object.entries(fs.snapshot()))
+    if (path.startsWith(ROOT + '/')) files[path.slice(ROOT.length + 1)] = text;
+  const reply: RenderReply = {
+    id: job.id,
+    ok: outcome.ok,
+    files,
+    results,
+    log: log.join(''),
+    ms: performance.now() - started,
+  };
+  if (outcome.failure) {
+    const err = outcome.failure.error;
+    reply.log += formatFailure(outcome.failure);
+    reply.error = { message: err.message };
+    // A browser cannot tell a refused CORS check from an unreachable host: say both.
+    if (err.code.startsWith('oci-') && /: cannot reach /.test(err.message))
+      reply.error.message +=
+        "\n(a registry is reachable from the playground only if it allows this page's origin (CORS))";
+    const file = err.file?.startsWith(ROOT + '/') ? err.file.slice(ROOT.length + 1) : err.file;
+    if (file) reply.error.file = file;
+    if (err.line) reply.error.line = err.line;
+    // A function that failed says why in its error results: show the first, at its source line.
+    const failed = lastFailure?.results.find((r) => r.severity === 'error');
+    if (failed) {
+      reply.error.message = `${failed.message}\n(${err.message})`;
+      const where = locate(failed.message, job.files);
+      if (where) Object.assign(reply.error, where);
     }
-  } catch (err) {
-    reply = {
-      id: job.id,
-      ok: false,
-      files: {},
-      results,
-      log: log.join(''),
-      error: { message: String((err as Error)?.message ?? err) },
-      ms: performance.now() - started,
-    };
   }
-  self.postMessage(reply);
-};
+  return reply;
+}
 
 /**
  * Maps a Starlark position in a result message (`<script name>:<line>:<col>: ...`, the script

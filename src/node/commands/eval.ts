@@ -9,6 +9,7 @@ import type { Selector } from '../../core/function.ts';
 import { isValidImageReference } from '../../core/kptfile.ts';
 import { bool, list, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
+import { formatRuntimeReport } from '../runtime-report.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { readAll, write, type CliIO } from '../io.ts';
 import { evalSpec } from './specs/eval.ts';
@@ -169,5 +170,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   });
   await cli.close();
   await printer.flush();
-  return finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text, cli.images);
+  const code = await finish(io, outcome, 'eval', resultsDir, bool(p, 'json'), level.text, cli.images, cli.runtimes);
+  if (bool(p, 'verbose')) await write(io.stderr, formatRuntimeReport(cli.runtimes, cli.images));
+  return code;
 }

@@ -8,6 +8,8 @@ import type { EngineEvent } from '../../engine/events.ts';
 import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
+import { distinctChoices, formatRuntimeReport } from '../runtime-report.ts';
+import type { RuntimeChoice } from '../../engine/chain.ts';
 import type { WasmImageReport } from '../../runtimes/wasm.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO } from '../io.ts';
@@ -64,6 +66,8 @@ export async function finish(
   strategy: TextStrategy = beta56Text,
   /** Registry images the run pulled or took from the cache (the JSON's `images`). */
   images: readonly WasmImageReport[] = [],
+  /** Which runtime took each function (the JSON's `runtimes`, src/node/runtime-report.ts). */
+  runtimes: readonly RuntimeChoice[] = [],
 ): Promise<number> {
   let err = '';
   if (mode === 'render' && outcome.stdout === undefined) err += strategy.renderSummary(outcome);
@@ -87,6 +91,7 @@ export async function finish(
       ...(outcome.failure ? { error: outcome.failure.error.toData() } : {}),
       ...(outcome.stdout !== undefined ? { output: outcome.stdout } : {}),
       ...(images.length ? { images: images.map((i) => ({ runtime: 'wasm', ...i })) } : {}),
+      ...(runtimes.length ? { runtimes: distinctChoices(runtimes) } : {}),
     };
     await write(io.stdout, JSON.stringify(data, null, 2) + '\n');
   } else if (outcome.stdout !== undefined && outcome.stdout !== '') {
@@ -184,7 +189,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const diff = outcome.changes.map((c) => unifiedDiff(nodePath.relative(base, c.path), c.before, c.after)).join('');
     if (diff) await write(io.stdout, diff);
   }
-  const code = await finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text, cli.images);
+  const code = await finish(io, outcome, 'render', resultsDir, bool(p, 'json'), level.text, cli.images, cli.runtimes);
+  if (bool(p, 'verbose')) await write(io.stderr, formatRuntimeReport(cli.runtimes, cli.images));
   // --diff --exit-code: 1 when rendering would change the package, as `git diff --exit-code`.
   const changed = outcome.changes?.some((c) => c.before !== c.after) === true;
   return code === 0 && bool(p, 'exit-code') && changed ? 1 : code;

@@ -120,7 +120,7 @@ export function createContainerRuntime(opts: ContainerRuntimeOptions = {}): Func
   let availability: Promise<void> | undefined;
   const check = (): Promise<void> => (availability ??= checkEngine(engine, program, opts.hostEnv));
   return {
-    name: 'container',
+    name: engine,
     async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
       const image = spec.image;
       if (!image) throw new NotFoundError(spec.exec ?? '');

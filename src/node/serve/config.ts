@@ -3,7 +3,8 @@
  * becomes a `FunctionService`. Every render flag of the CLI that applies to a posted package has
  * a field here, built into the same runtime chain `krmfn render` uses (src/node/cli-engine.ts):
  * remote runtimes first, built-ins and Starlark, WASM with `allowWasm` (modules read from the
- * posted package, in hard-deadline workers), exec with `allowExec`, containers last.
+ * posted package, and registry WASM images pulled through the server's disk cache and Docker
+ * credentials (docs/oci.md), in hard-deadline workers), exec with `allowExec`, containers last.
  */
 import { createEngine, defaultRuntimes } from '../../index.ts';
 import { createRuntimeChain } from '../../engine/chain.ts';
@@ -15,6 +16,7 @@ import { createExecRuntime } from '../exec-runtime.ts';
 import type { PullPolicy } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
 import { createNodeWasmExecutor } from '../wasm/pool.ts';
+import { nodeWasmImages } from '../oci/wasm-images.ts';
 import { createEngineService } from './engine-service.ts';
 import type { FunctionInfo, FunctionService } from './service.ts';
 
@@ -86,11 +88,19 @@ export function createConfiguredService(config: ServeConfig, functions: Function
     ? createNodeWasmExecutor(config.wasmWorkerScript ? { workerScript: new URL(config.wasmWorkerScript) } : {})
     : undefined;
   const cache = new ModuleCache();
+  const images = executor
+    ? nodeWasmImages(config.env, config.imagePullPolicy, undefined, extra.last.length > 0)
+    : undefined;
   const runtimeFor = executor
     ? (fs: MemoryFs, root: string) =>
         createRuntimeChain([
           ...base,
-          createWasmRuntime({ loader: packageLoader(fs, config.cwd, root), executor, cache }),
+          createWasmRuntime({
+            loader: packageLoader(fs, config.cwd, root),
+            executor,
+            cache,
+            ...(images ? { images } : {}),
+          }),
           ...exec,
           ...extra.last,
         ])

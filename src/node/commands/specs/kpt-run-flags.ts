@@ -57,6 +57,17 @@ export const KPT_RUN_FLAGS: readonly FlagDef[] = [
     choices: ['docker', 'podman', 'nerdctl', 'sandbox'],
   },
   {
+    name: 'runtimes',
+    kind: 'string',
+    value: 'LIST',
+    help: 'the runtime chain of this run, in order: builtin, starlark, wasm,\nexec, remote and one of sandbox, docker, podman, nerdctl\n(default: every runtime the other flags enable)',
+  },
+  {
+    name: 'verbose',
+    kind: 'bool',
+    help: "after kpt's output, report on stderr which runtime ran each function\n(registry images: pulled or cached, digest)",
+  },
+  {
     name: 'strict-digests',
     kind: 'bool',
     help: "built-ins refuse name:tag@sha256:… pins they cannot vouch for\n(default: run the tag's version, record the digest)",
