@@ -461,10 +461,15 @@ export function len(x: Value): number {
 }
 
 /** Converts an index operand to a JS number, with `<what>: got <type>, want int` errors. */
-function asIndexInt(v: Value, what: string): number {
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return v < 0n ? -Infinity : Infinity;
-  return fail(`${what}: got ${typeNameOf(v)}, want int`);
+/**
+ * An index or slice bound, as google/starlark-go's `AsInt32`: an int in int32 range, else
+ * `got T, want int` or `N out of range`, after `what: ` when given (`x[i] = v` gives none).
+ */
+function asIndexInt(v: Value, what: string | null): number {
+  const prefix = what === null ? '' : `${what}: `;
+  if (typeof v === 'number' && v >= -2147483648 && v <= 2147483647) return v;
+  if (typeof v === 'number' || typeof v === 'bigint') return fail(`${prefix}${v} out of range`);
+  return fail(`${prefix}got ${typeNameOf(v)}, want int`);
 }
 
 function outOfRange(x: Value, i: number, n: number): never {
@@ -477,10 +482,10 @@ function outOfRange(x: Value, i: number, n: number): never {
 export function getIndex(x: Value, y: Value): Value {
   if (x instanceof List || x instanceof Tuple) {
     const a = x.elems;
-    let i = typeof y === 'number' ? y : asIndexInt(y, `${typeNameOf(x)} index`);
-    if (i < 0) i += a.length;
+    const orig = typeof y === 'number' && (y | 0) === y ? y : asIndexInt(y, `${typeNameOf(x)} index`);
+    const i = orig < 0 ? orig + a.length : orig;
     if (i >= 0 && i < a.length) return a[i];
-    return outOfRange(x, typeof y === 'number' ? y : i, a.length);
+    return outOfRange(x, orig, a.length);
   }
   if (x instanceof Dict) {
     const v = x.lookup(y);
@@ -532,16 +537,15 @@ export function setIndex(x: Value, y: Value, v: Value): void {
     return;
   }
   if (x instanceof List) {
-    x.checkMutable('assign to element of');
+    // starlark-go setIndex: the index (unprefixed errors), its range, then the list's mutability.
     const n = x.elems.length;
-    let i = asIndexInt(y, 'list index');
+    let i = asIndexInt(y, null);
     const orig = i;
     if (i < 0) i += n;
-    if (i >= 0 && i < n) {
-      x.elems[i] = v;
-      return;
-    }
-    outOfRange(x, orig, n);
+    if (i < 0 || i >= n) outOfRange(x, orig, n);
+    x.checkMutable('assign to element of');
+    x.elems[i] = v;
+    return;
   }
   if (typeof x === 'object') {
     if (hasSetKey(x)) {
@@ -550,7 +554,7 @@ export function setIndex(x: Value, y: Value, v: Value): void {
     }
     if (hasSetIndex(x)) {
       const n = x.len();
-      let i = asIndexInt(y, `${typeNameOf(x)} index`);
+      let i = asIndexInt(y, null);
       const orig = i;
       if (i < 0) i += n;
       if (i >= 0 && i < n) {
