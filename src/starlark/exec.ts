@@ -84,6 +84,12 @@ function toMap(rec: Record<string, Value> | undefined): Map<string, Value> {
 
 const UNIVERSE_MAP: Map<string, Value> = toMap(UNIVERSE);
 
+/** The universal names of a release: `bytes` only since google/starlark-go 2021-02-12 (#330). */
+function universeOf(release: StarlarkGoRelease): (name: string) => boolean {
+  if (release.has('bytesType')) return (n) => UNIVERSE_MAP.has(n);
+  return (n) => n !== 'bytes' && UNIVERSE_MAP.has(n);
+}
+
 /** The resolver's options: the dialect, plus what the release refuses (src/starlark/release.ts). */
 function resolveOptions(d: Dialect, release: StarlarkGoRelease = STARLARK_GO_HEAD): ResolveOptions {
   const o: ResolveOptions = {
@@ -213,9 +219,10 @@ export function execFile(opts: ExecOptions): ExecResult {
   const pre = toMap(opts.predeclared);
   const compiled = guarded(opts.filename, () => {
     const file = parseFile(opts.filename, opts.source);
-    const mod = resolveFile(file, resolveOptions(dialect, opts.thread?.release ?? opts.release), {
+    const release = opts.thread?.release ?? opts.release ?? STARLARK_GO_HEAD;
+    const mod = resolveFile(file, resolveOptions(dialect, release), {
       isPredeclared: (n) => pre.has(n),
-      isUniversal: (n) => UNIVERSE_MAP.has(n),
+      isUniversal: universeOf(release),
     });
     return compileModule(mod, {
       file: opts.filename,
@@ -282,9 +289,10 @@ function evalExprUnguarded(opts: ExecOptions): Value {
       },
     ],
   };
-  const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}, opts.thread?.release ?? opts.release), {
+  const release = opts.thread?.release ?? opts.release ?? STARLARK_GO_HEAD;
+  const mod = resolveFile(wrapper, resolveOptions(opts.dialect ?? {}, release), {
     isPredeclared: (n) => pre.has(n),
-    isUniversal: (n) => UNIVERSE_MAP.has(n),
+    isUniversal: universeOf(release),
   });
   const compiled = compileModule(mod, {
     file: opts.filename,

@@ -9,6 +9,8 @@
  */
 
 export const STARLARK_GO_CHANGES = {
+  /** The `bytes` type and builtin; `hash` then accepts bytes (#330, starlark/library.go). */
+  bytesType: '2021-02-12',
   /** `unexpected keyword argument "x" (did you mean y?)` from builtins (#393, starlark/unpack.go). */
   keywordSpellingHint: '2022-02-13',
   /** Floating point (literals, `float`, `/`) without `resolve.AllowFloat` (#313). */

@@ -187,8 +187,12 @@ const hasattr = fn('hasattr', (thread, args, kwargs) => {
   }
 });
 
-const hashBuiltin = fn('hash', (_t, args, kwargs) => {
+const hashBuiltin = fn('hash', (thread, args, kwargs) => {
   positional('hash', args, kwargs, 1, 1);
+  // Before bytes existed (#330), hash took a string through UnpackPositionalArgs.
+  if (!thread.release.has('bytesType') && typeof args[0] !== 'string') {
+    failIn('hash', `for parameter 1: got ${typeName(args[0])}, want string`);
+  }
   return hash(args[0]);
 });
 
