@@ -138,7 +138,7 @@ export type {
   FunctionRunner,
   BytesRunner,
   ObjectsRunner,
-  FunctionSpec,
+  PipelineFunction,
   Selector,
   ResourceList,
   ResolveContext,

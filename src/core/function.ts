@@ -1,7 +1,7 @@
 /**
  * The seams every runtime plugs into (docs/architecture.md, "The seams").
  *
- * - A `FunctionRuntime` turns a `FunctionSpec` into a `FunctionRunner`, or throws `NotFoundError`
+ * - A `FunctionRuntime` turns a `PipelineFunction` into a `FunctionRunner`, or throws `NotFoundError`
  *   when it does not handle that function; the engine's chain then tries the next runtime. Any
  *   other error stops the chain.
  * - A `FunctionRunner` runs one call. Two shapes exist:
@@ -27,7 +27,7 @@ export interface Selector {
 }
 
 /** One function of a pipeline, as written in a Kptfile (or built from eval flags). */
-export interface FunctionSpec {
+export interface PipelineFunction {
   /** Image as written (render) or after short-name resolution (eval). */
   image?: string;
   /** Whole exec command line, as written. */
@@ -134,5 +134,5 @@ export interface FunctionRuntime {
   /** Short name used in messages and `--runtime` choices ("builtin", "starlark", "wasm", "exec"...). */
   readonly name: string;
   /** A runner for `spec`, or throws `NotFoundError`. Must not run the function. */
-  resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<FunctionRunner>;
+  resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<FunctionRunner>;
 }

@@ -4,13 +4,13 @@
  * chain fails with a NotFoundError naming the function and what could run it.
  */
 import { NotFoundError, isNotFoundError } from '../core/errors.ts';
-import type { FunctionRunner, FunctionRuntime, FunctionSpec, ResolveContext } from '../core/function.ts';
+import type { FunctionRunner, FunctionRuntime, PipelineFunction, ResolveContext } from '../core/function.ts';
 
 export function createRuntimeChain(runtimes: readonly FunctionRuntime[]): FunctionRuntime {
   const list = [...runtimes];
   return {
     name: `chain(${list.map((r) => r.name).join(',')})`,
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<FunctionRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<FunctionRunner> {
       let hint: string | undefined;
       for (const rt of list) {
         try {
@@ -30,7 +30,7 @@ export function createRuntimeChain(runtimes: readonly FunctionRuntime[]): Functi
  * runtime later in the chain overrides the built-in catalog's) comes right after the cause.
  */
 function notFoundMessage(
-  spec: FunctionSpec,
+  spec: PipelineFunction,
   ctx: ResolveContext,
   runtimes: readonly FunctionRuntime[],
   hint: string | undefined,

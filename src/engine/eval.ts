@@ -6,7 +6,7 @@
  * (no attribution), stdout, unwrap or a new directory, and optionally `--save` into the Kptfile.
  */
 import { KrmfnError, isKrmfnError } from '../core/errors.ts';
-import type { FunctionSpec, Selector } from '../core/function.ts';
+import type { PipelineFunction, Selector } from '../core/function.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import { withLimits } from '../core/limits.ts';
 import { newResultList } from '../core/results-file.ts';
@@ -28,7 +28,7 @@ export interface EvalOptions extends EngineHost {
   /** An absolute directory, or the text of a ResourceList / multi-document stream (`-`). */
   source: { dir: string } | { text: string };
   /** The function: `image` (already short-name resolved) or `exec`; `tag` (kpt beta.67+, `--tag`). */
-  function: Pick<FunctionSpec, 'image' | 'exec' | 'tag' | 'env'>;
+  function: Pick<PipelineFunction, 'image' | 'exec' | 'tag' | 'env'>;
   /** Absolute path of a `--fn-config` file. */
   fnConfigPath?: string;
   /** `-- [Kind] k=v ...` arguments. */
@@ -96,7 +96,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
       });
     }
-    const spec: FunctionSpec = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
+    const spec: PipelineFunction = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
     if (opts.function.image && opts.function.env?.length) spec.env = opts.function.env;
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
     if (nonEmpty(opts.exclude)) spec.exclude = [opts.exclude];

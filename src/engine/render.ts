@@ -6,7 +6,7 @@
  * (only `results.yaml`, when asked for). Never prints: progress goes to `onEvent`.
  */
 import { KrmfnError } from '../core/errors.ts';
-import type { FunctionRunner, FunctionSpec, ResolveContext } from '../core/function.ts';
+import type { FunctionRunner, PipelineFunction, ResolveContext } from '../core/function.ts';
 import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { withLimits, type Limits } from '../core/limits.ts';
@@ -74,7 +74,7 @@ export function displayName(spec: { image?: string; exec?: string }): string {
 }
 
 /** The name the level gives a pipeline entry (image naming and tag resolution), or its exec. */
-function levelName(st: RenderState, spec: FunctionSpec): string {
+function levelName(st: RenderState, spec: PipelineFunction): string {
   if (!spec.image) return spec.exec ?? '';
   return st.level.images.resolve(spec.image, spec.tag, st.opts.listTags ?? (() => []), st.opts.imagePrefix);
 }

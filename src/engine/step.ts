@@ -2,7 +2,7 @@
  * One pipeline step as kpt runs it (docs/kpt-semantics.md, "Selection and merge"): selection, the call, the merge, the result
  * record and the start/end events. Shared by render and eval.
  */
-import type { FunctionRunner, FunctionSpec } from '../core/function.ts';
+import type { FunctionRunner, PipelineFunction } from '../core/function.ts';
 import type { KubeObject } from '../core/kube-object.ts';
 import type { Limits } from '../core/limits.ts';
 import type { FunctionResult, FunctionResultList } from '../core/result.ts';
@@ -41,7 +41,7 @@ export function stepContext(
 }
 
 export interface Step {
-  spec: FunctionSpec;
+  spec: PipelineFunction;
   name: string;
   runner: FunctionRunner;
   functionConfig?: KubeObject | undefined;

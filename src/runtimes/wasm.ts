@@ -33,7 +33,7 @@ import type {
   BytesOutcome,
   BytesRunner,
   FunctionRuntime,
-  FunctionSpec,
+  PipelineFunction,
   ResolveContext,
   RunContext,
 } from '../core/function.ts';
@@ -161,7 +161,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
   const format = opts.stdinFormat ?? 'yaml';
   if (opts.prewarm) executor.prewarm?.();
 
-  async function parseRef(spec: FunctionSpec, ctx: ResolveContext): Promise<WasmRef | undefined> {
+  async function parseRef(spec: PipelineFunction, ctx: ResolveContext): Promise<WasmRef | undefined> {
     if (spec.image?.startsWith('oci:')) {
       let rest = spec.image.slice(4);
       const pin = PIN.exec(rest)?.[1];
@@ -243,7 +243,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
 
   return {
     name: 'wasm',
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<BytesRunner> {
       const name = ctx.displayName || spec.exec || spec.image || '';
       if (!ctx.allowWasm) throw new NotFoundError(name);
       if (spec.exec && !spec.image && !ctx.allowExec) throw new NotFoundError(name);
