@@ -65,31 +65,43 @@ export interface ResourceList {
   results: Result[];
 }
 
-/** Host capabilities and policy available when a runtime resolves a function. */
-export interface ResolveContext {
-  /** The function as the engine will display it (resolved image, or exec string). */
-  displayName: string;
-  /** Absolute path of the package that owns the pipeline ('' for eval from stdin). */
-  packagePath: string;
+/**
+ * What the host grants every call of one run, declared once: the runtime-facing part of the
+ * engine's call context (`CallEnv`, src/engine/call-env.ts, created once per render or eval and
+ * passed down unchanged). `ResolveContext` and `RunContext` below are views of it.
+ */
+export interface CallGrants {
   /** Process working directory: kpt resolves relative exec paths against it, not the package. */
   cwd: string;
   allowExec: boolean;
   allowWasm: boolean;
   allowNetwork: boolean;
+  /** The package filesystem (local WASM modules and layouts are read through it). */
   fs?: PackageFs;
   limits: Limits;
-}
-
-export interface RunContext {
-  limits: Limits;
-  /** Aborted at the deadline or when the user cancels. Runners must stop promptly. */
-  signal: AbortSignal;
-  /** Absolute epoch milliseconds after which the call has failed with a timeout. */
-  deadline: number;
   /** Injected clock (epoch ms). */
   now: () => number;
   /** Environment visible to the function (empty unless the host grants one). */
   env: Readonly<Record<string, string>>;
+}
+
+/** Host capabilities and policy available when a runtime resolves a function. */
+export interface ResolveContext extends Pick<
+  CallGrants,
+  'cwd' | 'allowExec' | 'allowWasm' | 'allowNetwork' | 'fs' | 'limits'
+> {
+  /** The function as the engine will display it (resolved image, or exec string). */
+  displayName: string;
+  /** Absolute path of the package that owns the pipeline ('' for eval from stdin). */
+  packagePath: string;
+}
+
+/** What a runner sees of one attempt: the grants it needs plus this call's deadline and role. */
+export interface RunContext extends Pick<CallGrants, 'limits' | 'now' | 'env'> {
+  /** Aborted at the deadline or when the user cancels. Runners must stop promptly. */
+  signal: AbortSignal;
+  /** Absolute epoch milliseconds after which the call has failed with a timeout. */
+  deadline: number;
   /** Whether the function runs as a validator: object runners must not change items. */
   validator: boolean;
 }
