@@ -70,18 +70,32 @@ function clonePlain(v: unknown): unknown {
   return v;
 }
 
-const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/**
+ * Patterns come from users' CRDs too: they run on Go's RE2 semantics (linear time), as in the Go
+ * validators kpt's catalog uses (kubeconform's jsonschema compiles them with Go's regexp). Compiled
+ * once per process (compiling dominated validation: docs/architecture.md, "Dependencies"); the
+ * cache is emptied when it reaches `MAX_CACHED_PATTERNS`, so hostile schemas cannot grow it.
+ */
+const regexCache = new Map<string, GoRegexp>();
+const MAX_CACHED_PATTERNS = 1024;
+function goRegexp(pattern: string): GoRegexp {
+  let r = regexCache.get(pattern);
+  if (!r) {
+    if (regexCache.size >= MAX_CACHED_PATTERNS) regexCache.clear();
+    regexCache.set(pattern, (r = compileGoRegexp(pattern)));
+  }
+  return r;
+}
+
+const escapePointer = (s: string): string =>
+  s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s;
 
 /** Validates `data` against `schema`; returns [] when valid. */
 export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaValidateOptions = {}): SchemaError[] {
   const errors: SchemaError[] = [];
   const root = schema;
-  // Patterns come from users' CRDs too: they run on Go's RE2 semantics (linear time), as in the Go
-  // validators kpt's catalog uses (kubeconform's jsonschema compiles them with Go's regexp).
-  const regexCache = new Map<string, GoRegexp>();
   const re = (p: string): { test(s: string): boolean } => {
-    let r = regexCache.get(p);
-    if (!r) regexCache.set(p, (r = compileGoRegexp(p)));
+    const r = goRegexp(p);
     return { test: (s) => r.matchString(s) };
   };
 
@@ -337,7 +351,7 @@ export function allowsProperty(schema: JsonSchema | undefined, key: string): boo
   const props = schema['properties'];
   if (isObj(props) && key in props) return true;
   if (isObj(schema['patternProperties'])) {
-    for (const p of Object.keys(schema['patternProperties'])) if (compileGoRegexp(p).matchString(key)) return true;
+    for (const p of Object.keys(schema['patternProperties'])) if (goRegexp(p).matchString(key)) return true;
   }
   const ap = schema['additionalProperties'];
   if (ap === false) return false;
