@@ -4,6 +4,8 @@
  * of the tree: registry bodies (src/core/oci/transport.ts `readCapped`) and inflating WASM image
  * layers (wasm/oci/layout.ts, which receives it by injection since wasm/ imports nothing in the repo).
  */
+import { concatBytes } from './bytes.ts';
+
 export async function readStreamCapped(
   stream: ReadableStream<Uint8Array> | null,
   max: number,
@@ -23,11 +25,5 @@ export async function readStreamCapped(
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }

@@ -112,6 +112,21 @@ async function runPipeline(
         return st.env.runtime.resolve(spec, resolveContext(st.env, name, dir));
       },
     );
+  const run = (
+    e: PipelineEntry,
+    runner: FunctionRunner,
+    functionConfig: KubeObject | undefined,
+    validator: boolean,
+    on: KubeObject[],
+  ): Promise<KubeObject[]> =>
+    recordStep(
+      st,
+      e,
+      false,
+      () => names.get(e),
+      () =>
+        runStep(st.env, { spec: e.spec, name: names.get(e)!, runner, functionConfig, validator, packagePath: dir }, on),
+    );
   const mutators = entries.filter((e) => !e.validator);
   const runners: FunctionRunner[] = [];
   for (const m of mutators) runners.push(await resolve(m));
@@ -123,26 +138,7 @@ async function runPipeline(
       fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
     else if (e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    const current = items;
-    items = await recordStep(
-      st,
-      e,
-      false,
-      () => names.get(e),
-      () =>
-        runStep(
-          st.env,
-          {
-            spec: e.spec,
-            name: names.get(e)!,
-            runner: runners[i],
-            functionConfig: fnConfig,
-            validator: false,
-            packagePath: dir,
-          },
-          current,
-        ),
-    );
+    items = await run(e, runners[i], fnConfig, false, items);
     st.pipelineItems = items;
     st.functionsRun++;
   }
@@ -151,18 +147,7 @@ async function runPipeline(
     let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
     if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    await recordStep(
-      st,
-      e,
-      false,
-      () => names.get(e),
-      () =>
-        runStep(
-          st.env,
-          { spec: e.spec, name: names.get(e)!, runner, functionConfig: fnConfig, validator: true, packagePath: dir },
-          items,
-        ),
-    );
+    await run(e, runner, fnConfig, true, items);
     st.functionsRun++;
   }
   st.packagesRun++;
