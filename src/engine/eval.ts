@@ -20,7 +20,8 @@ import { readResourceFile, scanPackage } from './read.ts';
 import { displayName, writeResults } from './render.ts';
 import { runStep } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
-import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
+import { checkOutputAbsent, outputText, planOutput, writtenPaths } from './output-mode.ts';
+import { applyPlan, relativize } from './write.ts';
 
 export interface EvalOptions extends EngineHost {
   /** An absolute directory, or the text of a ResourceList / multi-document stream (`-`). */
@@ -88,12 +89,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         message: 'function arguments can only be specified without function config file',
       });
     }
-    if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
-      throw new KrmfnError({
-        code: 'output-exists',
-        message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
-      });
-    }
+    await checkOutputAbsent(opts.fs, output);
     const spec: PipelineFunction = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
     if (opts.function.image && opts.function.env?.length) spec.env = opts.function.env;
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
@@ -142,15 +138,9 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     items = await runStep(env, { spec, name, runner, functionConfig: fnConfig, validator: false }, items);
     outcome.functionsRun = 1;
     relativize(items, root);
-    if (output.kind === 'stdout') outcome.stdout = emitStdout(items);
-    else if (output.kind === 'unwrap') outcome.stdout = emitUnwrap(items);
+    if (output.kind === 'stdout' || output.kind === 'unwrap') outcome.stdout = outputText(output, items);
     else {
-      const target = output.kind === 'dir' ? output.dir : root;
-      const plan = await planWrite(opts.fs, items, {
-        root: target,
-        readFiles: output.kind === 'dir' ? [] : readFiles,
-        originals,
-      });
+      const plan = await planOutput(opts.fs, output, items, root, { readFiles, originals });
       if (output.kind === 'dir') {
         // kpt: cmdutil.WriteToOutput (internal/util/cmdutil/cmdutil.go at v1.0.0-beta.56).
         await opts.fs.mkdirp(output.dir).catch((e: unknown) => {
@@ -162,7 +152,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         });
       }
       await applyPlan(opts.fs, plan, originals);
-      outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
+      outcome.written = writtenPaths(plan, originals);
       outcome.deleted = plan.deletes;
     }
     if (opts.save) {

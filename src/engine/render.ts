@@ -36,7 +36,8 @@ import {
 import { siblingHydration } from './sibling-render.ts';
 import { runStep } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
-import { applyPlan, attribute, describeChanges, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
+import { checkOutputAbsent, outputText, planOutput, writtenPaths } from './output-mode.ts';
+import { applyPlan, attribute, describeChanges, relativize } from './write.ts';
 
 export interface RenderState {
   opts: RenderOptions;
@@ -338,12 +339,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   let rootLoaded = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
-    if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
-      throw new KrmfnError({
-        code: 'output-exists',
-        message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
-      });
-    }
+    await checkOutputAbsent(opts.fs, output);
     const kptfile = await loadKptfile(opts.fs, root, limits, level.version);
     st.saveOnFailure = saveOnFailureRequested(level, kptfile);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits, level.messages);
@@ -353,17 +349,11 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
       : await hydrate(st, root, kptfile, entries);
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
-    if (output.kind === 'stdout') outcome.stdout = emitStdout(items);
-    else if (output.kind === 'unwrap') outcome.stdout = emitUnwrap(items);
+    if (output.kind === 'stdout' || output.kind === 'unwrap') outcome.stdout = outputText(output, items);
     else {
-      const target = output.kind === 'dir' ? output.dir : root;
-      const plan = await planWrite(opts.fs, items, {
-        root: target,
-        readFiles: output.kind === 'dir' ? [] : st.readFiles,
-        originals: st.originals,
-      });
+      const plan = await planOutput(opts.fs, output, items, root, st);
       if (output.kind === 'in-place') applyRenderStatus(st, plan, root);
-      outcome.written = [...plan.writes].filter(([p, d]) => st.originals.get(p) !== d).map(([p]) => p);
+      outcome.written = writtenPaths(plan, st.originals);
       outcome.deleted = plan.deletes;
       if (output.kind === 'in-place') outcome.changes = describeChanges(plan, st.originals);
       if (!(opts.dryRun && output.kind === 'in-place')) {
