@@ -53,7 +53,7 @@ export interface FnContext<C = undefined> {
 
 export type RunReturn = void | Result[] | Promise<void | Result[]>;
 
-export interface FunctionSpec<C> {
+export interface FunctionDefinition<C> {
   name: string;
   /** Config declaration; omit for functions without config. */
   config?: ConfigSpec<C>;
@@ -65,24 +65,24 @@ export interface FunctionSpec<C> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a function of unknown config type must accept any config
-export interface KrmFunction<C = any> extends FunctionSpec<C> {
+export interface KrmFunction<C = any> extends FunctionDefinition<C> {
   readonly kind: FunctionKind;
   readonly isKrmFunction: true;
 }
 
-export function defineFunction<C = undefined>(kind: FunctionKind, spec: FunctionSpec<C>): KrmFunction<C> {
+export function defineFunction<C = undefined>(kind: FunctionKind, spec: FunctionDefinition<C>): KrmFunction<C> {
   if (!spec.name) throw new TypeError('defineFunction: name is required');
   if (typeof spec.run !== 'function') throw new TypeError('defineFunction: run must be a function');
   return Object.freeze({ ...spec, kind, isKrmFunction: true as const });
 }
 
-export function defineMutator<C = undefined>(spec: FunctionSpec<C>): KrmFunction<C> {
+export function defineMutator<C = undefined>(spec: FunctionDefinition<C>): KrmFunction<C> {
   return defineFunction('mutator', spec);
 }
-export function defineValidator<C = undefined>(spec: FunctionSpec<C>): KrmFunction<C> {
+export function defineValidator<C = undefined>(spec: FunctionDefinition<C>): KrmFunction<C> {
   return defineFunction('validator', spec);
 }
-export function defineGenerator<C = undefined>(spec: FunctionSpec<C>): KrmFunction<C> {
+export function defineGenerator<C = undefined>(spec: FunctionDefinition<C>): KrmFunction<C> {
   return defineFunction('generator', spec);
 }
 

@@ -21,7 +21,7 @@ import { bindConfig } from './config.ts';
 import type { FnContext, ImageInfo, KrmFunction, SelectOptions } from './define.ts';
 import { Resources } from './resources.ts';
 import { isResultsError, makeResult, ResultBuilder } from './results.ts';
-import { select, type Predicate, type SelectorSpec } from './selectors.ts';
+import { bySelector, type Predicate, type SelectorSpec } from './selectors.ts';
 
 export interface ExecuteOptions {
   env?: Readonly<Record<string, string>>;
@@ -186,7 +186,7 @@ function executeFunctionMaybeSync(
       image: options.image,
       exitCode: undefined,
       select: (sel: SelectorSpec | Predicate, opts?: SelectOptions) => {
-        const pred = typeof sel === 'function' ? sel : select(sel);
+        const pred = typeof sel === 'function' ? sel : bySelector(sel);
         const found = items.where(pred);
         if (found.length === 0 && opts?.failOnEmptyMatch) results.error('no resources matched the selector');
         return found;

@@ -11,7 +11,7 @@ export {
   isKrmFunction,
   type FnContext,
   type FunctionKind,
-  type FunctionSpec,
+  type FunctionDefinition,
   type ImageInfo,
   type KrmFunction,
   type RunReturn,
@@ -59,7 +59,7 @@ export {
   matchAll,
   matchAny,
   not,
-  select,
+  bySelector,
   type Predicate,
   type SelectorSpec,
 } from './selectors.ts';

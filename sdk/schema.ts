@@ -4,7 +4,10 @@
  * function configs use: `type` (one or a list), `properties`, `required`, `additionalProperties`,
  * `patternProperties`, `items`, `enum`, `const`, `default` (applied when `useDefaults`), string
  * length and `pattern`, numeric bounds, `multipleOf`, array and object sizes, `uniqueItems`,
- * `allOf`/`anyOf`/`oneOf`/`not`, and local `$ref`s (`#/definitions/...`, `#/$defs/...`).
+ * `allOf`/`anyOf`/`oneOf`/`not`, `if`/`then`/`else`, `prefixItems` (2020-12 tuples, with `items`
+ * for the rest), `contains` with `minContains`/`maxContains`, `propertyNames`, `dependentRequired`,
+ * `format` (the formats of sdk/schema-formats.ts), and local `$ref`s (`#/definitions/...`,
+ * `#/$defs/...`). Why an interpreter and not ajv: docs/architecture.md, "Dependencies".
  * Unknown keywords are ignored, as validators do for annotations. `pattern` and
  * `patternProperties` run on Go's RE2 engine (src/core/go-regexp.ts): linear time on hostile CRD
  * patterns, and the syntax Go validators accept (ECMA-only lookarounds and backreferences throw).
@@ -14,6 +17,7 @@
  * `config.validate` and get identical results.
  */
 import { compileGoRegexp, type GoRegexp } from '../src/core/go-regexp.ts';
+import { failsFormat } from './schema-formats.ts';
 
 export type JsonSchema = boolean | { [keyword: string]: unknown };
 
@@ -23,6 +27,8 @@ export interface SchemaError {
   keyword: string;
   message: string;
   params: Record<string, unknown>;
+  /** Set on the errors of a `propertyNames` subschema: the property name that failed (as ajv). */
+  propertyName?: string;
 }
 
 export interface SchemaValidateOptions {
@@ -64,18 +70,32 @@ function clonePlain(v: unknown): unknown {
   return v;
 }
 
-const escapePointer = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/**
+ * Patterns come from users' CRDs too: they run on Go's RE2 semantics (linear time), as in the Go
+ * validators kpt's catalog uses (kubeconform's jsonschema compiles them with Go's regexp). Compiled
+ * once per process (compiling dominated validation: docs/architecture.md, "Dependencies"); the
+ * cache is emptied when it reaches `MAX_CACHED_PATTERNS`, so hostile schemas cannot grow it.
+ */
+const regexCache = new Map<string, GoRegexp>();
+const MAX_CACHED_PATTERNS = 1024;
+function goRegexp(pattern: string): GoRegexp {
+  let r = regexCache.get(pattern);
+  if (!r) {
+    if (regexCache.size >= MAX_CACHED_PATTERNS) regexCache.clear();
+    regexCache.set(pattern, (r = compileGoRegexp(pattern)));
+  }
+  return r;
+}
+
+const escapePointer = (s: string): string =>
+  s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s;
 
 /** Validates `data` against `schema`; returns [] when valid. */
 export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaValidateOptions = {}): SchemaError[] {
   const errors: SchemaError[] = [];
   const root = schema;
-  // Patterns come from users' CRDs too: they run on Go's RE2 semantics (linear time), as in the Go
-  // validators kpt's catalog uses (kubeconform's jsonschema compiles them with Go's regexp).
-  const regexCache = new Map<string, GoRegexp>();
   const re = (p: string): { test(s: string): boolean } => {
-    let r = regexCache.get(p);
-    if (!r) regexCache.set(p, (r = compileGoRegexp(p)));
+    const r = goRegexp(p);
     return { test: (s) => r.matchString(s) };
   };
 
@@ -132,6 +152,9 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
         err('pattern', `must match pattern "${s['pattern']}"`, { pattern: s['pattern'] });
       }
     }
+    if (typeof s['format'] === 'string' && failsFormat(s['format'], v)) {
+      err('format', `must match format "${s['format']}"`, { format: s['format'] });
+    }
     if (typeof v === 'number') {
       const num = (k: string): number | undefined => (typeof s[k] === 'number' ? s[k] : undefined);
       const min = num('minimum');
@@ -164,10 +187,20 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
               break;
             }
       }
+      const prefix = Array.isArray(s['prefixItems']) ? (s['prefixItems'] as JsonSchema[]) : [];
+      prefix.forEach((ps, i) => {
+        if (i < v.length) walk(ps, v[i], `${path}/${i}`, `${spath}/prefixItems/${i}`, out);
+      });
       const items = s['items'];
-      if (items !== undefined && !Array.isArray(items)) {
-        v.forEach((x, i) => walk(items as JsonSchema, x, `${path}/${i}`, `${spath}/items`, out));
+      if (items === false && prefix.length > 0) {
+        if (v.length > prefix.length)
+          err('items', `must NOT have more than ${prefix.length} items`, { limit: prefix.length });
+      } else if (items !== undefined && !Array.isArray(items)) {
+        v.forEach((x, i) => {
+          if (i >= prefix.length) walk(items as JsonSchema, x, `${path}/${i}`, `${spath}/items`, out);
+        });
       }
+      if (s['contains'] !== undefined) containsCheck(s, v, path, spath, err);
     }
     if (isObj(v)) {
       const props = isObj(s['properties']) ? (s['properties'] as Record<string, JsonSchema>) : {};
@@ -179,6 +212,32 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
       if (Array.isArray(s['required'])) {
         for (const k of s['required'] as string[]) {
           if (!(k in v)) err('required', `must have required property '${k}'`, { missingProperty: k });
+        }
+      }
+      if (isObj(s['dependentRequired'])) {
+        for (const [k, deps] of Object.entries(s['dependentRequired'] as Record<string, string[]>)) {
+          const missing = k in v ? deps.find((d) => !(d in v)) : undefined;
+          if (missing === undefined) continue;
+          const list = deps.join(', ');
+          err(
+            'dependentRequired',
+            `must have ${deps.length === 1 ? 'property' : 'properties'} ${list} when property ${k} is present`,
+            {
+              property: k,
+              missingProperty: missing,
+              depsCount: deps.length,
+              deps: list,
+            },
+          );
+        }
+      }
+      if (s['propertyNames'] !== undefined) {
+        for (const k of Object.keys(v)) {
+          const tmp: SchemaError[] = [];
+          walk(s['propertyNames'] as JsonSchema, k, path, `${spath}/propertyNames`, tmp);
+          if (tmp.length === 0) continue;
+          for (const e of tmp) out.push({ ...e, propertyName: k });
+          err('propertyNames', 'property name must be valid', { propertyName: k });
         }
       }
       const keys = Object.keys(v);
@@ -229,6 +288,47 @@ export function validateSchema(schema: JsonSchema, data: unknown, opts: SchemaVa
       if (n !== 1) err('oneOf', 'must match exactly one schema in oneOf', { passingSchemas: n });
     }
     if (s['not'] !== undefined && passes(s['not'] as JsonSchema, 0, 'not')) err('not', 'must NOT be valid');
+    if (s['if'] !== undefined) {
+      const branch = passes(s['if'] as JsonSchema, 0, 'if') ? 'then' : 'else';
+      if (s[branch] !== undefined) {
+        const before = out.length;
+        walk(s[branch] as JsonSchema, v, path, `${spath}/${branch}`, out);
+        if (out.length > before) {
+          out.push({
+            instancePath: path,
+            schemaPath: `${spath}/if`,
+            keyword: 'if',
+            message: `must match "${branch}" schema`,
+            params: { failingKeyword: branch },
+          });
+        }
+      }
+    }
+  };
+
+  /** `contains` with `minContains` (default 1) and `maxContains`: how many items match. */
+  const containsCheck = (
+    s: Obj,
+    v: unknown[],
+    path: string,
+    spath: string,
+    err: (keyword: string, message: string, params?: Record<string, unknown>) => void,
+  ): void => {
+    const min = typeof s['minContains'] === 'number' ? s['minContains'] : 1;
+    const max = typeof s['maxContains'] === 'number' ? s['maxContains'] : undefined;
+    let count = 0;
+    v.forEach((x, i) => {
+      const tmp: SchemaError[] = [];
+      walk(s['contains'] as JsonSchema, x, `${path}/${i}`, `${spath}/contains`, tmp);
+      if (tmp.length === 0) count++;
+    });
+    if (count >= min && (max === undefined || count <= max)) return;
+    if (max === undefined) err('contains', `must contain at least ${min} valid item(s)`, { minContains: min });
+    else
+      err('contains', `must contain at least ${min} and no more than ${max} valid item(s)`, {
+        minContains: min,
+        maxContains: max,
+      });
   };
 
   walk(schema, data, '', '#', errors);
@@ -251,7 +351,7 @@ export function allowsProperty(schema: JsonSchema | undefined, key: string): boo
   const props = schema['properties'];
   if (isObj(props) && key in props) return true;
   if (isObj(schema['patternProperties'])) {
-    for (const p of Object.keys(schema['patternProperties'])) if (compileGoRegexp(p).matchString(key)) return true;
+    for (const p of Object.keys(schema['patternProperties'])) if (goRegexp(p).matchString(key)) return true;
   }
   const ap = schema['additionalProperties'];
   if (ap === false) return false;

@@ -1,6 +1,6 @@
 /**
  * Selectors are plain predicates over KubeObjects (docs/sdk.md, "Design"), composable with
- * `matchAll`, `matchAny` and `not`. `select(...)` takes the shape of kpt's `--match-*` flags and
+ * `matchAll`, `matchAny` and `not`. `bySelector(...)` takes the shape of kpt's `--match-*` flags and
  * Kptfile selectors: within one field any listed value matches; all given fields must match.
  */
 import type { Selector as KptSelector } from '../src/core/function.ts';
@@ -27,7 +27,7 @@ const anyOf = (list: readonly string[] | undefined, v: string): boolean =>
 const hasAll = (have: Record<string, string>, want: Readonly<Record<string, string>> | undefined): boolean =>
   !want || Object.entries(want).every(([k, v]) => have[k] === v);
 
-export function select(spec: SelectorSpec): Predicate {
+export function bySelector(spec: SelectorSpec): Predicate {
   return (o) =>
     anyOf(spec.kinds, o.kind) &&
     anyOf(spec.apiVersions, o.apiVersion) &&

@@ -161,7 +161,7 @@ export type {
   FunctionRunner,
   BytesRunner,
   ObjectsRunner,
-  FunctionSpec,
+  PipelineFunction,
   Selector,
   ResourceList,
   ResolveContext,

@@ -31,6 +31,8 @@ export {
   loadOciModule,
   tarLayoutReader,
   wasmFromLayer,
+  type CappedReader,
+  type LayerReaders,
   type LayoutReader,
   type OciModule,
   type TarReader,

@@ -1,7 +1,7 @@
 /**
  * The seams every runtime plugs into (docs/architecture.md, "The seams").
  *
- * - A `FunctionRuntime` turns a `FunctionSpec` into a `FunctionRunner`, or throws `NotFoundError`
+ * - A `FunctionRuntime` turns a `PipelineFunction` into a `FunctionRunner`, or throws `NotFoundError`
  *   when it does not handle that function; the engine's chain then tries the next runtime. Any
  *   other error stops the chain.
  * - A `FunctionRunner` runs one call. Two shapes exist:
@@ -27,7 +27,7 @@ export interface Selector {
 }
 
 /** One function of a pipeline, as written in a Kptfile (or built from eval flags). */
-export interface FunctionSpec {
+export interface PipelineFunction {
   /** Image as written (render) or after short-name resolution (eval). */
   image?: string;
   /** Whole exec command line, as written. */
@@ -65,31 +65,43 @@ export interface ResourceList {
   results: Result[];
 }
 
-/** Host capabilities and policy available when a runtime resolves a function. */
-export interface ResolveContext {
-  /** The function as the engine will display it (resolved image, or exec string). */
-  displayName: string;
-  /** Absolute path of the package that owns the pipeline ('' for eval from stdin). */
-  packagePath: string;
+/**
+ * What the host grants every call of one run, declared once: the runtime-facing part of the
+ * engine's call context (`CallEnv`, src/engine/call-env.ts, created once per render or eval and
+ * passed down unchanged). `ResolveContext` and `RunContext` below are views of it.
+ */
+export interface CallGrants {
   /** Process working directory: kpt resolves relative exec paths against it, not the package. */
   cwd: string;
   allowExec: boolean;
   allowWasm: boolean;
   allowNetwork: boolean;
+  /** The package filesystem (local WASM modules and layouts are read through it). */
   fs?: PackageFs;
   limits: Limits;
-}
-
-export interface RunContext {
-  limits: Limits;
-  /** Aborted at the deadline or when the user cancels. Runners must stop promptly. */
-  signal: AbortSignal;
-  /** Absolute epoch milliseconds after which the call has failed with a timeout. */
-  deadline: number;
   /** Injected clock (epoch ms). */
   now: () => number;
   /** Environment visible to the function (empty unless the host grants one). */
   env: Readonly<Record<string, string>>;
+}
+
+/** Host capabilities and policy available when a runtime resolves a function. */
+export interface ResolveContext extends Pick<
+  CallGrants,
+  'cwd' | 'allowExec' | 'allowWasm' | 'allowNetwork' | 'fs' | 'limits'
+> {
+  /** The function as the engine will display it (resolved image, or exec string). */
+  displayName: string;
+  /** Absolute path of the package that owns the pipeline ('' for eval from stdin). */
+  packagePath: string;
+}
+
+/** What a runner sees of one attempt: the grants it needs plus this call's deadline and role. */
+export interface RunContext extends Pick<CallGrants, 'limits' | 'now' | 'env'> {
+  /** Aborted at the deadline or when the user cancels. Runners must stop promptly. */
+  signal: AbortSignal;
+  /** Absolute epoch milliseconds after which the call has failed with a timeout. */
+  deadline: number;
   /** Whether the function runs as a validator: object runners must not change items. */
   validator: boolean;
 }
@@ -134,5 +146,5 @@ export interface FunctionRuntime {
   /** Short name used in messages and `--runtime` choices ("builtin", "starlark", "wasm", "exec"...). */
   readonly name: string;
   /** A runner for `spec`, or throws `NotFoundError`. Must not run the function. */
-  resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<FunctionRunner>;
+  resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<FunctionRunner>;
 }

@@ -15,7 +15,7 @@
  * Pure: no I/O. The engine adds the configPath checks that read files.
  */
 import { compileGoRegexp } from './go-regexp.ts';
-import type { FunctionSpec, Selector } from './function.ts';
+import type { PipelineFunction, Selector } from './function.ts';
 import { DEFAULT_KPT_VERSION, type KptVersion } from './kpt-version.ts';
 import type { KptMessages } from './kpt-messages.ts';
 import type { YNode } from './yaml/node.ts';
@@ -29,7 +29,7 @@ export interface Kptfile {
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
   };
-  pipeline: { mutators: FunctionSpec[]; validators: FunctionSpec[] };
+  pipeline: { mutators: PipelineFunction[]; validators: PipelineFunction[] };
 }
 
 /**
@@ -325,8 +325,8 @@ export function decodeKptfile(doc: YNode, version: KptVersion = DEFAULT_KPT_VERS
     mutators?: Record<string, unknown>[];
     validators?: Record<string, unknown>[];
   };
-  const toSpec = (f: Record<string, unknown>): FunctionSpec => {
-    const s: FunctionSpec = {};
+  const toSpec = (f: Record<string, unknown>): PipelineFunction => {
+    const s: PipelineFunction = {};
     if (typeof f.image === 'string') s.image = f.image;
     if (typeof f.exec === 'string') s.exec = f.exec;
     if (typeof f.configPath === 'string') s.configPath = f.configPath;
@@ -411,7 +411,7 @@ export function resolveImageName(image: string): string {
  * `field` is e.g. `pipeline.mutators[0]`.
  */
 export function validateFunctionStatic(
-  fn: FunctionSpec,
+  fn: PipelineFunction,
   field: string,
   messages: Pick<KptMessages, 'invalidImage'> = { invalidImage: beta56InvalidImage },
 ): string | undefined {

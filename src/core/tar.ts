@@ -13,6 +13,7 @@
  * checked like a path; a symlink's target is kept as written (where it points is the unpacker's
  * concern). `writeTar` writes those kinds too (directories, symlinks, hard links, modes).
  */
+import { concatBytes } from './bytes.ts';
 import { KrmfnError } from './errors.ts';
 
 export interface TarEntry {
@@ -260,12 +261,5 @@ export function writeTar(entries: readonly TarWriteEntry[]): Uint8Array {
     if (pad) parts.push(new Uint8Array(pad));
   }
   parts.push(new Uint8Array(BLOCK * 2));
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -9,7 +9,7 @@
  * name is a `usage` error naming what there is.
  */
 import { KrmfnError, NotFoundError, isNotFoundError } from '../core/errors.ts';
-import type { FunctionRunner, FunctionRuntime, FunctionSpec, ResolveContext } from '../core/function.ts';
+import type { FunctionRunner, FunctionRuntime, PipelineFunction, ResolveContext } from '../core/function.ts';
 
 /** Which runtime took a function. */
 export interface RuntimeChoice {
@@ -32,7 +32,7 @@ export function createRuntimeChain(
   const list = [...runtimes];
   return {
     name: `chain(${list.map((r) => r.name).join(',')})`,
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<FunctionRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<FunctionRunner> {
       let hint: string | undefined;
       for (const rt of list) {
         let runner: FunctionRunner;
@@ -87,7 +87,7 @@ function usage(message: string): KrmfnError {
  * runtime later in the chain overrides the built-in catalog's) comes right after the cause.
  */
 function notFoundMessage(
-  spec: FunctionSpec,
+  spec: PipelineFunction,
   ctx: ResolveContext,
   runtimes: readonly FunctionRuntime[],
   hint: string | undefined,

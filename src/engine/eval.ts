@@ -6,29 +6,28 @@
  * (no attribution), stdout, unwrap or a new directory, and optionally `--save` into the Kptfile.
  */
 import { KrmfnError, isKrmfnError } from '../core/errors.ts';
-import type { FunctionSpec, Selector } from '../core/function.ts';
+import type { PipelineFunction, Selector } from '../core/function.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
-import { withLimits } from '../core/limits.ts';
-import { newResultList } from '../core/results-file.ts';
+import type { Limits } from '../core/limits.ts';
 import { parseResourceListInput } from '../core/resource-list.ts';
 import { parseYamlFile } from '../core/yaml/index.ts';
+import { createCallEnv, resolveContext } from './call-env.ts';
 import { toFailure } from './error-style.ts';
-import type { EngineEvent } from './events.ts';
 import { argsFunctionConfig } from './pipeline-config.ts';
 import { checkSavedConfigPath, saveFunctionToKptfile } from './kptfile-save.ts';
 import { join } from './paths.ts';
 import { readResourceFile, scanPackage } from './read.ts';
-import { displayName, resolveContext, writeResults } from './render.ts';
-import { kptLevel } from './kpt-level.ts';
-import { runStep, stepContext } from './step.ts';
+import { displayName, writeResults } from './render.ts';
+import { runStep } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
-import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
+import { checkOutputAbsent, outputText, planOutput, writtenPaths } from './output-mode.ts';
+import { applyPlan, relativize } from './write.ts';
 
 export interface EvalOptions extends EngineHost {
   /** An absolute directory, or the text of a ResourceList / multi-document stream (`-`). */
   source: { dir: string } | { text: string };
   /** The function: `image` (already short-name resolved) or `exec`; `tag` (kpt beta.67+, `--tag`). */
-  function: Pick<FunctionSpec, 'image' | 'exec' | 'tag' | 'env'>;
+  function: Pick<PipelineFunction, 'image' | 'exec' | 'tag' | 'env'>;
   /** Absolute path of a `--fn-config` file. */
   fnConfigPath?: string;
   /** `-- [Kind] k=v ...` arguments. */
@@ -49,11 +48,11 @@ function nonEmpty(s: Selector | undefined): s is Selector {
   );
 }
 
-async function loadFnConfig(opts: EvalOptions): Promise<KubeObject> {
+async function loadFnConfig(opts: EvalOptions, limits: Limits): Promise<KubeObject> {
   const p = opts.fnConfigPath!;
   if ((await opts.fs.stat(p)) !== 'file')
     throw new KrmfnError({ code: 'usage', message: `missing function config file: ${p}` });
-  const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(p)), { file: p, limits: withLimits(opts.limits) });
+  const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(p)), { file: p, limits });
   if (parsed.docs.length !== 1) {
     throw new KrmfnError({
       code: 'config-invalid',
@@ -75,9 +74,9 @@ async function loadFnConfig(opts: EvalOptions): Promise<KubeObject> {
 }
 
 export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
-  const limits = withLimits(opts.limits);
-  const results = newResultList();
-  const emit = (e: EngineEvent): void => opts.onEvent?.(e);
+  // eval grants exec: the user named the function on the command line.
+  const env = createCallEnv(opts, true);
+  const { limits, level, results } = env;
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   const output = opts.output ?? ('dir' in opts.source ? { kind: 'in-place' as const } : { kind: 'stdout' as const });
   let plainFailure = false;
@@ -90,24 +89,14 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         message: 'function arguments can only be specified without function config file',
       });
     }
-    if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
-      throw new KrmfnError({
-        code: 'output-exists',
-        message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
-      });
-    }
-    const spec: FunctionSpec = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
+    await checkOutputAbsent(opts.fs, output);
+    const spec: PipelineFunction = opts.function.image ? { image: opts.function.image } : { exec: opts.function.exec! };
     if (opts.function.image && opts.function.env?.length) spec.env = opts.function.env;
     if (nonEmpty(opts.match)) spec.selectors = [opts.match];
     if (nonEmpty(opts.exclude)) spec.exclude = [opts.exclude];
     // The level names the image (default registry, `:latest`, `--tag` resolution).
     const name = spec.image
-      ? kptLevel(opts.kptVersion).images.resolve(
-          spec.image,
-          opts.function.tag,
-          opts.listTags ?? (() => []),
-          opts.imagePrefix,
-        )
+      ? level.images.resolve(spec.image, opts.function.tag, opts.listTags ?? (() => []), opts.imagePrefix)
       : displayName(spec);
     if (spec.image) spec.image = name;
 
@@ -142,29 +131,16 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       }
     }
     const fnConfig = opts.fnConfigPath
-      ? await loadFnConfig(opts)
+      ? await loadFnConfig(opts, limits)
       : argsFunctionConfig(opts.args?.kind, opts.args?.data ?? []);
     if (opts.save && 'dir' in opts.source) checkSavedConfigPath(opts.source.dir, opts.fnConfigPath);
-    const runner = await opts.runtime.resolve(
-      spec,
-      resolveContext(opts, name, 'dir' in opts.source ? root : '', limits, true),
-    );
-    items = await runStep(
-      stepContext(opts, limits, emit, results),
-      { spec, name, runner, functionConfig: fnConfig, validator: false },
-      items,
-    );
+    const runner = await env.runtime.resolve(spec, resolveContext(env, name, 'dir' in opts.source ? root : ''));
+    items = await runStep(env, { spec, name, runner, functionConfig: fnConfig, validator: false }, items);
     outcome.functionsRun = 1;
     relativize(items, root);
-    if (output.kind === 'stdout') outcome.stdout = emitStdout(items);
-    else if (output.kind === 'unwrap') outcome.stdout = emitUnwrap(items);
+    if (output.kind === 'stdout' || output.kind === 'unwrap') outcome.stdout = outputText(output, items);
     else {
-      const target = output.kind === 'dir' ? output.dir : root;
-      const plan = await planWrite(opts.fs, items, {
-        root: target,
-        readFiles: output.kind === 'dir' ? [] : readFiles,
-        originals,
-      });
+      const plan = await planOutput(opts.fs, output, items, root, { readFiles, originals });
       if (output.kind === 'dir') {
         // kpt: cmdutil.WriteToOutput (internal/util/cmdutil/cmdutil.go at v1.0.0-beta.56).
         await opts.fs.mkdirp(output.dir).catch((e: unknown) => {
@@ -176,7 +152,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
         });
       }
       await applyPlan(opts.fs, plan, originals);
-      outcome.written = [...plan.writes].filter(([p, d]) => originals.get(p) !== d).map(([p]) => p);
+      outcome.written = writtenPaths(plan, originals);
       outcome.deleted = plan.deletes;
     }
     if (opts.save) {
@@ -187,9 +163,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
               dir: root,
               type: opts.save.type,
               spec,
-              name: opts.function.image
-                ? kptLevel(opts.kptVersion).images.prefixOnly(opts.function.image, opts.imagePrefix)
-                : name,
+              name: opts.function.image ? level.images.prefixOnly(opts.function.image, opts.imagePrefix) : name,
               ...(opts.fnConfigPath !== undefined ? { fnConfigPath: opts.fnConfigPath } : {}),
               data: opts.args?.data ?? [],
               ...(opts.function.tag ? { tag: opts.function.tag } : {}),

@@ -14,7 +14,7 @@
  * normalising every node to its marshalled form.
  */
 import { KrmfnError } from '../core/errors.ts';
-import type { FunctionSpec, Selector } from '../core/function.ts';
+import type { PipelineFunction, Selector } from '../core/function.ts';
 import { isYaml11NonString, KubeObject } from '../core/kube-object.ts';
 import { withLimits, type Limits } from '../core/limits.ts';
 import type { PackageFs } from '../core/fs.ts';
@@ -28,7 +28,7 @@ export interface SaveRequest {
   /** Absolute package directory. */
   dir: string;
   type: 'mutator' | 'validator';
-  spec: FunctionSpec;
+  spec: PipelineFunction;
   /** The image (resolved) or exec string, as kpt prints and matches it. */
   name: string;
   /** Absolute `--fn-config` path (saved as `configPath`, relative to the package). */

@@ -4,7 +4,7 @@
  * configPath names a resource read from this package, and the `function-input` ConfigMap.
  */
 import { KrmfnError, isKrmfnError } from '../core/errors.ts';
-import type { FunctionSpec } from '../core/function.ts';
+import type { PipelineFunction } from '../core/function.ts';
 import type { PackageFs } from '../core/fs.ts';
 import { formatValidateError, validateFunctionStatic, type Kptfile } from '../core/kptfile.ts';
 import { BETA56_MESSAGES, type KptMessages } from '../core/kpt-messages.ts';
@@ -19,7 +19,7 @@ import { join } from './paths.ts';
 const dec = new TextDecoder();
 
 export interface PipelineEntry {
-  spec: FunctionSpec;
+  spec: PipelineFunction;
   /** `pipeline.mutators[i]` / `pipeline.validators[i]`. */
   field: string;
   validator: boolean;

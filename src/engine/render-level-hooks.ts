@@ -30,7 +30,7 @@ export async function recordStep<T>(
   image: () => string | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
-  const before = st.step.results.items.length;
+  const before = st.env.results.items.length;
   const base = (): StepRecord => {
     const shown = e.spec.image ? (image() ?? e.spec.image) : undefined;
     return {
@@ -45,9 +45,9 @@ export async function recordStep<T>(
   try {
     const out = await work();
     if (!resolving) {
-      const item = st.step.results.items[st.step.results.items.length - 1];
+      const item = st.env.results.items[st.env.results.items.length - 1];
       const rec = base();
-      if (item && st.step.results.items.length > before) {
+      if (item && st.env.results.items.length > before) {
         if (item.stderr) rec.stderr = item.stderr;
         rec.exitCode = item.exitCode;
         rec.results = item.results ?? [];
@@ -57,8 +57,8 @@ export async function recordStep<T>(
     return out;
   } catch (err) {
     const rec = base();
-    const item = st.step.results.items[st.step.results.items.length - 1];
-    if (!resolving && item && st.step.results.items.length > before) {
+    const item = st.env.results.items[st.env.results.items.length - 1];
+    if (!resolving && item && st.env.results.items.length > before) {
       if (item.stderr) rec.stderr = item.stderr;
       rec.exitCode = item.exitCode;
       rec.results = item.results ?? [];
@@ -85,7 +85,7 @@ export function applyRenderStatus(st: RenderState, plan: WritePlan, root: string
   const path = join(root, 'Kptfile');
   const current = plan.writes.get(path) ?? st.originals.get(path);
   if (!current) return;
-  const updated = st.level.status.update(dec.decode(current), {
+  const updated = st.env.level.status.update(dec.decode(current), {
     steps: st.steps,
     ...(error !== undefined ? { error } : {}),
   });
@@ -100,7 +100,7 @@ export async function writeFailureStatus(st: RenderState, root: string, error: s
   const path = join(root, 'Kptfile');
   try {
     const current = await st.opts.fs.readFile(path);
-    const updated = st.level.status.update(dec.decode(current), { steps: st.steps, error });
+    const updated = st.env.level.status.update(dec.decode(current), { steps: st.steps, error });
     if (updated !== undefined) await st.opts.fs.writeFile(path, enc.encode(updated));
   } catch {
     // kpt logs the failure at verbosity 3 and keeps the render error.

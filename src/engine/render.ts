@@ -6,14 +6,13 @@
  * (only `results.yaml`, when asked for). Never prints: progress goes to `onEvent`.
  */
 import { KrmfnError } from '../core/errors.ts';
-import type { FunctionRunner, FunctionSpec, ResolveContext } from '../core/function.ts';
+import type { FunctionRunner, PipelineFunction } from '../core/function.ts';
 import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
-import { withLimits, type Limits } from '../core/limits.ts';
-import { emitResultsFile, newResultList } from '../core/results-file.ts';
+import { emitResultsFile } from '../core/results-file.ts';
 import type { FunctionResultList } from '../core/result.ts';
+import { createCallEnv, resolveContext, type CallEnv } from './call-env.ts';
 import { checkKrm } from './invariants.ts';
-import { kptLevel, type KptLevel } from './kpt-level.ts';
 import {
   applyRenderStatus,
   recordStep,
@@ -25,7 +24,6 @@ import {
 } from './render-level-hooks.ts';
 import type { StepRecord } from './render-status.ts';
 import { toFailure } from './error-style.ts';
-import type { EngineEvent } from './events.ts';
 import { loadKptfile, readResourceFile, scanPackage } from './read.ts';
 import { byteCompare, dirname, join, relative } from './paths.ts';
 import {
@@ -36,22 +34,21 @@ import {
   type PipelineEntry,
 } from './pipeline-config.ts';
 import { siblingHydration } from './sibling-render.ts';
-import { runStep, stepContext, type StepContext } from './step.ts';
+import { runStep } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
-import { applyPlan, attribute, describeChanges, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
+import { checkOutputAbsent, outputText, planOutput, writtenPaths } from './output-mode.ts';
+import { applyPlan, attribute, describeChanges, relativize } from './write.ts';
 
 export interface RenderState {
   opts: RenderOptions;
-  limits: Limits;
+  /** The call context of this render, created once (src/engine/call-env.ts). */
+  env: CallEnv;
   root: string;
-  step: StepContext;
   visiting: Set<string>;
   readFiles: string[];
   originals: Map<string, Uint8Array>;
   functionsRun: number;
   packagesRun: number;
-  /** The kpt release this run imitates (chosen once, src/engine/kpt-level.ts). */
-  level: KptLevel;
   /** Every step run or attempted, in order (kpt beta.67 renderStatus). */
   steps: StepRecord[];
   /** The package whose pipeline failed, when one did. */
@@ -74,28 +71,9 @@ export function displayName(spec: { image?: string; exec?: string }): string {
 }
 
 /** The name the level gives a pipeline entry (image naming and tag resolution), or its exec. */
-function levelName(st: RenderState, spec: FunctionSpec): string {
+function levelName(st: RenderState, spec: PipelineFunction): string {
   if (!spec.image) return spec.exec ?? '';
-  return st.level.images.resolve(spec.image, spec.tag, st.opts.listTags ?? (() => []), st.opts.imagePrefix);
-}
-
-export function resolveContext(
-  host: EngineHost,
-  name: string,
-  packagePath: string,
-  limits: Limits,
-  allowExec: boolean,
-): ResolveContext {
-  return {
-    displayName: name,
-    packagePath,
-    cwd: host.cwd ?? '/',
-    allowExec,
-    allowWasm: host.allowWasm ?? false,
-    allowNetwork: host.allowNetwork ?? false,
-    fs: host.fs,
-    limits,
-  };
+  return st.env.level.images.resolve(spec.image, spec.tag, st.opts.listTags ?? (() => []), st.opts.imagePrefix);
 }
 
 function displayPath(root: string, dir: string): string {
@@ -110,14 +88,13 @@ async function runPipeline(
   local: KubeObject[],
   input: KubeObject[],
 ): Promise<KubeObject[]> {
-  const { opts } = st;
   const shown = displayPath(st.root, dir);
   const count = kptfile.pipeline.mutators.length + kptfile.pipeline.validators.length;
-  st.step.emit({ type: 'package-start', displayPath: shown, functions: count });
+  st.env.emit({ type: 'package-start', displayPath: shown, functions: count });
   if (count === 0) {
     checkKrm(input, 'input');
     st.packagesRun++;
-    st.step.emit({ type: 'package-end', displayPath: shown, functions: 0 });
+    st.env.emit({ type: 'package-end', displayPath: shown, functions: 0 });
     return input;
   }
   checkConfigPathsPresent(entries, local);
@@ -133,8 +110,23 @@ async function runPipeline(
         const name = levelName(st, e.spec);
         names.set(e, name);
         const spec = e.spec.image ? { ...e.spec, image: name } : e.spec;
-        return opts.runtime.resolve(spec, resolveContext(opts, name, dir, st.limits, opts.allowExec ?? false));
+        return st.env.runtime.resolve(spec, resolveContext(st.env, name, dir));
       },
+    );
+  const run = (
+    e: PipelineEntry,
+    runner: FunctionRunner,
+    functionConfig: KubeObject | undefined,
+    validator: boolean,
+    on: KubeObject[],
+  ): Promise<KubeObject[]> =>
+    recordStep(
+      st,
+      e,
+      false,
+      () => names.get(e),
+      () =>
+        runStep(st.env, { spec: e.spec, name: names.get(e)!, runner, functionConfig, validator, packagePath: dir }, on),
     );
   const mutators = entries.filter((e) => !e.validator);
   const runners: FunctionRunner[] = [];
@@ -147,26 +139,7 @@ async function runPipeline(
       fnConfig = (liveConfig(items, dir, e.spec.configPath) ?? e.diskConfig)?.clone();
     else if (e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    const current = items;
-    items = await recordStep(
-      st,
-      e,
-      false,
-      () => names.get(e),
-      () =>
-        runStep(
-          st.step,
-          {
-            spec: e.spec,
-            name: names.get(e)!,
-            runner: runners[i],
-            functionConfig: fnConfig,
-            validator: false,
-            packagePath: dir,
-          },
-          current,
-        ),
-    );
+    items = await run(e, runners[i], fnConfig, false, items);
     st.pipelineItems = items;
     st.functionsRun++;
   }
@@ -175,29 +148,18 @@ async function runPipeline(
     let fnConfig: KubeObject | undefined = e.diskConfig?.clone();
     if (!fnConfig && e.spec.configMap && Object.keys(e.spec.configMap).length)
       fnConfig = configMapFunctionConfig(e.spec.configMap);
-    await recordStep(
-      st,
-      e,
-      false,
-      () => names.get(e),
-      () =>
-        runStep(
-          st.step,
-          { spec: e.spec, name: names.get(e)!, runner, functionConfig: fnConfig, validator: true, packagePath: dir },
-          items,
-        ),
-    );
+    await run(e, runner, fnConfig, true, items);
     st.functionsRun++;
   }
   st.packagesRun++;
-  st.step.emit({ type: 'package-end', displayPath: shown, functions: count });
+  st.env.emit({ type: 'package-end', displayPath: shown, functions: count });
   return items;
 }
 
 /** A package's own resources, its files read concurrently and folded in walk order; records them for the write plan. */
 async function readLocalResources(st: RenderState, dir: string, files: readonly string[]): Promise<KubeObject[]> {
   const local: KubeObject[] = [];
-  const reads = await Promise.all(files.map((rel) => readResourceFile(st.opts.fs, dir, rel, st.limits, dir)));
+  const reads = await Promise.all(files.map((rel) => readResourceFile(st.opts.fs, dir, rel, st.env.limits, dir)));
   files.forEach((rel, i) => {
     const abs = join(dir, rel);
     // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").
@@ -248,8 +210,8 @@ async function hydrateBfs(
     node.resources = await readLocalResources(st, node.dir, scan.files);
     const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
     for (const sub of subs) {
-      const subKptfile = await loadKptfile(fs, sub, st.limits, st.level.version);
-      const subEntries = await validatePipeline(fs, sub, subKptfile, st.limits, st.level.messages);
+      const subKptfile = await loadKptfile(fs, sub, st.env.limits, st.env.level.version);
+      const subEntries = await validatePipeline(fs, sub, subKptfile, st.env.limits, st.env.level.messages);
       const child: BfsPackage = { dir: sub, kptfile: subKptfile, entries: subEntries, resources: [], children: [] };
       node.children.push(child);
       queue.push(child);
@@ -306,12 +268,12 @@ async function hydrate(
   const subs = [...scan.subpackages].sort((a, b) => byteCompare(displayPath(st.root, a), displayPath(st.root, b)));
   const readLocal = (): Promise<KubeObject[]> => readLocalResources(st, dir, scan.files);
   // The level decides whether local resources come before or after the subpackages' outputs.
-  let local = st.level.localResourcesFirst ? await readLocal() : undefined;
+  let local = st.env.level.localResourcesFirst ? await readLocal() : undefined;
   const subKptfiles: Kptfile[] = [];
-  for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.limits, st.level.version));
+  for (const s of subs) subKptfiles.push(await loadKptfile(fs, s, st.env.limits, st.env.level.version));
   const input: KubeObject[] = local ? [...local] : [];
   const siblings = siblingHydration(st, subs.length, async (state, i) => {
-    const subEntries = await validatePipeline(fs, subs[i], subKptfiles[i], state.limits, state.level.messages);
+    const subEntries = await validatePipeline(fs, subs[i], subKptfiles[i], state.env.limits, state.env.level.messages);
     return hydrate(state, subs[i], subKptfiles[i], subEntries);
   });
   for (let i = 0; i < subs.length; i++) {
@@ -324,7 +286,7 @@ async function hydrate(
     }
   }
   local ??= await readLocal();
-  if (!st.level.localResourcesFirst) input.push(...local);
+  if (!st.env.level.localResourcesFirst) input.push(...local);
   let out: KubeObject[];
   st.pipelineItems = input;
   try {
@@ -356,21 +318,18 @@ export async function writeResults(
 }
 
 export async function render(opts: RenderOptions): Promise<RunOutcome> {
-  const limits = withLimits(opts.limits);
-  const results = newResultList();
-  const emit = (e: EngineEvent): void => opts.onEvent?.(e);
+  const env = createCallEnv(opts, opts.allowExec ?? false);
+  const { limits, level, results } = env;
   const root = opts.root;
   const st: RenderState = {
     opts,
-    limits,
+    env,
     root,
-    step: stepContext(opts, limits, emit, results),
     visiting: new Set(),
     readFiles: [],
     originals: new Map(),
     functionsRun: 0,
     packagesRun: 0,
-    level: kptLevel(opts.kptVersion),
     steps: [],
     packagesVisited: 0,
   };
@@ -380,32 +339,21 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   let rootLoaded = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
-    if (output.kind === 'dir' && (await opts.fs.stat(output.dir)) !== 'missing') {
-      throw new KrmfnError({
-        code: 'output-exists',
-        message: `directory ${JSON.stringify(output.dir)} already exists, please delete the directory and retry`,
-      });
-    }
-    const kptfile = await loadKptfile(opts.fs, root, limits, st.level.version);
-    st.saveOnFailure = saveOnFailureRequested(st.level, kptfile);
-    const entries = await validatePipeline(opts.fs, root, kptfile, limits, st.level.messages);
+    await checkOutputAbsent(opts.fs, output);
+    const kptfile = await loadKptfile(opts.fs, root, limits, level.version);
+    st.saveOnFailure = saveOnFailureRequested(level, kptfile);
+    const entries = await validatePipeline(opts.fs, root, kptfile, limits, level.messages);
     rootLoaded = true;
-    const items = bfsRenderingRequested(st.level, kptfile)
+    const items = bfsRenderingRequested(level, kptfile)
       ? await hydrateBfs(st, root, kptfile, entries)
       : await hydrate(st, root, kptfile, entries);
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
-    if (output.kind === 'stdout') outcome.stdout = emitStdout(items);
-    else if (output.kind === 'unwrap') outcome.stdout = emitUnwrap(items);
+    if (output.kind === 'stdout' || output.kind === 'unwrap') outcome.stdout = outputText(output, items);
     else {
-      const target = output.kind === 'dir' ? output.dir : root;
-      const plan = await planWrite(opts.fs, items, {
-        root: target,
-        readFiles: output.kind === 'dir' ? [] : st.readFiles,
-        originals: st.originals,
-      });
+      const plan = await planOutput(opts.fs, output, items, root, st);
       if (output.kind === 'in-place') applyRenderStatus(st, plan, root);
-      outcome.written = [...plan.writes].filter(([p, d]) => st.originals.get(p) !== d).map(([p]) => p);
+      outcome.written = writtenPaths(plan, st.originals);
       outcome.deleted = plan.deletes;
       if (output.kind === 'in-place') outcome.changes = describeChanges(plan, st.originals);
       if (!(opts.dryRun && output.kind === 'in-place')) {
@@ -434,7 +382,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
   outcome.packagesVisited = st.packagesVisited;
-  const file = rootLoaded || st.level.resultsWhenRootFails ? await writeResults(opts, results, !outcome.ok) : undefined;
+  const file = rootLoaded || level.resultsWhenRootFails ? await writeResults(opts, results, !outcome.ok) : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }

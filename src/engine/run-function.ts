@@ -2,10 +2,12 @@
  * One function call on a serialized ResourceList, as a container would answer it: resolve the
  * image through the runtime chain, run it (objects runners through `toBytesRunner`) under the
  * deadline, return stdout, stderr and the exit code. Used by `krmfn serve`'s /v1/run and by
- * `krmfn run` (which lets kpt itself use krmfn's built-ins as `exec:` functions).
+ * `krmfn run` (which lets kpt itself use krmfn's built-ins as `exec:` functions). The call context
+ * is the engine's one (src/engine/call-env.ts): no exec, WASM or network grants, an empty env.
  */
-import type { BytesOutcome, FunctionRuntime, ResolveContext, RunContext } from '../core/function.ts';
-import { withLimits, type Limits } from '../core/limits.ts';
+import type { BytesOutcome, FunctionRuntime } from '../core/function.ts';
+import type { Limits } from '../core/limits.ts';
+import { createCallEnv, resolveContext, runContext } from './call-env.ts';
 import { runWithDeadline } from './deadline.ts';
 import { toBytesRunner } from './to-bytes-runner.ts';
 
@@ -21,27 +23,14 @@ export async function runFunction(
   input: Uint8Array,
   opts: RunFunctionOptions = {},
 ): Promise<BytesOutcome> {
-  const now = opts.now ?? Date.now;
-  const limits = withLimits(opts.limits);
-  const ctx: ResolveContext = {
-    displayName: image,
-    packagePath: '',
-    cwd: '/',
-    allowExec: false,
-    allowWasm: false,
-    allowNetwork: false,
-    limits,
-  };
-  const resolved = await runtime.resolve({ image }, ctx);
+  const env = createCallEnv({ runtime, limits: opts.limits, signal: opts.signal, now: opts.now }, false);
+  const resolved = await runtime.resolve({ image }, resolveContext(env, image, ''));
   const runner = resolved.kind === 'objects' ? toBytesRunner(resolved) : resolved;
   return runWithDeadline(
     image,
-    limits.timeoutMs,
-    opts.signal,
-    (signal, deadline) => {
-      const rc: RunContext = { limits, signal, deadline, now, env: {}, validator: false };
-      return runner.run(input, rc);
-    },
-    now,
+    env.limits.timeoutMs,
+    env.signal,
+    (signal, deadline) => runner.run(input, runContext(env, signal, deadline, false)),
+    env.now,
   );
 }

@@ -50,7 +50,7 @@ function fork(st: RenderState): { state: RenderState; events: EngineEvent[] } {
   const events: EngineEvent[] = [];
   const state: RenderState = {
     ...st,
-    step: { ...st.step, emit: (e) => events.push(e), results: newResultList() },
+    env: { ...st.env, emit: (e) => events.push(e), results: newResultList() },
     visiting: new Set(st.visiting),
     readFiles: [],
     originals: new Map(),
@@ -68,9 +68,9 @@ function fork(st: RenderState): { state: RenderState; events: EngineEvent[] } {
 /** Folds a finished fork into `st` as if its work had been done on `st` itself. */
 function fold(st: RenderState, f: Fork, failed: boolean): void {
   const s = f.state;
-  for (const e of f.events) st.step.emit(e);
-  st.step.results.items.push(...s.step.results.items);
-  if (s.step.results.exitCode !== 0) st.step.results.exitCode = s.step.results.exitCode;
+  for (const e of f.events) st.env.emit(e);
+  st.env.results.items.push(...s.env.results.items);
+  if (s.env.results.exitCode !== 0) st.env.results.exitCode = s.env.results.exitCode;
   st.steps.push(...s.steps);
   st.readFiles.push(...s.readFiles);
   for (const [k, v] of s.originals) st.originals.set(k, v);

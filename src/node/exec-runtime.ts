@@ -12,7 +12,7 @@ import type {
   BytesOutcome,
   BytesRunner,
   FunctionRuntime,
-  FunctionSpec,
+  PipelineFunction,
   ResolveContext,
   RunContext,
 } from '../core/function.ts';
@@ -27,7 +27,7 @@ export interface ExecRuntimeOptions {
 export function createExecRuntime(options: ExecRuntimeOptions = {}): FunctionRuntime {
   return {
     name: 'exec',
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<BytesRunner> {
       if (!spec.exec) throw new NotFoundError(spec.image ?? ctx.displayName);
       if (!ctx.allowExec) {
         throw new KrmfnError({

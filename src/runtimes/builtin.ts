@@ -11,13 +11,19 @@
  * validator's output.
  */
 import { NotFoundError } from '../core/errors.ts';
-import type { FunctionRuntime, FunctionSpec, ObjectsRunner, ResolveContext, RunnerCatalog } from '../core/function.ts';
+import type {
+  FunctionRuntime,
+  PipelineFunction,
+  ObjectsRunner,
+  ResolveContext,
+  RunnerCatalog,
+} from '../core/function.ts';
 
 /** A runtime named `name` (`builtin`, `functions`) over `catalog`. */
 export function createCatalogRuntime(name: string, catalog: RunnerCatalog): FunctionRuntime {
   return {
     name,
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<ObjectsRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<ObjectsRunner> {
       const image = spec.image;
       if (!image) throw new NotFoundError(spec.exec ?? ctx.displayName ?? '');
       const runner = catalog.runner(image);

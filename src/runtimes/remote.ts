@@ -22,7 +22,7 @@
  */
 import { parseGoDuration } from '../core/duration.ts';
 import { KrmfnError, LimitExceededError, NotFoundError } from '../core/errors.ts';
-import type { BytesOutcome, BytesRunner, FunctionRuntime, FunctionSpec, RunContext } from '../core/function.ts';
+import type { BytesOutcome, BytesRunner, FunctionRuntime, PipelineFunction, RunContext } from '../core/function.ts';
 import { toJS } from '../core/yaml/convert.ts';
 import { parseYamlFile } from '../core/yaml/parse.ts';
 
@@ -83,7 +83,7 @@ export function createRemoteRuntime(options: RemoteRuntimeOptions): FunctionRunt
   const endpoints = [...options.endpoints];
   return {
     name: 'remote',
-    async resolve(spec: FunctionSpec): Promise<BytesRunner> {
+    async resolve(spec: PipelineFunction): Promise<BytesRunner> {
       const image = spec.image;
       const ep = image ? endpoints.find((e) => matchesImage(e.image, image)) : undefined;
       if (!image || !ep) throw new NotFoundError(image ?? spec.exec ?? '');

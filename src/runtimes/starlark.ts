@@ -22,7 +22,7 @@
 import { NotFoundError } from '../core/errors.ts';
 import type {
   FunctionRuntime,
-  FunctionSpec,
+  PipelineFunction,
   ObjectsOutcome,
   ObjectsRunner,
   ResourceList,
@@ -107,7 +107,7 @@ export function isStarlarkImage(image: string): boolean {
 export function createStarlarkRuntime(opts: StarlarkRuntimeOptions = {}): FunctionRuntime {
   return {
     name: 'starlark',
-    async resolve(spec: FunctionSpec): Promise<ObjectsRunner> {
+    async resolve(spec: PipelineFunction): Promise<ObjectsRunner> {
       const version = spec.image === undefined ? undefined : starlarkImageVersion(spec.image);
       if (version === undefined) throw new NotFoundError(spec.image ?? spec.exec ?? '');
       return {

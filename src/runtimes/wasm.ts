@@ -33,14 +33,21 @@ import type {
   BytesOutcome,
   BytesRunner,
   FunctionRuntime,
-  FunctionSpec,
+  PipelineFunction,
   ResolveContext,
   RunContext,
 } from '../core/function.ts';
 import type { WasmFailure } from '../../wasm/errors.ts';
 import { isWasmHostError } from '../../wasm/errors.ts';
 import { ModuleCache, sha256Hex, type PreparedModule } from '../../wasm/module-cache.ts';
-import { loadOciModule, tarLayoutReader, wasmFromLayer, type LayoutReader } from '../../wasm/oci/layout.ts';
+import {
+  loadOciModule,
+  tarLayoutReader,
+  wasmFromLayer,
+  type LayerReaders,
+  type LayoutReader,
+} from '../../wasm/oci/layout.ts';
+import { readStreamCapped } from '../core/capped-read.ts';
 import type { OciClient, PullPolicy } from '../core/oci/client.ts';
 import { isOciError } from '../core/oci/errors.ts';
 import { WASM_PLATFORM } from '../core/oci/manifest.ts';
@@ -142,6 +149,9 @@ interface WasmRef {
  */
 export const readImageTar = (archive: Uint8Array) => readTar(archive, { nonRegular: 'skip', endMarker: 'optional' });
 
+/** The host's readers handed to wasm/oci/layout.ts: the image tar reader and the one capped reader. */
+export const imageLayerReaders: LayerReaders = { readTar: readImageTar, readCapped: readStreamCapped };
+
 const PIN = /@(sha256:[0-9a-f]{64})$/;
 
 export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
@@ -151,7 +161,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
   const format = opts.stdinFormat ?? 'yaml';
   if (opts.prewarm) executor.prewarm?.();
 
-  async function parseRef(spec: FunctionSpec, ctx: ResolveContext): Promise<WasmRef | undefined> {
+  async function parseRef(spec: PipelineFunction, ctx: ResolveContext): Promise<WasmRef | undefined> {
     if (spec.image?.startsWith('oci:')) {
       let rest = spec.image.slice(4);
       const pin = PIN.exec(rest)?.[1];
@@ -203,7 +213,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
           ref.layout === 'dir'
             ? (p) => opts.loader.readFile(`${ref.path}/${p}`)
             : tarLayoutReader(await opts.loader.readFile(ref.path), readImageTar);
-        const oci = await loadOciModule(read, readImageTar, ref.tag);
+        const oci = await loadOciModule(read, imageLayerReaders, ref.tag);
         bytes = oci.bytes;
         digests.push(oci.manifestDigest);
       }
@@ -233,7 +243,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
 
   return {
     name: 'wasm',
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<BytesRunner> {
       const name = ctx.displayName || spec.exec || spec.image || '';
       if (!ctx.allowWasm) throw new NotFoundError(name);
       if (spec.exec && !spec.image && !ctx.allowExec) throw new NotFoundError(name);
@@ -292,7 +302,7 @@ export function createWasmRuntime(opts: WasmRuntimeOptions): WasmRuntime {
     const layer = await images.client.blob(ref, layers[0], policy);
     let bytes: Uint8Array;
     try {
-      bytes = await wasmFromLayer(layer.bytes, readImageTar);
+      bytes = await wasmFromLayer(layer.bytes, imageLayerReaders);
     } catch (e) {
       throw new KrmfnError({
         code: 'wasm-compile',

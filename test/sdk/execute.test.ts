@@ -9,7 +9,7 @@ import {
   KubeObject,
   parseObject,
   ResultsError,
-  select,
+  bySelector,
   sortResults,
   versionedApi,
   type ResourceList,
@@ -79,7 +79,7 @@ describe('executeFunction', () => {
     const v = defineValidator({
       name: 'no-cm',
       run(ctx) {
-        for (const o of ctx.items.where(select({ kinds: ['ConfigMap'] })))
+        for (const o of ctx.items.where(bySelector({ kinds: ['ConfigMap'] })))
           ctx.results.error('ConfigMaps are not allowed', { object: o });
         ctx.items.all[0].set('spec.x', 1);
       },

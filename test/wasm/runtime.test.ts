@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS, type Limits } from '../../src/core/limits.ts';
-import type { BytesRunner, FunctionSpec, ResolveContext, RunContext } from '../../src/core/function.ts';
+import type { BytesRunner, PipelineFunction, ResolveContext, RunContext } from '../../src/core/function.ts';
 import { createNodeWasmLoader, createNodeWasmRuntime } from '../../src/node/wasm/index.ts';
 import { createWasmRuntime } from '../../src/runtimes/wasm.ts';
 import { dec, enc, fixture, TESTDATA } from './fixtures.ts';
@@ -55,7 +55,7 @@ const runCtx = (limits: Partial<Limits> = {}): RunContext => {
     validator: false,
   };
 };
-const resolve = async (spec: FunctionSpec, rt = runtime, ctx: Partial<ResolveContext> = {}): Promise<BytesRunner> =>
+const resolve = async (spec: PipelineFunction, rt = runtime, ctx: Partial<ResolveContext> = {}): Promise<BytesRunner> =>
   (await rt.resolve(spec, resolveCtx({ displayName: spec.exec ?? spec.image ?? '', ...ctx }))) as BytesRunner;
 
 const YAML_LIST = `apiVersion: config.kubernetes.io/v1

@@ -19,6 +19,22 @@ export type LayoutReader = (relativePath: string) => Promise<Uint8Array>;
  */
 export type TarReader = (archive: Uint8Array) => readonly { path: string; data: Uint8Array }[];
 
+/**
+ * Reads a stream to its end, calling `onOverflow` (which throws) once it passes `max` bytes.
+ * Injected: the host passes its one capped reader (src/core/capped-read.ts `readStreamCapped`).
+ */
+export type CappedReader = (
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  onOverflow: () => never,
+) => Promise<Uint8Array>;
+
+/** What reading a layer needs from the host: its tar reader and its capped stream reader. */
+export interface LayerReaders {
+  readTar: TarReader;
+  readCapped: CappedReader;
+}
+
 export interface OciModule {
   bytes: Uint8Array;
   /** Digest of the image manifest the module came from. */
@@ -77,35 +93,16 @@ function pick(manifests: Descriptor[], tag: string | undefined): Descriptor {
 /** Layers inflate to at most this many bytes (a decompression bomb stops here). */
 export const MAX_LAYER_BYTES = 256 * 1024 * 1024;
 
-async function gunzip(bytes: Uint8Array, max: number): Promise<Uint8Array> {
+function gunzip(bytes: Uint8Array, max: number, readCapped: CappedReader): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      fail(`the layer inflates to more than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
+  return readCapped(stream, max, () => fail(`the layer inflates to more than ${max} bytes`));
 }
 
 const isWasm = (b: Uint8Array): boolean =>
   b.byteLength >= 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 const isGzip = (b: Uint8Array): boolean => b.byteLength >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 
-export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?: string): Promise<OciModule> {
+export async function loadOciModule(read: LayoutReader, readers: LayerReaders, tag?: string): Promise<OciModule> {
   const layoutFile = json(await read('oci-layout'), 'oci-layout');
   if (typeof layoutFile.imageLayoutVersion !== 'string') fail('oci-layout has no imageLayoutVersion');
   let index = json(await read('index.json'), 'index.json');
@@ -120,7 +117,7 @@ export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?
   const layers = (manifest.layers as Descriptor[] | undefined) ?? [];
   if (layers.length !== 1) fail(`expected one layer holding the .wasm, found ${layers.length}`);
   const layer = layers[0];
-  const bytes = await wasmFromLayer(await blob(read, layer.digest), readTar);
+  const bytes = await wasmFromLayer(await blob(read, layer.digest), readers);
   return { bytes, manifestDigest: desc.digest, layerDigest: layer.digest };
 }
 
@@ -132,13 +129,13 @@ export async function loadOciModule(read: LayoutReader, readTar: TarReader, tag?
  */
 export async function wasmFromLayer(
   layer: Uint8Array,
-  readTar: TarReader,
+  readers: LayerReaders,
   maxBytes = MAX_LAYER_BYTES,
 ): Promise<Uint8Array> {
   let data = layer;
-  if (isGzip(data)) data = await gunzip(data, maxBytes);
+  if (isGzip(data)) data = await gunzip(data, maxBytes, readers.readCapped);
   if (isWasm(data)) return data;
-  const files = readTar(data);
+  const files = readers.readTar(data);
   const bytes = files.find((f) => f.path.endsWith('.wasm'))?.data ?? files[0]?.data;
   if (!bytes) fail('the layer holds no file');
   return bytes;

@@ -6,6 +6,7 @@
  * redirects need), bodies read with a byte cap, and registry answers turned into `OciError`s that
  * name the reference: 401/403 `oci-unauthorized`, 404 `oci-not-found`, anything else `oci-registry`.
  */
+import { readStreamCapped } from '../capped-read.ts';
 import { basicAuthorization, parseChallenge, repositoryScope, type Credentials } from './auth.ts';
 import { OciError, type OciErrorCode } from './errors.ts';
 import { apiHost, formatReference, isLoopbackRegistry, type OciReference } from './reference.ts';
@@ -173,25 +174,5 @@ export async function readCapped(res: Response, max: number, onOverflow: () => n
     await res.body?.cancel();
     onOverflow();
   }
-  if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      onOverflow();
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
+  return readStreamCapped(res.body, max, onOverflow);
 }

@@ -11,65 +11,15 @@
  * `krmfn/sdk`, `krmfn/sdk/node` and `krmfn/sdk/testing` are bound to this krmfn's own copy (its
  * sources when present, else its dist/), so the bundle never depends on what is installed where.
  * Output is reproducible (no timestamps, no absolute paths in the code). esbuild is loaded
- * lazily: only this command needs it.
+ * lazily (src/node/bundle-function.ts): only this command and `krmfn test` need it.
  */
 import { existsSync, promises as fsp } from 'node:fs';
-import { createRequire } from 'node:module';
 import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { write, type CliIO } from '../io.ts';
 import { parseFlags, str, bool } from '../cli-flags.ts';
 import { buildSpec } from './specs/build.ts';
-import { krmfnRoot } from '../package-root.ts';
-
-export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
-
-export interface BuildRequest {
-  /** Absolute path of the function's entry module (default-exporting the descriptor). */
-  entry: string;
-  /** Absolute output path. */
-  out: string;
-  target: BuildTarget;
-  minify?: boolean;
-}
-
-/** Where krmfn's SDK entries are: its sources when present (development), else its build output. */
-export function sdkAliases(root = krmfnRoot()): Record<string, string> {
-  const src = {
-    'krmfn/sdk': nodePath.join(root, 'sdk/index.ts'),
-    'krmfn/sdk/node': nodePath.join(root, 'src/node/sdk.ts'),
-    'krmfn/sdk/testing': nodePath.join(root, 'sdk/testing.ts'),
-  };
-  if (Object.values(src).every((p) => existsSync(p))) return src;
-  return {
-    'krmfn/sdk': nodePath.join(root, 'dist/sdk.js'),
-    'krmfn/sdk/node': nodePath.join(root, 'dist/sdk-node.js'),
-    'krmfn/sdk/testing': nodePath.join(root, 'dist/sdk-testing.js'),
-  };
-}
-
-type Esbuild = typeof import('esbuild');
-
-/**
- * esbuild is an optional peer of krmfn: the function project provides it (`krmfn init` puts it in
- * the project's devDependencies), so it is resolved from the project first, then from krmfn.
- */
-async function loadEsbuild(projectDir: string): Promise<Esbuild> {
-  const name = 'esbuild';
-  try {
-    const fromProject = createRequire(nodePath.join(projectDir, 'package.json')).resolve(name);
-    return (await import(/* @vite-ignore */ pathToFileURL(fromProject).href)) as Esbuild;
-  } catch {
-    // not installed in the project: try krmfn's own
-  }
-  try {
-    return (await import(/* @vite-ignore */ name)) as Esbuild;
-  } catch {
-    throw new Error(
-      'krmfn build needs esbuild: install it in the function project (npm install --save-dev esbuild@0.28.2)',
-    );
-  }
-}
+import { buildFunction, type BuildTarget } from '../bundle-function.ts';
 
 /** Dockerfile and catalog metadata.yaml for a container build of `fn` (bundle file name `file`). */
 export function containerFiles(
@@ -94,72 +44,6 @@ export function containerFiles(
       '',
     ].join('\n'),
   };
-}
-
-function wrapperSource(entry: string, target: BuildTarget): string {
-  const spec = JSON.stringify(entry.split(nodePath.sep).join('/'));
-  if (target === 'module') return `export { default } from ${spec};\n`;
-  if (target === 'wasm-js') {
-    return [
-      `import * as mod from ${spec};`,
-      `import { toWasmGlobal } from 'krmfn/sdk';`,
-      'toWasmGlobal(mod.default ?? mod.fn);',
-      '',
-    ].join('\n');
-  }
-  return [
-    `import * as mod from ${spec};`,
-    `import { runCli } from 'krmfn/sdk/node';`,
-    `const fn = mod.default ?? mod.fn;`,
-    `process.exitCode = await runCli(fn, process.argv.slice(2), { env: process.env });`,
-    '',
-  ].join('\n');
-}
-
-/** Bundles one function; returns the output size in bytes. */
-export async function buildFunction(req: BuildRequest): Promise<number> {
-  const esbuild = await loadEsbuild(nodePath.dirname(req.entry));
-  const aliases = sdkAliases();
-  const result = await esbuild.build({
-    stdin: {
-      contents: wrapperSource(req.entry, req.target),
-      resolveDir: nodePath.dirname(req.entry),
-      sourcefile: 'krmfn-entry.mjs',
-      loader: 'js',
-    },
-    bundle: true,
-    format: 'esm',
-    platform: req.target === 'wasm-js' ? 'neutral' : 'node',
-    target: req.target === 'wasm-js' ? 'es2022' : 'node20',
-    outfile: req.out,
-    write: false,
-    minify: req.minify ?? false,
-    legalComments: 'none',
-    logLevel: 'silent',
-    alias: aliases,
-    banner: {
-      js: [
-        ...(req.target === 'exec' ? ['#!/usr/bin/env node'] : []),
-        ...(req.target === 'wasm-js'
-          ? []
-          : [
-              "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
-            ]),
-      ].join('\n'),
-    },
-  });
-  const file = result.outputFiles[0];
-  if (!file) throw new Error('esbuild produced no output');
-  // Absolute source paths appear only in comments; strip the machine-specific root for reproducible output.
-  const text = file.text
-    .split(nodePath.dirname(req.entry) + nodePath.sep)
-    .join('')
-    .split(krmfnRoot() + nodePath.sep)
-    .join('krmfn/');
-  await fsp.mkdir(nodePath.dirname(req.out), { recursive: true });
-  await fsp.writeFile(req.out, text, { mode: req.target === 'exec' ? 0o755 : 0o644 });
-  if (req.target === 'exec') await fsp.chmod(req.out, 0o755);
-  return Buffer.byteLength(text);
 }
 
 export async function runBuild(args: string[], io: CliIO): Promise<number> {

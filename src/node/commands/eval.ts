@@ -15,7 +15,7 @@ import { readAll, write, type CliIO } from '../io.ts';
 import { evalSpec } from './specs/eval.ts';
 import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
 import { chosenImagePrefix, chosenKptLevel } from '../kpt-level-args.ts';
-import { eventPrinter, finish, resolveOutput, textOptions } from './render.ts';
+import { eventPrinter, finish, resolveOutput, textOptions } from '../run-output.ts';
 import type { KptLevel } from '../../engine/kpt-level.ts';
 
 function kvMap(values: readonly string[]): Record<string, string> | undefined {

@@ -2,103 +2,18 @@
  * `krmfn render [PKG_PATH]` (also `krmfn fn render`): kpt fn render with kpt's flags, output and
  * exit codes; `--json` adds a machine-readable outcome on stdout, `--timeout` bounds every call.
  */
+import { formatRuntimeReport } from '../runtime-report.ts';
 import * as nodePath from 'node:path';
 import { unifiedDiff } from '../../core/diff.ts';
-import type { EngineEvent } from '../../engine/events.ts';
-import type { OutputMode, RunOutcome } from '../../engine/types.ts';
 import { bool, parseDuration, parseFlags, str, UsageError, type ParsedArgs } from '../cli-flags.ts';
 import { createCliEngine } from '../cli-engine.ts';
-import { distinctChoices, formatRuntimeReport } from '../runtime-report.ts';
-import type { RuntimeChoice } from '../../engine/chain.ts';
-import type { WasmImageReport } from '../../runtimes/wasm.ts';
 import { NodeFs, toEnginePath } from '../fs.ts';
 import { write, type CliIO } from '../io.ts';
 import { renderSpec } from './specs/render.ts';
 import { checkOutputDirAbsent, prepareResultsDir, resolvePackageArg } from '../path-args.ts';
-import type { TextOptions } from '../../engine/text-output.ts';
-import { beta56Text, type TextStrategy } from '../../engine/text-strategy.ts';
 import type { KptLevel } from '../../engine/kpt-level.ts';
 import { chosenImagePrefix, chosenKptLevel } from '../kpt-level-args.ts';
-
-export interface Printer {
-  text: TextOptions;
-  mode: 'render' | 'eval';
-  io: CliIO;
-  pending: Promise<void>;
-}
-
-export function textOptions(p: ParsedArgs, io: CliIO): TextOptions {
-  const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
-  return { truncate: bool(p, 'truncate-output', true), color: tty && !io.env.NO_COLOR && io.env.TERM !== 'dumb' };
-}
-
-/** An event sink writing kpt's text to stderr, in order. */
-export function eventPrinter(
-  io: CliIO,
-  text: TextOptions,
-  mode: 'render' | 'eval',
-  strategy: TextStrategy = beta56Text,
-): { sink: (e: EngineEvent) => void; flush: () => Promise<void> } {
-  let chain = Promise.resolve();
-  return {
-    sink: (e) => {
-      const s = strategy.formatEvent(e, text, mode);
-      if (s) chain = chain.then(() => write(io.stderr, s));
-    },
-    flush: () => chain,
-  };
-}
-
-export async function resolveOutput(value: string | undefined, cwd: string): Promise<OutputMode> {
-  if (value === undefined || value === '') return { kind: 'in-place' };
-  if (value === 'stdout') return { kind: 'stdout' };
-  if (value === 'unwrap') return { kind: 'unwrap' };
-  return { kind: 'dir', dir: toEnginePath(value, cwd) };
-}
-
-/** Prints the outcome's tail (results line, summary, error, stdout, JSON) and returns the exit code. */
-export async function finish(
-  io: CliIO,
-  outcome: RunOutcome,
-  mode: 'render' | 'eval',
-  resultsDirArg: string | undefined,
-  json: boolean,
-  strategy: TextStrategy = beta56Text,
-  /** Registry images the run pulled or took from the cache (the JSON's `images`). */
-  images: readonly WasmImageReport[] = [],
-  /** Which runtime took each function (the JSON's `runtimes`, src/node/runtime-report.ts). */
-  runtimes: readonly RuntimeChoice[] = [],
-): Promise<number> {
-  let err = '';
-  if (mode === 'render' && outcome.stdout === undefined) err += strategy.renderSummary(outcome);
-  const notice = outcome.notice !== undefined ? `${outcome.notice}\n` : '';
-  if (strategy.noticeBeforeResultsLine) err += notice;
-  if (outcome.resultsFile && resultsDirArg !== undefined) {
-    err += `${mode === 'eval' ? '\n' : ''}For complete results, see ${nodePath.join(resultsDirArg, 'results.yaml')}\n`;
-  }
-  if (!strategy.noticeBeforeResultsLine) err += notice;
-  if (outcome.failure) err += strategy.formatFailure(outcome.failure);
-  if (err) await write(io.stderr, err);
-  if (json) {
-    const data = {
-      ok: outcome.ok,
-      exitCode: outcome.ok ? 0 : 1,
-      functionsRun: outcome.functionsRun,
-      packagesRun: outcome.packagesRun,
-      results: outcome.results,
-      written: outcome.written,
-      deleted: outcome.deleted,
-      ...(outcome.failure ? { error: outcome.failure.error.toData() } : {}),
-      ...(outcome.stdout !== undefined ? { output: outcome.stdout } : {}),
-      ...(images.length ? { images: images.map((i) => ({ runtime: 'wasm', ...i })) } : {}),
-      ...(runtimes.length ? { runtimes: distinctChoices(runtimes) } : {}),
-    };
-    await write(io.stdout, JSON.stringify(data, null, 2) + '\n');
-  } else if (outcome.stdout !== undefined && outcome.stdout !== '') {
-    await write(io.stdout, outcome.stdout);
-  }
-  return outcome.ok ? 0 : 1;
-}
+import { eventPrinter, finish, resolveOutput, textOptions } from '../run-output.ts';
 
 export async function runRender(args: string[], io: CliIO): Promise<number> {
   let p: ParsedArgs;

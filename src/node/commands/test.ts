@@ -17,7 +17,7 @@ import { nodeFixtures } from '../sdk.ts';
 import { write, type CliIO } from '../io.ts';
 import { bool, parseFlags, str } from '../cli-flags.ts';
 import { testSpec } from './specs/test.ts';
-import { buildFunction } from './build.ts';
+import { buildFunction } from '../bundle-function.ts';
 
 /** Colours a unified diff's added and removed lines (ANSI), for terminals. */
 function colourDiff(diff: string): string {

@@ -15,7 +15,7 @@ import { parsePullPolicy, pullPolicyError } from '../../core/oci/pull-policy.ts'
 import { WASM_PLATFORM } from '../../core/oci/manifest.ts';
 import { parseReference } from '../../core/oci/reference.ts';
 import { pushWasmImage } from '../../core/oci/wasm-image.ts';
-import { readImageTar } from '../../runtimes/wasm.ts';
+import { imageLayerReaders } from '../../runtimes/wasm.ts';
 import { wasmFromLayer } from '../../../wasm/oci/layout.ts';
 import { parseFlags, str, UsageError } from '../cli-flags.ts';
 import { errorLine } from '../error-line.ts';
@@ -43,7 +43,7 @@ async function pull(args: string[], io: CliIO, policy: PullPolicy): Promise<void
   const img = await client.pull(parseReference(image), { platform: WASM_PLATFORM, policy });
   if (img.layers.length !== 1)
     throw new Error(`${img.reference} is not a WASM image: it has ${img.layers.length} layers`);
-  const wasm = await wasmFromLayer(img.layers[0].bytes, readImageTar);
+  const wasm = await wasmFromLayer(img.layers[0].bytes, imageLayerReaders);
   await writeFile(nodePath.resolve(io.cwd, file), wasm);
 }
 

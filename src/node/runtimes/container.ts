@@ -19,7 +19,7 @@ import type {
   BytesOutcome,
   BytesRunner,
   FunctionRuntime,
-  FunctionSpec,
+  PipelineFunction,
   ResolveContext,
   RunContext,
 } from '../../core/function.ts';
@@ -121,7 +121,7 @@ export function createContainerRuntime(opts: ContainerRuntimeOptions = {}): Func
   const check = (): Promise<void> => (availability ??= checkEngine(engine, program, opts.hostEnv));
   return {
     name: engine,
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<BytesRunner> {
       const image = spec.image;
       if (!image) throw new NotFoundError(spec.exec ?? '');
       const args = containerRunArgs(image, opts, ctx.allowNetwork);

@@ -22,7 +22,7 @@ import type {
   BytesOutcome,
   BytesRunner,
   FunctionRuntime,
-  FunctionSpec,
+  PipelineFunction,
   ResolveContext,
   RunContext,
 } from '../../core/function.ts';
@@ -151,7 +151,7 @@ export function createSandboxRuntime(opts: SandboxRuntimeOptions): FunctionRunti
   };
   return {
     name: 'sandbox',
-    async resolve(spec: FunctionSpec, ctx: ResolveContext): Promise<BytesRunner> {
+    async resolve(spec: PipelineFunction, ctx: ResolveContext): Promise<BytesRunner> {
       const reference = spec.image;
       if (!reference) throw new NotFoundError(spec.exec ?? '');
       const network = ctx.allowNetwork;
