@@ -20,6 +20,7 @@ export default tseslint.config(
       'test/e2e/cases/**',
       'test/builtins/**/fns/**',
       '**/*.mjs',
+      '**/*.cjs',
       '**/*.js',
       'web/**',
     ],

@@ -19,7 +19,7 @@ import { CAT_KPTFILE, files, generate, resourcesForMegabytes } from './package-g
 import { interleaved, timeProcess } from './process-timing.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(repo, 'bin/krmfn.mjs');
+const bin = join(repo, 'bin/krmfn.cjs');
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
 const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 0);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

@@ -14,7 +14,7 @@
  *   v1.0.0-beta.56), or undefined.
  * Pure: no I/O. The engine adds the configPath checks that read files.
  */
-import { compileGoRegexp } from './go-regexp.ts';
+import { matchesImageReference } from './image-reference.ts';
 import type { PipelineFunction, Selector } from './function.ts';
 import { DEFAULT_KPT_VERSION, type KptVersion } from './kpt-version.ts';
 import type { KptMessages } from './kpt-messages.ts';
@@ -382,18 +382,10 @@ export function formatValidateError(field: string, reason: string, value?: strin
   return `Kptfile is invalid:\nField: \`${field}\`\n${value !== undefined ? `Value: ${goQuote(value)}\n` : ''}Reason: ${reason}\n`;
 }
 
-// The docker reference grammar (distribution/reference), checked on the raw image string with Go's
-// linear-time regexp semantics (`[a-z0-9]+(?:[-]*[a-z0-9]+)*` backtracks exponentially in JS).
-const DOMAIN_COMPONENT = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const DOMAIN = `${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*(?::[0-9]+)?`;
-const PATH_COMPONENT = '[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*';
-const NAME = `(?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_COMPONENT})*`;
-const TAG = '[\\w][\\w.-]{0,127}';
-const DIGEST = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}';
-const REFERENCE = compileGoRegexp(`^${NAME}(?::${TAG})?(?:@${DIGEST})?$`);
-
+// The docker reference grammar (distribution/reference), checked on the raw image string in linear
+// time by src/core/image-reference.ts.
 export function isValidImageReference(image: string): boolean {
-  return image.length <= 255 + 140 && REFERENCE.matchString(image);
+  return image.length <= 255 + 140 && matchesImageReference(image);
 }
 
 /** kpt beta.56's reason for an invalid `image` (undefined when valid). */

@@ -241,11 +241,13 @@ export class KubeObject {
 
   /** The node at `path`, or undefined. Aliases are followed. */
   getNode(path: FieldPathInput): YNode | undefined {
+    // A segment array is walked as given (no copy): this is every field read's path.
+    const segs = typeof path === 'string' ? parseFieldPath(path) : path;
     let node: YNode | undefined = this.root;
-    for (const seg of parseFieldPath(path)) {
+    for (let i = 0; i < segs.length; i++) {
       node = deref(node);
       if (!node) return undefined;
-      node = childOf(node, seg);
+      node = childOf(node, segs[i]);
     }
     return deref(node);
   }
@@ -635,7 +637,7 @@ function deref(n: YNode | undefined): YNode | undefined {
 }
 
 function childOf(node: YNode, seg: PathSegment): YNode | undefined {
-  if (node.kind === 'mapping') return mapGet(node, String(seg));
+  if (node.kind === 'mapping') return mapGet(node, typeof seg === 'string' ? seg : String(seg));
   if (node.kind === 'sequence' && typeof seg === 'number') return node.content[seg];
   return undefined;
 }

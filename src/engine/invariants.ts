@@ -34,10 +34,12 @@ const KUSTOMIZATION_FILE_NAMES = new Set(['kustomization.yaml', 'kustomization.y
 export function krmProblem(o: KubeObject): string | undefined {
   const apiVersion = scalar(o, 'apiVersion');
   const kind = scalar(o, 'kind');
+  const name = metadataName(o);
+  // Every branch below answers undefined for a complete resource: the path is read only otherwise.
+  if (apiVersion && kind && name) return undefined;
   const file = itemPath(o);
   if (file !== undefined && KUSTOMIZATION_FILE_NAMES.has(basename(file))) return undefined;
   if (apiVersion.startsWith('kustomize.config.k8s.io') || (kind === 'Kustomization' && !apiVersion)) return undefined;
-  const name = metadataName(o);
   if (!apiVersion && !kind && !name) return 'resource must have `apiVersion`, `kind`, and `name`';
   if (!apiVersion) return 'resource must have `apiVersion`';
   if (!kind) return 'resource must have `kind`';

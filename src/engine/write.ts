@@ -18,15 +18,7 @@ import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { resourceListNode } from '../core/resource-list.ts';
 import { mapGet, type YNode } from '../core/yaml/node.ts';
 import { emitJsonFile, emitYamlDocument, emitYamlFile } from '../core/yaml/index.ts';
-import {
-  annotation,
-  bookkeeping,
-  itemIndex,
-  itemPath,
-  removeAnnotations,
-  setAnnotations,
-  stripForWrite,
-} from './annotations.ts';
+import { annotation, bookkeeping, itemPath, removeAnnotations, setAnnotations, stripForWrite } from './annotations.ts';
 import { defaultPath } from './invariants.ts';
 import { BARE_SEQ_KEY } from './read.ts';
 import { clean, dirname, join, relative } from './paths.ts';
@@ -130,13 +122,15 @@ export function groupByPath(items: readonly KubeObject[]): FileGroup[] {
     { path: string; entries: { o: KubeObject; index: number; order: number }[]; max: number }
   >();
   items.forEach((o, order) => {
-    const path = itemPath(o) ?? defaultPath(o, '');
+    // One pass over the annotations for both keys (itemPath and itemIndex would make four).
+    const bk = bookkeeping(o);
+    const path = bk.ipath ?? bk.path ?? defaultPath(o, '');
     let g = groups.get(path);
     if (!g) {
       g = { path, entries: [], max: 0 };
       groups.set(path, g);
     }
-    const raw = itemIndex(o);
+    const raw = bk.iindex ?? bk.index;
     const parsed = raw !== undefined && /^-?\d+$/.test(raw) ? Number(raw) : undefined;
     const index = parsed ?? g.max;
     if (index > g.max) g.max = index;

@@ -136,9 +136,14 @@ export async function runAsProcess(): Promise<void> {
   process.on('unhandledRejection', fail);
   process.stdout.on('error', fail);
   process.stderr.on('error', (e) => process.exit(isBrokenPipe(e) ? BROKEN_PIPE_STATUS : 1));
+  let stdin: Readable | undefined;
   const code = await main({
     argv: process.argv.slice(2),
-    stdin: processStdin(),
+    // Made at first use: process.stdin builds a stream (loading Node's fs streams) that most
+    // commands never read, milliseconds of every start.
+    get stdin(): Readable {
+      return (stdin ??= processStdin());
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

@@ -15,7 +15,6 @@
  * through the link would. SIGKILL or a power cut can leave `.krmfn-*.tmp` siblings behind but
  * never a target that is neither old nor new.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { KrmfnError } from '../core/errors.ts';
@@ -114,9 +113,21 @@ async function makeParents(dir: string, path: string): Promise<string | undefine
   }
 }
 
+/**
+ * A sibling name no other writer uses: 48 random bits as 12 hex digits (opened with `wx`, so a name
+ * that exists fails the write instead of being reused). Math.random rather than node:crypto, which
+ * would be loaded for this alone (milliseconds on every render's start-up): the name needs to be
+ * unique, not secret, since the exclusive open refuses an existing file or link.
+ */
+function temporaryName(): string {
+  return `.krmfn-${Math.floor(Math.random() * 2 ** 48)
+    .toString(16)
+    .padStart(12, '0')}.tmp`;
+}
+
 async function writeTemp(t: Target, hold: SignalHold): Promise<void> {
   if (hold.received) throw new Interrupted();
-  const tmp = nodePath.join(nodePath.dirname(t.real), `.krmfn-${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = nodePath.join(nodePath.dirname(t.real), temporaryName());
   let fh: fsp.FileHandle;
   try {
     fh = await fsp.open(tmp, 'wx', t.mode ?? 0o666);

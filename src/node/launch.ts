@@ -1,5 +1,6 @@
 /**
- * Start-up of the `krmfn` process (called by the bin shim, bin/krmfn.mjs): loads the CLI bundle
+ * Start-up of the `krmfn` process (called by the bin shims: bin/krmfn.cjs, the installed command, and
+ * bin/krmfn.mjs for ES module callers): loads the CLI bundle
  * (dist/cli.cjs, one CommonJS file written by scripts/build.mjs) through a V8 code cache so that a
  * start compiles nothing it compiled before, then runs it as the process (`runAsProcess`).
  *

@@ -86,23 +86,43 @@ test('dynamic imports from the bundle work from a cached start (kubeconform load
   }
 });
 
-test('render loads no worker, HTTP or child-process module of Node (they serve other commands)', async () => {
-  const probe = path.join(tmp, 'probe.cjs');
-  await fsp.writeFile(
-    probe,
-    "process.on('exit', () => process.stderr.write('\\nLOADED ' + process.moduleLoadList.join(',') + '\\n'));\n",
-  );
-  const r = spawnSync(process.execPath, ['-r', probe, bin, ...render], {
+test.each(['bin/krmfn.mjs', 'bin/krmfn.cjs'])(
+  'render through %s loads no worker, HTTP, child-process, crypto or zlib module of Node (they serve other commands)',
+  async (shim) => {
+    const probe = path.join(tmp, 'probe.cjs');
+    await fsp.writeFile(
+      probe,
+      "process.on('exit', () => process.stderr.write('\\nLOADED ' + process.moduleLoadList.join(',') + '\\n'));\n",
+    );
+    const r = spawnSync(process.execPath, ['-r', probe, path.join(repo, shim), ...render], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, KRMFN_CACHE_DIR: path.join(tmp, 'cache') },
+    });
+    expect(r.status).toBe(0);
+    const loaded = (/^LOADED (.*)$/m.exec(r.stderr)?.[1] ?? '').split(',');
+    expect(loaded).toContain('NativeModule fs');
+    for (const heavy of ['worker_threads', 'http', 'child_process', 'crypto', 'zlib']) {
+      expect(loaded).not.toContain(`NativeModule ${heavy}`);
+    }
+  },
+);
+
+test("the installed command (package.json's bin, CommonJS) prints what the ES module shim prints", () => {
+  const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { bin: { krmfn: string } };
+  expect(pkg.bin.krmfn).toBe('bin/krmfn.cjs');
+  const viaModule = krmfn(path.join(tmp, 'cache'), ...render);
+  const installed = spawnSync(process.execPath, [path.join(repo, pkg.bin.krmfn), ...render], {
     cwd: repo,
     encoding: 'utf8',
     env: { PATH: process.env.PATH, KRMFN_CACHE_DIR: path.join(tmp, 'cache') },
   });
-  expect(r.status).toBe(0);
-  const loaded = (/^LOADED (.*)$/m.exec(r.stderr)?.[1] ?? '').split(',');
-  expect(loaded).toContain('NativeModule fs');
-  for (const heavy of ['worker_threads', 'http', 'child_process']) {
-    expect(loaded).not.toContain(`NativeModule ${heavy}`);
-  }
+  expect(viaModule.status).toBe(0);
+  expect(installed).toMatchObject({ status: 0, stdout: viaModule.stdout, stderr: viaModule.stderr });
+});
+
+test('the bundle is pure ASCII (read by the ASCII fast path of Node, held by V8 as a one-byte string)', () => {
+  expect(/[^\x00-\x7f]/.test(readFileSync(path.join(repo, 'dist/cli.cjs'), 'latin1'))).toBe(false);
 });
 
 test('the bundle is strict code, as its ES module sources are', () => {
