@@ -4,6 +4,9 @@
  * - `exec` (default): `#!/usr/bin/env node`, calls `runCli` on the entry's default export, so the
  *   file works as kpt's `exec:` and as a container entrypoint; written executable (0755);
  * - `module`: default-exports the function descriptor (for the engine, Workers, tests);
+ * - `browser`: `module` for browsers: no Node built-ins, no `require` shim; default-exports the
+ *   descriptor for `createFunctionRuntime` of krmfn's browser entry (docs/sdk.md, "Previewing a
+ *   function in the browser");
  * - `wasm-js`: a script installing the JS-global `processResourceList` ABI (`toWasmGlobal`), for
  *   JS engines embedded in WASM hosts; synchronous functions only;
  * - `container`: the `exec` file plus, beside it, a `Dockerfile` (distroless-style node base, runs
@@ -22,7 +25,7 @@ import { parseFlags, str, bool } from '../cli-flags.ts';
 import { buildSpec } from './specs/build.ts';
 import { krmfnRoot } from '../package-root.ts';
 
-export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
+export type BuildTarget = 'exec' | 'module' | 'browser' | 'container' | 'wasm-js';
 
 export interface BuildRequest {
   /** Absolute path of the function's entry module (default-exporting the descriptor). */
@@ -96,9 +99,18 @@ export function containerFiles(
   };
 }
 
+/** Where each target's bundle runs: Node targets get Node built-ins and a `require` for CommonJS dependencies. */
+const PLATFORM: Record<BuildTarget, 'node' | 'browser' | 'neutral'> = {
+  exec: 'node',
+  module: 'node',
+  container: 'node',
+  browser: 'browser',
+  'wasm-js': 'neutral',
+};
+
 function wrapperSource(entry: string, target: BuildTarget): string {
   const spec = JSON.stringify(entry.split(nodePath.sep).join('/'));
-  if (target === 'module') return `export { default } from ${spec};\n`;
+  if (target === 'module' || target === 'browser') return `export { default } from ${spec};\n`;
   if (target === 'wasm-js') {
     return [
       `import * as mod from ${spec};`,
@@ -129,8 +141,8 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
     },
     bundle: true,
     format: 'esm',
-    platform: req.target === 'wasm-js' ? 'neutral' : 'node',
-    target: req.target === 'wasm-js' ? 'es2022' : 'node20',
+    platform: PLATFORM[req.target],
+    target: PLATFORM[req.target] === 'node' ? 'node20' : 'es2022',
     outfile: req.out,
     write: false,
     minify: req.minify ?? false,
@@ -140,7 +152,7 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
     banner: {
       js: [
         ...(req.target === 'exec' ? ['#!/usr/bin/env node'] : []),
-        ...(req.target === 'wasm-js'
+        ...(PLATFORM[req.target] !== 'node'
           ? []
           : [
               "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",
@@ -166,10 +178,10 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const parsed = parseFlags(args, buildSpec.flags);
   const v = { target: str(parsed, 'target'), out: str(parsed, 'out'), minify: bool(parsed, 'minify') };
   const target = (v.target ?? 'exec') as BuildTarget;
-  if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
+  if (!Object.hasOwn(PLATFORM, target)) {
     await write(
       io.stderr,
-      `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`,
+      `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, browser, container or wasm-js)\n`,
     );
     return 1;
   }
@@ -181,6 +193,7 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const defaultOut = {
     exec: 'dist/fn.mjs',
     module: 'dist/fn.module.mjs',
+    browser: 'dist/fn.browser.mjs',
     container: 'dist/container/fn.mjs',
     'wasm-js': 'dist/fn.global.js',
   }[target];

@@ -27,7 +27,7 @@ function packageJson(name: string, kind: TemplateKind, krmfnSpec: string): strin
         scripts: {
           test: 'krmfn test',
           'test:node': 'krmfn build --target module && node --test test/',
-          build: 'krmfn build src/fn.ts --out dist/fn.mjs',
+          build: 'krmfn build src/fn.ts --out dist/fn.mjs && krmfn build src/fn.ts --target browser',
           typecheck: 'tsc --noEmit',
         },
         devDependencies: { esbuild: '0.28.2', krmfn: krmfnSpec, typescript: '~6.0.3' },
@@ -447,6 +447,7 @@ npm install              # krmfn comes from the checkout or package \`krmfn init
 npm run typecheck        # tsc against krmfn's type declarations
 npm test                 # golden cases in testdata/ (krmfn test; WRITE_GOLDEN_OUTPUT=1 rewrites them)
 npm run build            # dist/fn.mjs: one file, runnable by node with no install
+                         # and dist/fn.browser.mjs, for a browser preview (krmfn's docs/sdk.md)
 node dist/fn.mjs --help  # usage generated from the config schema
 \`\`\`
 
