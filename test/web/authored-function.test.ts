@@ -5,7 +5,8 @@
  * page of docs/sdk.md ("Previewing a function in the browser", taken from the doc itself) is
  * bundled with the project's esbuild and loaded in real Chromium (Debian's /usr/bin/chromium,
  * driven by playwright-core), and rendering a package there writes the same files and reports the
- * same results as `krmfn render` running the function's exec build.
+ * same results as `krmfn render` running the function's exec build, on success and on a config
+ * error (nothing written, the same error result).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -79,45 +80,75 @@ describe('an authored function in Chromium', () => {
   });
 
   it('renders a package in the page exactly as krmfn render runs the exec build', async () => {
-    const viaCli = join(packed!.work, 'pkg-cli');
-    writeExecPackage(viaCli, join(project, 'dist', 'fn.mjs'));
-    const render = run(
-      packed!.bin,
-      ['render', viaCli, '--allow-exec', '--results-dir', join(viaCli, '..', 'res')],
-      viaCli,
-    );
-    expect(render.code, render.out).toBe(0);
-
-    const page = await browser!.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`${server!.url}preview.html`);
-    await page
-      .waitForFunction(() => typeof (globalThis as { preview?: unknown }).preview === 'function', null, {
-        timeout: 30_000,
-      })
-      .catch((e: Error) => {
-        throw new Error(`${e.message}\npage errors:\n${errors.join('\n')}`);
-      });
-    const kptfile =
-      'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - image: example.com/set-team:v1\n      configPath: team.yaml\n';
-    const out = await page.evaluate(
-      (files) => (globalThis as unknown as { preview(f: Record<string, string>): Promise<Preview> }).preview(files),
-      { Kptfile: kptfile, 'team.yaml': TEAM_CONFIG, 'cm.yaml': APP_CONFIGMAP },
-    );
-    await page.close();
-    expect(errors).toEqual([]);
-    expect(out.ok).toBe(true);
+    const { cli, page } = await renderBothWays('ok', TEAM_CONFIG);
+    expect(cli.code, cli.out).toBe(0);
+    expect(page.ok).toBe(true);
     // The Kptfiles differ (image: in the page, exec: on the command line); every resource is the same.
-    for (const f of ['cm.yaml', 'team.yaml']) expect(out.files[f], f).toBe(readFileSync(join(viaCli, f), 'utf8'));
-    expect(out.files['cm.yaml']).toContain('example.com/managed-by: payments');
-    const cliResults = readFileSync(join(viaCli, '..', 'res', 'results.yaml'), 'utf8');
-    expect(out.results.exitCode).toBe(0);
-    expect(out.results.items).toHaveLength(1);
-    const messages = (out.results.items[0].results ?? []).map((r) => (r as { message: string }).message);
-    const cliMessages = [...cliResults.matchAll(/^[ -]*message: (.*)$/gm)].map((m) => m[1]);
-    expect(messages).toEqual(cliMessages);
-    expect(messages).toEqual([expect.stringMatching(/^set example\.com\/managed-by on \d+ resource\(s\)$/)]);
+    for (const f of ['cm.yaml', 'team.yaml']) expect(page.files[f], f).toBe(cli.files[f]);
+    expect(page.files['cm.yaml']).toContain('example.com/managed-by: payments');
+    expect(page.results.exitCode).toBe(0);
+    expect(page.messages).toEqual(cli.messages);
+    expect(page.messages).toEqual([expect.stringMatching(/^set example\.com\/managed-by on \d+ resource\(s\)$/)]);
+  }, 120_000);
+
+  it('fails in the page as krmfn render fails: same error results, nothing written', async () => {
+    const { cli, page } = await renderBothWays('bad', TEAM_CONFIG.replace('value: payments', 'value: ""'));
+    expect(cli.code).toBe(1);
+    expect(page.ok).toBe(false);
+    expect(page.results.exitCode).toBe(1);
+    expect(page.messages).toEqual(cli.messages);
+    expect(page.messages).toEqual(['functionConfig is invalid: value: must NOT have fewer than 1 characters']);
+    expect(page.files['cm.yaml']).toBe(APP_CONFIGMAP);
+    expect(cli.files['cm.yaml']).toBe(APP_CONFIGMAP);
   }, 120_000);
 });
+
+interface Rendered {
+  files: Record<string, string>;
+  messages: string[];
+}
+
+/**
+ * Renders one package (APP_CONFIGMAP and `teamConfig`) with `krmfn render` running the exec build,
+ * and in the page with the browser build under the image name: files after, result messages.
+ */
+async function renderBothWays(
+  name: string,
+  teamConfig: string,
+): Promise<{ cli: Rendered & { code: number; out: string }; page: Rendered & Preview }> {
+  const dir = join(packed!.work, `pkg-${name}`);
+  const resultsDir = join(packed!.work, `results-${name}`);
+  writeExecPackage(dir, join(project, 'dist', 'fn.mjs'));
+  writeFileSync(join(dir, 'team.yaml'), teamConfig);
+  const render = run(packed!.bin, ['render', dir, '--allow-exec', '--results-dir', resultsDir], dir);
+  const cliResults = readFileSync(join(resultsDir, 'results.yaml'), 'utf8');
+  const cli = {
+    code: render.code,
+    out: render.out,
+    files: Object.fromEntries(['cm.yaml', 'team.yaml'].map((f) => [f, readFileSync(join(dir, f), 'utf8')])),
+    messages: [...cliResults.matchAll(/^[ -]*message: (.*)$/gm)].map((m) => m[1].replace(/^'(.*)'$/, '$1')),
+  };
+
+  const page = await browser!.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(`${server!.url}preview.html`);
+  await page
+    .waitForFunction(() => typeof (globalThis as { preview?: unknown }).preview === 'function', null, {
+      timeout: 30_000,
+    })
+    .catch((e: Error) => {
+      throw new Error(`${e.message}\npage errors:\n${errors.join('\n')}`);
+    });
+  const kptfile =
+    'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - image: example.com/set-team:v1\n      configPath: team.yaml\n';
+  const out = await page.evaluate(
+    (files) => (globalThis as unknown as { preview(f: Record<string, string>): Promise<Preview> }).preview(files),
+    { Kptfile: kptfile, 'team.yaml': teamConfig, 'cm.yaml': APP_CONFIGMAP },
+  );
+  await page.close();
+  expect(errors).toEqual([]);
+  const messages = out.results.items.flatMap((i) => (i.results ?? []).map((r) => (r as { message: string }).message));
+  return { cli, page: { ...out, messages } };
+}
