@@ -230,7 +230,11 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    await write(io.stderr, `error: ${msg}\n`);
+    const nodeOnly =
+      target === 'browser' && /Could not resolve "node:/.test(msg)
+        ? '\n(a function built for browsers cannot import Node built-ins: it gets its items, config and environment through ctx)'
+        : '';
+    await write(io.stderr, `error: ${msg}${nodeOnly}\n`);
     return 1;
   }
 }
