@@ -182,7 +182,7 @@ export function bindConfig<C>(spec: ConfigSpec<C>, raw: KubeObject | undefined, 
 }
 
 /** `; did you mean "labelValue"?` when an object schema declares a property near `key`, else ''. */
-function didYouMean(key: string, schema: JsonSchema | undefined): string {
+export function didYouMean(key: string, schema: JsonSchema | undefined): string {
   const props = isObj(schema) ? schema['properties'] : undefined;
   const near = isObj(props) ? nearestName(key, Object.keys(props)) : undefined;
   return near !== undefined ? `; did you mean ${JSON.stringify(near)}?` : '';

@@ -113,6 +113,12 @@ export interface GoldenOptions {
   update?: boolean;
   /** Options passed to every run (env, clock, image...). */
   run?: ExecuteOptions;
+  /**
+   * Runs one case's function call and returns what the function wrote outside its log (console
+   * output, for example), recorded as stderr before the log lines, as an exec build prints them
+   * (`krmfn test` passes krmfn/sdk/node's console capture). Default: nothing is captured.
+   */
+  captureOutput?: <T>(call: () => Promise<T>) => Promise<{ value: T; output: string }>;
 }
 
 export interface GoldenResult {
@@ -208,9 +214,13 @@ export async function goldenTests(fn: KrmFunction, opts: GoldenOptions): Promise
             .docs[0];
           if (doc) list.functionConfig = new KubeObject(doc);
         }
-        const out = await processResourceList(fn, list, opts.run ?? {});
+        const call = (): Promise<Awaited<ReturnType<typeof processResourceList>>> =>
+          processResourceList(fn, list, opts.run ?? {});
+        const { value: out, output } = opts.captureOutput
+          ? await opts.captureOutput(call)
+          : { value: await call(), output: '' };
         const actual = out.output;
-        const stderr = out.log.map((l) => `${l}\n`).join('');
+        const stderr = output + out.log.map((l) => `${l}\n`).join('');
         const actualStatus = statusText(out.exitCode, stderr);
         const expectedPath = `${dir}/_expected.yaml`;
         const statusPath = `${dir}/${STATUS_FILE}`;

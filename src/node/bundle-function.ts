@@ -11,7 +11,16 @@ import * as nodePath from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { krmfnRoot } from './package-root.ts';
 
-export type BuildTarget = 'exec' | 'module' | 'container' | 'wasm-js';
+export type BuildTarget = 'exec' | 'module' | 'browser' | 'container' | 'wasm-js';
+
+/** Where each target's bundle runs: Node targets get Node built-ins and a `require` for CommonJS dependencies. */
+export const PLATFORM: Record<BuildTarget, 'node' | 'browser' | 'neutral'> = {
+  exec: 'node',
+  module: 'node',
+  container: 'node',
+  browser: 'browser',
+  'wasm-js': 'neutral',
+};
 
 export interface BuildRequest {
   /** Absolute path of the function's entry module (default-exporting the descriptor). */
@@ -62,7 +71,7 @@ async function loadEsbuild(projectDir: string): Promise<Esbuild> {
 
 function wrapperSource(entry: string, target: BuildTarget): string {
   const spec = JSON.stringify(entry.split(nodePath.sep).join('/'));
-  if (target === 'module') return `export { default } from ${spec};\n`;
+  if (target === 'module' || target === 'browser') return `export { default } from ${spec};\n`;
   if (target === 'wasm-js') {
     return [
       `import * as mod from ${spec};`,
@@ -93,8 +102,8 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
     },
     bundle: true,
     format: 'esm',
-    platform: req.target === 'wasm-js' ? 'neutral' : 'node',
-    target: req.target === 'wasm-js' ? 'es2022' : 'node20',
+    platform: PLATFORM[req.target],
+    target: PLATFORM[req.target] === 'node' ? 'node20' : 'es2022',
     outfile: req.out,
     write: false,
     minify: req.minify ?? false,
@@ -104,7 +113,7 @@ export async function buildFunction(req: BuildRequest): Promise<number> {
     banner: {
       js: [
         ...(req.target === 'exec' ? ['#!/usr/bin/env node'] : []),
-        ...(req.target === 'wasm-js'
+        ...(PLATFORM[req.target] !== 'node'
           ? []
           : [
               "import { createRequire as __krmfnCreateRequire } from 'node:module'; const require = __krmfnCreateRequire(import.meta.url);",

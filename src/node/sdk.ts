@@ -50,7 +50,7 @@ const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace'] as co
  * formatted as Node's console formats it (`util.format`: `%s`/`%d` substitution, an `Error` as its
  * stack, objects inspected, cycles shown), and `console.trace` prints `Trace: …` and the call stack.
  */
-async function withConsoleOnStderr<T>(stderr: Writable, body: () => Promise<T>): Promise<T> {
+export async function withConsoleOnStderr<T>(stderr: Writable, body: () => Promise<T>): Promise<T> {
   const saved = CONSOLE_METHODS.map((m) => console[m]);
   const sink = (...args: unknown[]): void => void stderr.write(format(...args) + '\n');
   const trace = (...args: unknown[]): void => {

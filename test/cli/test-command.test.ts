@@ -1,7 +1,8 @@
 /**
  * `krmfn test` on a terminal (src/node/commands/test.ts): a failing case's diff is coloured when
  * stdout is a TTY, plain with NO_COLOR or when piped; the scaffold from `krmfn init` holds a
- * passing case and a case whose function must fail, and both pass as generated.
+ * passing case and a case whose function must fail, and both pass as generated; console output
+ * and exceptions are recorded as stderr that a rerun reproduces, and exit codes are checked.
  */
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
@@ -71,6 +72,47 @@ describe('krmfn test', () => {
       expect(piped.stdout).not.toContain('\x1b[');
     } finally {
       await fsp.writeFile(expected, original);
+    }
+  }, 120_000);
+
+  it('records console output and an exception by its message, so --update writes a golden that passes again', async () => {
+    const fnPath = path.join(dir, 'src', 'fn.ts');
+    const original = await fsp.readFile(fnPath, 'utf8');
+    const caseDir = path.join(dir, 'testdata', 'refused');
+    await fsp.mkdir(caseDir);
+    await fsp.copyFile(path.join(dir, 'testdata', 'basic', 'resources.yaml'), path.join(caseDir, 'resources.yaml'));
+    const config = await fsp.readFile(path.join(dir, 'testdata', 'basic', '_fnconfig.yaml'), 'utf8');
+    await fsp.writeFile(path.join(caseDir, '_fnconfig.yaml'), config.replace(/value: .*/, 'value: refused'));
+    await fsp.writeFile(
+      fnPath,
+      original.replace(
+        '    let changed = 0;',
+        "    console.error('checking', ctx.config.value);\n    if (ctx.config.value === 'refused') throw new Error('value refused');\n    let changed = 0;",
+      ),
+    );
+    try {
+      const update = await krmfn(['test', '--update'], dir);
+      expect(update.code, update.stdout + update.stderr).toBe(0);
+      expect(await fsp.readFile(path.join(caseDir, '_expected_status.yaml'), 'utf8')).toBe(
+        'exitCode: 2\nstderr: |\n  checking refused\n  value refused\n',
+      );
+      expect(await fsp.readFile(path.join(dir, 'testdata', 'basic', '_expected_status.yaml'), 'utf8')).toBe(
+        'exitCode: 0\nstderr: |\n  checking platform-team\n',
+      );
+      // Nothing in the recorded stderr depends on the run: the same function passes as recorded.
+      const again = await krmfn(['test'], dir);
+      expect(again.code, again.stdout).toBe(0);
+      expect(again.stdout).toContain('3 passed, 0 failed');
+      // A case that stops failing fails its test: its exit code and stderr are checked.
+      await fsp.writeFile(fnPath, original);
+      const fixed = await krmfn(['test'], dir);
+      expect(fixed.code).toBe(1);
+      expect(fixed.stdout).toContain('FAIL  refused');
+      expect(fixed.stdout).toMatch(/-exitCode: 2\n[\s\S]*\+exitCode: 0/);
+    } finally {
+      await fsp.writeFile(fnPath, original);
+      await fsp.rm(caseDir, { recursive: true, force: true });
+      await krmfn(['test', '--update'], dir);
     }
   }, 120_000);
 });

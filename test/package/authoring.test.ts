@@ -5,56 +5,28 @@
  * `npm run build` pass; the built function then runs as an `exec:` function under `krmfn render`
  * and, where a `kpt` binary is on PATH, under the real kpt with the same result.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPackedKrmfn, run, writeExecPackage, type PackedKrmfn } from './packed-krmfn.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const NPM_ENV = {
-  ...process.env,
-  npm_config_audit: 'false',
-  npm_config_fund: 'false',
-  npm_config_update_notifier: 'false',
-};
-
+let packed: PackedKrmfn | undefined;
 let work = '';
 let krmfnBin = '';
 let project = '';
-
-function run(cmd: string, args: string[], cwd: string): { code: number; out: string } {
-  const r = spawnSync(cmd, args, { cwd, env: NPM_ENV, encoding: 'utf8', timeout: 300_000 });
-  return { code: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
-}
 
 function hasKpt(): boolean {
   return spawnSync('kpt', ['version'], { encoding: 'utf8' }).status === 0;
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'types', 'sdk', 'index.d.ts'))) {
-    execFileSync(process.execPath, ['scripts/build.mjs', '--types'], { cwd: ROOT, stdio: 'ignore' });
-  }
-  work = mkdtempSync(join(tmpdir(), 'krmfn-author-'));
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: NPM_ENV,
-    }),
-  ) as { filename: string }[];
-  const tool = join(work, 'tool');
-  mkdirSync(tool);
-  writeFileSync(join(tool, 'package.json'), JSON.stringify({ name: 'tool', private: true }));
-  const install = run('npm', ['install', '--ignore-scripts', join(work, packed[0].filename)], tool);
-  if (install.code !== 0) throw new Error(`npm install of the krmfn tarball failed:\n${install.out}`);
-  krmfnBin = join(tool, 'node_modules', '.bin', 'krmfn');
+  packed = installPackedKrmfn('krmfn-author-');
+  work = packed.work;
+  krmfnBin = packed.bin;
 }, 600_000);
 
-afterAll(() => {
-  if (work) rmSync(work, { recursive: true, force: true });
-}, 120_000);
+afterAll(() => packed?.remove(), 120_000);
 
 describe('krmfn init → install → test → typecheck → build, from a packed tarball', () => {
   it('scaffolds a project that depends on the installed krmfn through a file: spec', () => {
@@ -96,24 +68,11 @@ describe('krmfn init → install → test → typecheck → build, from a packed
     expect(build.code, build.out).toBe(0);
     const fnFile = join(project, 'dist', 'fn.mjs');
     expect(existsSync(fnFile)).toBe(true);
+    // ...and the browser module test/web/authored-function.test.ts runs in Chromium.
+    expect(existsSync(join(project, 'dist', 'fn.browser.mjs'))).toBe(true);
 
-    const makePackage = (dir: string): void => {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(
-        join(dir, 'Kptfile'),
-        `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - exec: node ${fnFile}\n      configPath: team.yaml\n`,
-      );
-      writeFileSync(
-        join(dir, 'team.yaml'),
-        'apiVersion: fn.kpt.dev/v1alpha1\nkind: SetTeam\nmetadata:\n  name: team\n  annotations:\n    config.kubernetes.io/local-config: "true"\nvalue: payments\n',
-      );
-      writeFileSync(
-        join(dir, 'cm.yaml'),
-        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app # the app\ndata:\n  k: v\n',
-      );
-    };
     const viaKrmfn = join(work, 'pkg-krmfn');
-    makePackage(viaKrmfn);
+    writeExecPackage(viaKrmfn, fnFile);
     const render = run(krmfnBin, ['render', viaKrmfn, '--allow-exec'], work);
     expect(render.code, render.out).toBe(0);
     const cm = readFileSync(join(viaKrmfn, 'cm.yaml'), 'utf8');
@@ -122,7 +81,7 @@ describe('krmfn init → install → test → typecheck → build, from a packed
 
     if (hasKpt()) {
       const viaKpt = join(work, 'pkg-kpt');
-      makePackage(viaKpt);
+      writeExecPackage(viaKpt, fnFile);
       const kpt = run('kpt', ['fn', 'render', viaKpt, '--allow-exec'], work);
       expect(kpt.code, kpt.out).toBe(0);
       for (const f of ['Kptfile', 'team.yaml', 'cm.yaml']) {

@@ -99,7 +99,7 @@ describe('krmfn build --target container', () => {
       'USER nobody\nENTRYPOINT ["node", "/usr/local/bin/krm-fn.mjs"]',
     );
     expect(await fsp.readFile(path.join(out, 'metadata.yaml'), 'utf8')).toBe(
-      'image: boxed\ndescription: "Sets an annotation on every resource that is not local-config."\ntags:\n  - mutator\nlicense: Apache-2.0\n',
+      'image: boxed\ndescription: "Sets an annotation on every resource but local-config ones and the Kptfile."\ntags:\n  - mutator\nlicense: Apache-2.0\n',
     );
   });
 

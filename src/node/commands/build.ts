@@ -4,6 +4,9 @@
  * - `exec` (default): `#!/usr/bin/env node`, calls `runCli` on the entry's default export, so the
  *   file works as kpt's `exec:` and as a container entrypoint; written executable (0755);
  * - `module`: default-exports the function descriptor (for the engine, Workers, tests);
+ * - `browser`: `module` for browsers: no Node built-ins, no `require` shim; default-exports the
+ *   descriptor for `createFunctionRuntime` of krmfn's browser entry (docs/sdk.md, "Previewing a
+ *   function in the browser");
  * - `wasm-js`: a script installing the JS-global `processResourceList` ABI (`toWasmGlobal`), for
  *   JS engines embedded in WASM hosts; synchronous functions only;
  * - `container`: the `exec` file plus, beside it, a `Dockerfile` (distroless-style node base, runs
@@ -19,7 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { write, type CliIO } from '../io.ts';
 import { parseFlags, str, bool } from '../cli-flags.ts';
 import { buildSpec } from './specs/build.ts';
-import { buildFunction, type BuildTarget } from '../bundle-function.ts';
+import { buildFunction, PLATFORM, type BuildTarget } from '../bundle-function.ts';
 
 /** Dockerfile and catalog metadata.yaml for a container build of `fn` (bundle file name `file`). */
 export function containerFiles(
@@ -50,10 +53,10 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const parsed = parseFlags(args, buildSpec.flags);
   const v = { target: str(parsed, 'target'), out: str(parsed, 'out'), minify: bool(parsed, 'minify') };
   const target = (v.target ?? 'exec') as BuildTarget;
-  if (target !== 'exec' && target !== 'module' && target !== 'container' && target !== 'wasm-js') {
+  if (!Object.hasOwn(PLATFORM, target)) {
     await write(
       io.stderr,
-      `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, container or wasm-js)\n`,
+      `error: unknown --target ${JSON.stringify(v.target)} (expected exec, module, browser, container or wasm-js)\n`,
     );
     return 1;
   }
@@ -65,6 +68,7 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
   const defaultOut = {
     exec: 'dist/fn.mjs',
     module: 'dist/fn.module.mjs',
+    browser: 'dist/fn.browser.mjs',
     container: 'dist/container/fn.mjs',
     'wasm-js': 'dist/fn.global.js',
   }[target];
@@ -101,7 +105,11 @@ export async function runBuild(args: string[], io: CliIO): Promise<number> {
     return 0;
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    await write(io.stderr, `error: ${msg}\n`);
+    const nodeOnly =
+      target === 'browser' && /Could not resolve "node:/.test(msg)
+        ? '\n(a function built for browsers cannot import Node built-ins: it gets its items, config and environment through ctx)'
+        : '';
+    await write(io.stderr, `error: ${msg}${nodeOnly}\n`);
     return 1;
   }
 }

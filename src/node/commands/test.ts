@@ -4,20 +4,36 @@
  * temp file, imports it and runs `goldenTests` over DIR/testdata. Prints one line per case and
  * the diff of each failure (coloured on a terminal unless NO_COLOR); exit code 1 when any case
  * fails. A case checks the output ResourceList (`_expected.yaml`, results included) and the exit
- * code and stderr (`_expected_status.yaml`; absent means exit code 0 and no stderr). `--update` (or
- * `WRITE_GOLDEN_OUTPUT=1`) rewrites both from the actual run.
+ * code and stderr (`_expected_status.yaml`; absent means exit code 0 and no stderr): console output
+ * first, then the function's log, as the exec build prints them, except that an exception is
+ * recorded by its message without the stack. `--update` (or `WRITE_GOLDEN_OUTPUT=1`) rewrites both
+ * from the actual run.
  */
 import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
+import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { isKrmFunction } from '../../../sdk/define.ts';
 import { goldenTests } from '../../../sdk/testing.ts';
-import { nodeFixtures } from '../sdk.ts';
+import { nodeFixtures, withConsoleOnStderr } from '../sdk.ts';
 import { write, type CliIO } from '../io.ts';
 import { bool, parseFlags, str } from '../cli-flags.ts';
 import { testSpec } from './specs/test.ts';
 import { buildFunction } from '../bundle-function.ts';
+
+/** Runs `call` with console.* captured as an exec build prints it on stderr (src/node/sdk.ts). */
+async function captureConsole<T>(call: () => Promise<T>): Promise<{ value: T; output: string }> {
+  let output = '';
+  const sink = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      output += chunk.toString();
+      done();
+    },
+  });
+  const value = await withConsoleOnStderr(sink, call);
+  return { value, output };
+}
 
 /** Colours a unified diff's added and removed lines (ANSI), for terminals. */
 function colourDiff(diff: string): string {
@@ -66,7 +82,14 @@ export async function runTest(args: string[], io: CliIO): Promise<number> {
     const fn = mod.default;
     const fixtures = nodeFixtures(testdata);
     const update = values.update === true || io.env['WRITE_GOLDEN_OUTPUT'] === '1';
-    const cases = await goldenTests(fn, { dir: fixtures.dir, fs: fixtures.fs, update });
+    const cases = await goldenTests(fn, {
+      dir: fixtures.dir,
+      fs: fixtures.fs,
+      update,
+      // An exception is recorded by its message: its stack names this run's temp file and lines.
+      run: { logStack: false },
+      captureOutput: captureConsole,
+    });
     const colour =
       (io.stdout as { isTTY?: boolean }).isTTY === true && !io.env['NO_COLOR'] && io.env['TERM'] !== 'dumb';
     let failed = 0;

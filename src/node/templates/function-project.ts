@@ -27,10 +27,13 @@ function packageJson(name: string, kind: TemplateKind, krmfnSpec: string): strin
         scripts: {
           test: 'krmfn test',
           'test:node': 'krmfn build --target module && node --test test/',
-          build: 'krmfn build src/fn.ts --out dist/fn.mjs',
+          build: 'krmfn build src/fn.ts --out dist/fn.mjs && krmfn build src/fn.ts --target browser',
           typecheck: 'tsc --noEmit',
         },
         devDependencies: { esbuild: '0.28.2', krmfn: krmfnSpec, typescript: '~6.0.3' },
+        // krmfn's \`prepare\` builds a clone (a no-op in a packed krmfn): nothing this project needs, so
+        // npm's install-script review (npm 11.16+) need not ask about it.
+        allowScripts: { krmfn: false },
       },
       null,
       2,
@@ -124,11 +127,12 @@ import { CONFIG_KIND, configSchema, type Config } from './config.ts';
 
 export default defineMutator<Config>({
   name: '${name}',
-  usage: 'Sets an annotation on every resource that is not local-config.',
+  usage: 'Sets an annotation on every resource but local-config ones and the Kptfile.',
   config: { kind: CONFIG_KIND, schema: configSchema },
   run(ctx) {
     let changed = 0;
-    for (const obj of ctx.items.where((o) => !o.isLocalConfig)) {
+    // Local-config resources (function configs) and the package's Kptfile are not deployed: skip them.
+    for (const obj of ctx.items.where((o) => !o.isLocalConfig && o.kind !== 'Kptfile')) {
       if (obj.getAnnotation(ctx.config.key) === ctx.config.value) continue;
       obj.setAnnotation(ctx.config.key, ctx.config.value);
       changed++;
@@ -141,10 +145,11 @@ import { CONFIG_KIND, configSchema, type Config } from './config.ts';
 
 export default defineValidator<Config>({
   name: '${name}',
-  usage: 'Reports every resource (except local-config ones) that lacks a label.',
+  usage: 'Reports every resource (but local-config ones and the Kptfile) that lacks a label.',
   config: { kind: CONFIG_KIND, schema: configSchema },
   run(ctx) {
-    for (const obj of ctx.items.where((o) => !o.isLocalConfig)) {
+    // Local-config resources (function configs) and the package's Kptfile are not deployed: skip them.
+    for (const obj of ctx.items.where((o) => !o.isLocalConfig && o.kind !== 'Kptfile')) {
       if (obj.getLabel(ctx.config.label) === undefined) {
         ctx.results.error(\`missing label \${ctx.config.label}\`, { object: obj, field: ['metadata', 'labels', ctx.config.label] });
       }
@@ -200,17 +205,22 @@ data:
   note: left alone
 `;
 
-function fnConfig(kind: TemplateKind, cfgKind: string): string {
+/** The body of an example config of each kind (after its metadata). */
+function fnConfigBody(kind: TemplateKind): string {
   const body: Record<TemplateKind, string> = {
     mutator: 'value: platform-team\n',
     validator: 'label: app\n',
     generator: 'name: settings\ndata:\n  mode: fast\n',
   };
+  return body[kind];
+}
+
+function fnConfig(kind: TemplateKind, cfgKind: string): string {
   return `apiVersion: fn.kpt.dev/v1alpha1
 kind: ${cfgKind}
 metadata:
   name: example
-${body[kind]}`;
+${fnConfigBody(kind)}`;
 }
 
 const ANN = (path: string, index: number): string => `    annotations:
@@ -447,20 +457,34 @@ npm install              # krmfn comes from the checkout or package \`krmfn init
 npm run typecheck        # tsc against krmfn's type declarations
 npm test                 # golden cases in testdata/ (krmfn test; WRITE_GOLDEN_OUTPUT=1 rewrites them)
 npm run build            # dist/fn.mjs: one file, runnable by node with no install
+                         # and dist/fn.browser.mjs, for a browser preview (krmfn's docs/sdk.md)
 node dist/fn.mjs --help  # usage generated from the config schema
 \`\`\`
 
-Run it with kpt (or \`krmfn render\`) as an exec function:
+Run it with kpt (or \`krmfn render\`) as an exec function, in a package such as \`pkg/\`:
 
 \`\`\`yaml
-# Kptfile
+# pkg/Kptfile
+apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: pkg
 pipeline:
   mutators:
     - exec: node ./dist/fn.mjs
-      configPath: fn-config.yaml   # kind: ${cfgKind}, apiVersion: fn.kpt.dev/v1alpha1
-\`\`\`
+      configPath: fn-config.yaml
+---
+# pkg/fn-config.yaml (local-config: the function's input, not one of the package's resources)
+apiVersion: fn.kpt.dev/v1alpha1
+kind: ${cfgKind}
+metadata:
+  name: config
+  annotations:
+    config.kubernetes.io/local-config: "true"
+${fnConfigBody(kind)}\`\`\`
 
-\`kpt fn render --allow-exec\` / \`krmfn render --allow-exec\`. The config may also be a ConfigMap with the same keys
+\`kpt fn render pkg --allow-exec\` / \`krmfn render pkg --allow-exec\`, from this directory: an \`exec:\` command runs
+where kpt runs, so \`./dist/fn.mjs\` is this project's build. The config may also be a ConfigMap with the same keys
 (\`kpt fn eval --exec ./dist/fn.mjs -- key=value\`); values are coerced by the schema in \`src/config.ts\`.
 
 Layout: \`src/fn.ts\` (the function), \`src/config.ts\` (config type and JSON Schema), \`testdata/<case>/\`

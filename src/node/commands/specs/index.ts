@@ -3,6 +3,7 @@
  * once (sorted by name). Importing it loads no command implementation (see types.ts, `load`).
  */
 import { buildSpec } from './build.ts';
+import { checkSpec } from './check.ts';
 import { completionSpec } from './completion.ts';
 import { docSpec } from './doc.ts';
 import { evalSpec } from './eval.ts';
@@ -21,6 +22,7 @@ import type { Command } from './types.ts';
 
 export const COMMANDS: readonly Command[] = Object.freeze([
   buildSpec,
+  checkSpec,
   completionSpec,
   docSpec,
   evalSpec,
