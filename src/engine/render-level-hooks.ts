@@ -72,8 +72,11 @@ export async function recordStep<T>(
 }
 
 export function renderErrorForStatus(st: RenderState, root: string, failure: EngineFailure): string {
+  const pkg = st.failedPackage ?? root;
+  if (st.failedBeforeRun !== undefined)
+    return kptRenderErrorText(st.opts.cwd ?? '/', root, pkg, st.failedBeforeRun, false);
   const cause = failure.style === 'none' ? 'already handled error' : failure.error.message;
-  return kptRenderErrorText(st.opts.cwd ?? '/', root, st.failedPackage ?? root, cause);
+  return kptRenderErrorText(st.opts.cwd ?? '/', root, pkg, cause);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

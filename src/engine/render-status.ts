@@ -134,10 +134,20 @@ export const beta67RenderStatus: RenderStatusWriter = {
  * path relative to the working directory (absolute when outside it) and every occurrence of the
  * root's absolute path is then replaced by `.` (kptdev/kpt pkg/lib/errors/errors.go and
  * api/kptfile/v1/path.go `RelativePath` at v1.0.0-beta.67). A function's non-zero exit is
- * `already handled error`.
+ * `already handled error`. An error of the pipeline's run-time validation (`ValidatePipeline`,
+ * `inPipeline` false) is not wrapped by `pipeline.run`: `pkg.render: pkg <P>: <cause>`.
  */
-export function kptRenderErrorText(cwd: string, root: string, pkgDir: string, cause: string): string {
+export function kptRenderErrorText(
+  cwd: string,
+  root: string,
+  pkgDir: string,
+  cause: string,
+  inPipeline = true,
+): string {
   const rel = relative(cwd, pkgDir);
   const shown = rel === '..' || rel.startsWith('../') ? pkgDir : rel;
-  return `pkg.render: pkg ${shown}:\n\tpipeline.run: ${cause}`.split(root).join('.');
+  const text = inPipeline
+    ? `pkg.render: pkg ${shown}:\n\tpipeline.run: ${cause}`
+    : `pkg.render: pkg ${shown}: ${cause}`;
+  return text.split(root).join('.');
 }

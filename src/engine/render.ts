@@ -29,7 +29,7 @@ import type { EngineEvent } from './events.ts';
 import { loadKptfile, readResourceFile, scanPackage } from './read.ts';
 import { byteCompare, dirname, join, relative } from './paths.ts';
 import {
-  checkConfigPathsPresent,
+  configPathProblem,
   configMapFunctionConfig,
   liveConfig,
   validatePipeline,
@@ -56,6 +56,11 @@ export interface RenderState {
   steps: StepRecord[];
   /** The package whose pipeline failed, when one did. */
   failedPackage?: string;
+  /**
+   * When that pipeline failed its run-time validation (kpt's `ValidatePipeline`), before any step:
+   * kpt's whole error text, which its Kptfile status shows without the `pipeline.run` layer.
+   */
+  failedBeforeRun?: string;
   /** Packages hydration reached. */
   packagesVisited: number;
   /** The root Kptfile asks to keep a failed render's partial results (kpt beta.67). */
@@ -120,7 +125,11 @@ async function runPipeline(
     st.step.emit({ type: 'package-end', displayPath: shown, functions: 0 });
     return input;
   }
-  checkConfigPathsPresent(entries, local);
+  const missing = configPathProblem(entries, local, st.level.messages);
+  if (missing) {
+    st.failedBeforeRun = missing.all;
+    throw new KrmfnError({ code: 'kptfile-invalid', message: missing.first });
+  }
   const names = new Map<PipelineEntry, string>();
   const resolve = (e: PipelineEntry): Promise<FunctionRunner> =>
     recordStep(
