@@ -19,7 +19,7 @@ import { checkSavedConfigPath, saveFunctionToKptfile } from './kptfile-save.ts';
 import { join } from './paths.ts';
 import { readResourceFile, scanPackage } from './read.ts';
 import { displayName, resolveContext, writeResults } from './render.ts';
-import { kptLevel } from './kpt-level.ts';
+import { kptLevel, type KptLevel } from './kpt-level.ts';
 import { runStep, stepContext } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
 import { applyPlan, emitStdout, emitUnwrap, planWrite, relativize } from './write.ts';
@@ -81,7 +81,9 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   const output = opts.output ?? ('dir' in opts.source ? { kind: 'in-place' as const } : { kind: 'stdout' as const });
   let plainFailure = false;
+  let level: KptLevel | undefined;
   try {
+    level = kptLevel(opts.kptVersion);
     if (!opts.function.image && !opts.function.exec)
       throw new KrmfnError({ code: 'usage', message: 'must specify --image or --exec' });
     if (opts.fnConfigPath && opts.args && (opts.args.data.length || opts.args.kind)) {
@@ -202,7 +204,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     outcome.failure = toFailure(e, 'eval');
     if (plainFailure && outcome.failure.style === 'typed') outcome.failure.style = 'plain';
   }
-  const file = await writeResults(opts, results, !outcome.ok);
+  const file = await writeResults(opts, results, !outcome.ok, level?.resultFieldValues);
   if (file) outcome.resultsFile = file;
   return outcome;
 }

@@ -17,6 +17,7 @@ import { beta56Images, beta67Images, type ImageNamer } from './image-naming.ts';
 import { noRenderStatus, beta67RenderStatus, type RenderStatusWriter } from './render-status.ts';
 import { beta56Text, type TextStrategy } from './text-strategy.ts';
 import { beta67Text } from './text-output-beta67.ts';
+import type { FieldValueStyle } from '../core/result-field-values.ts';
 
 export interface KptLevel {
   readonly version: KptVersion;
@@ -41,6 +42,8 @@ export interface KptLevel {
    * (beta.56's `Execute` returns before saving them, checked with the real kpt; beta.67 saves them).
    */
   readonly resultsWhenRootFails: boolean;
+  /** How results.yaml records a result's field values (src/core/result-field-values.ts). */
+  readonly resultFieldValues: FieldValueStyle;
 }
 
 const LEVELS: Record<KptVersion, KptLevel> = {
@@ -55,6 +58,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     imagePrefixFlag: false,
     messages: BETA56_MESSAGES,
     resultsWhenRootFails: false,
+    resultFieldValues: 'go-values',
   },
   '1.0.0-beta.67': {
     version: '1.0.0-beta.67',
@@ -67,6 +71,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     imagePrefixFlag: true,
     messages: BETA67_MESSAGES,
     resultsWhenRootFails: true,
+    resultFieldValues: 'strings',
   },
 };
 

@@ -12,7 +12,8 @@
  * - `status.renderStatus` (absent when no step ran): `mutationSteps` and `validationSteps` of
  *   every package in run order (name, image, exec, executionError, stderr, exitCode, results,
  *   errorResults = the results of severity error) and, on failure, `errorSummary`: one
- *   `<name|image|exec>: <executionError | exit code N>` line per failed step.
+ *   `<name|image|exec>: <executionError | exit code N>` line per failed step. Result field values
+ *   are kpt's strings (src/core/result-field-values.ts, 'strings').
  * A Kptfile that does not decode is left alone (kpt logs and continues). beta.56 writes nothing.
  */
 import { canonicalKptfileNode, emitCanonicalKptfile, goStringNode, intNode } from '../core/kptfile-canonical.ts';
@@ -59,9 +60,9 @@ function stepNode(s: StepRecord): YNode {
   add('executionError', s.executionError);
   add('stderr', s.stderr);
   c.push(strNode('exitCode'), intNode(s.exitCode));
-  if (s.results.length) c.push(strNode('results'), resultsNode(s.results));
+  if (s.results.length) c.push(strNode('results'), resultsNode(s.results, 'strings'));
   const errors = s.results.filter((r) => r.severity === 'error');
-  if (errors.length) c.push(strNode('errorResults'), resultsNode(errors));
+  if (errors.length) c.push(strNode('errorResults'), resultsNode(errors, 'strings'));
   return mappingNode(c);
 }
 

@@ -11,6 +11,7 @@ import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { withLimits, type Limits } from '../core/limits.ts';
 import { emitResultsFile, newResultList } from '../core/results-file.ts';
+import type { FieldValueStyle } from '../core/result-field-values.ts';
 import type { FunctionResultList } from '../core/result.ts';
 import { checkKrm } from './invariants.ts';
 import { kptLevel, type KptLevel } from './kpt-level.ts';
@@ -352,12 +353,13 @@ export async function writeResults(
   host: EngineHost,
   results: FunctionResultList,
   failed: boolean,
+  fieldValues?: FieldValueStyle,
 ): Promise<string | undefined> {
   if (!host.resultsDir) return undefined;
   const file = join(host.resultsDir, 'results.yaml');
   try {
     await host.fs.mkdirp(host.resultsDir);
-    await host.fs.writeFile(file, new TextEncoder().encode(emitResultsFile(results)));
+    await host.fs.writeFile(file, new TextEncoder().encode(emitResultsFile(results, fieldValues)));
   } catch (e) {
     if (!failed) throw e;
   }
@@ -443,7 +445,10 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
   outcome.packagesVisited = st.packagesVisited;
-  const file = rootLoaded || st.level.resultsWhenRootFails ? await writeResults(opts, results, !outcome.ok) : undefined;
+  const file =
+    rootLoaded || st.level.resultsWhenRootFails
+      ? await writeResults(opts, results, !outcome.ok, st.level.resultFieldValues)
+      : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }
