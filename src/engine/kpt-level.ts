@@ -37,11 +37,6 @@ export interface KptLevel {
   readonly imagePrefixFlag: boolean;
   /** Messages whose wording differs between releases (src/core/kpt-messages.ts). */
   readonly messages: KptMessages;
-  /**
-   * Whether `--results-dir` still gets a results file when the root package cannot be loaded
-   * (beta.56's `Execute` returns before saving them, checked with the real kpt; beta.67 saves them).
-   */
-  readonly resultsWhenRootFails: boolean;
   /** How results.yaml records a result's field values (src/core/result-field-values.ts). */
   readonly resultFieldValues: FieldValueStyle;
 }
@@ -57,7 +52,6 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     bfsRenderAnnotation: undefined,
     imagePrefixFlag: false,
     messages: BETA56_MESSAGES,
-    resultsWhenRootFails: false,
     resultFieldValues: 'go-values',
   },
   '1.0.0-beta.67': {
@@ -70,7 +64,6 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     bfsRenderAnnotation: 'kpt.dev/bfs-rendering',
     imagePrefixFlag: true,
     messages: BETA67_MESSAGES,
-    resultsWhenRootFails: true,
     resultFieldValues: 'strings',
   },
 };

@@ -387,7 +387,9 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   };
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   // kpt saves no results when the root package cannot be loaded (internal/util/render/executor.go
-  // `Execute` at v1.0.0-beta.56 returns before hydrating); beta.67 writes no status then either.
+  // `Execute` at v1.0.0-beta.56, checked with the real kpt, and pkg/lib/kptops/render_executor.go
+  // at v1.0.0-beta.67 both return from `newPkgNode`'s error before hydrating); beta.67 writes no
+  // status then either.
   let rootLoaded = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
@@ -445,10 +447,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
   outcome.packagesVisited = st.packagesVisited;
-  const file =
-    rootLoaded || st.level.resultsWhenRootFails
-      ? await writeResults(opts, results, !outcome.ok, st.level.resultFieldValues)
-      : undefined;
+  const file = rootLoaded ? await writeResults(opts, results, !outcome.ok, st.level.resultFieldValues) : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }
