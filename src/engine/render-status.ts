@@ -136,7 +136,10 @@ export const beta67RenderStatus: RenderStatusWriter = {
  * root's absolute path is then replaced by `.` (kptdev/kpt pkg/lib/errors/errors.go and
  * api/kptfile/v1/path.go `RelativePath` at v1.0.0-beta.67). A function's non-zero exit is
  * `already handled error`. An error of the pipeline's run-time validation (`ValidatePipeline`,
- * `inPipeline` false) is not wrapped by `pipeline.run`: `pkg.render: pkg <P>: <cause>`.
+ * `inPipeline` false) is not wrapped by `pipeline.run`: `pkg.render: pkg <P>: <cause>`. When the
+ * failing pipeline is not package <P> (top-down hydration wraps every error with the root, kpt's
+ * `hydrateBfsOrder`), `pipeline.run` names it: `pipeline.run: pkg <Q>: <cause>` (errors.go `E`
+ * drops a wrapped error's path only when it equals the outer one).
  */
 export function kptRenderErrorText(
   cwd: string,
@@ -144,11 +147,15 @@ export function kptRenderErrorText(
   pkgDir: string,
   cause: string,
   inPipeline = true,
+  pipelineDir: string = pkgDir,
 ): string {
-  const rel = relative(cwd, pkgDir);
-  const shown = rel === '..' || rel.startsWith('../') ? pkgDir : rel;
+  const shown = (dir: string): string => {
+    const rel = relative(cwd, dir);
+    return rel === '..' || rel.startsWith('../') ? dir : rel;
+  };
+  const inner = pipelineDir === pkgDir ? '' : `pkg ${shown(pipelineDir)}: `;
   const text = inPipeline
-    ? `pkg.render: pkg ${shown}:\n\tpipeline.run: ${cause}`
-    : `pkg.render: pkg ${shown}: ${cause}`;
+    ? `pkg.render: pkg ${shown(pkgDir)}:\n\tpipeline.run: ${inner}${cause}`
+    : `pkg.render: pkg ${shown(pkgDir)}: ${cause}`;
   return text.split(root).join('.');
 }

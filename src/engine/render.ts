@@ -62,6 +62,8 @@ export interface RenderState {
    * kpt's whole error text, which its Kptfile status shows without the `pipeline.run` layer.
    */
   failedBeforeRun?: string;
+  /** Hydration is top-down (`kpt.dev/bfs-rendering`), which words the status message differently. */
+  topDown?: boolean;
   /** Packages hydration reached. */
   packagesVisited: number;
   /** The root Kptfile asks to keep a failed render's partial results (kpt beta.67). */
@@ -245,6 +247,7 @@ async function hydrateBfs(
   entries: PipelineEntry[],
 ): Promise<KubeObject[]> {
   const { fs } = st.opts;
+  st.topDown = true;
   const top: BfsPackage = { dir: root, kptfile, entries, resources: [], children: [] };
   const all: BfsPackage[] = [];
   const queue = [top];
