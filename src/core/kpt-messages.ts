@@ -5,21 +5,43 @@
  * - beta.56: kptdev/kpt pkg/api/kptfile/v1/validation.go at v1.0.0-beta.56.
  * - beta.67: kptdev/kpt api/kptfile/v1/validation.go at v1.0.0-beta.67 (`ValidateFunctionImageURL`
  *   wraps distribution/reference's `Parse` error; `GetValidatedFnConfigFromPath` wraps the open
- *   error).
+ *   error) and pkg/lib/pkg/pkg.go at v1.0.0-beta.67 (`ValidatePipeline`'s `makeStepValidationErr`,
+ *   naming the step by `PipelineStepNameOrImage`).
  */
+import { parseImageRef } from './image.ts';
 import { beta56InvalidImage, goQuote, isValidImageReference } from './kptfile.ts';
+
+/** A pipeline step as `ValidatePipeline` names it in its configPath reason. */
+export interface PipelineStepRef {
+  validator: boolean;
+  name?: string;
+  image?: string;
+}
 
 export interface KptMessages {
   /** The ValidateError reason for a bad `image`, or undefined when the reference is valid. */
   invalidImage(image: string): string | undefined;
   /** The ValidateError reason when a `configPath` file cannot be opened (`abs`: the joined path). */
   configPathMissing(configPath: string, abs: string): string;
+  /** The ValidateError reason when a `configPath` names no resource read from the step's own package. */
+  configPathNotInPackage(step: PipelineStepRef, configPath: string): string;
 }
 
 export const BETA56_MESSAGES: KptMessages = {
   invalidImage: beta56InvalidImage,
   configPathMissing: () => 'functionConfig must exist in the current package',
+  configPathNotInPackage: () => 'functionConfig must exist in the current package',
 };
+
+/**
+ * kpt's `PipelineStepNameOrImage`: the step's name, else its image's base name (regclient's
+ * repository after its last `/`; the image reference has passed validation by then). An exec step
+ * with no name gives ''.
+ */
+function stepNameOrImage(step: PipelineStepRef): string {
+  if (step.name) return step.name;
+  return step.image ? parseImageRef(step.image).name : '';
+}
 
 /** distribution/reference `Parse` errors (reference.go): format, uppercase, total name length. */
 function referenceError(image: string): string | undefined {
@@ -41,4 +63,9 @@ export const BETA67_MESSAGES: KptMessages = {
   },
   configPathMissing: (configPath, abs) =>
     `failed to open functionConfig from path ${goQuote(configPath)}: open ${abs}: no such file or directory`,
+  configPathNotInPackage: (step, configPath) => {
+    const kind = step.validator ? 'validator' : 'mutator';
+    const p = goQuote(configPath);
+    return `functionConfig resource for ${kind} ${goQuote(stepNameOrImage(step))} is missing from path ${p}, this also occurs if ${p} is part of a subpackage`;
+  },
 };

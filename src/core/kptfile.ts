@@ -362,14 +362,29 @@ export const KPTFILE_API_VERSION = 'kpt.dev/v1';
  * kpt's version/kind check. Returns the message (without the `Error: ` prefix kpt's resolver adds)
  * or undefined when the Kptfile is a `kpt.dev/v1` `Kptfile`.
  */
-export function checkKptfileVersion(apiVersion: string, kind: string, absDir: string): string | undefined {
+/**
+ * The upgrade function kpt's message for a v1alpha2 Kptfile names (kptdev/kpt
+ * internal/errors/resolver/pkg.go at v1.0.0-beta.56, pkg/lib/errors/resolver/pkg.go at
+ * v1.0.0-beta.67).
+ */
+const V1ALPHA2_FIX_IMAGE: Record<KptVersion, string> = {
+  '1.0.0-beta.56': 'gcr.io/kpt-fn/fix:v0.2',
+  '1.0.0-beta.67': 'ghcr.io/kptdev/krm-functions-catalog/fix:latest',
+};
+
+export function checkKptfileVersion(
+  apiVersion: string,
+  kind: string,
+  absDir: string,
+  level: KptVersion = DEFAULT_KPT_VERSION,
+): string | undefined {
   if (apiVersion === KPTFILE_API_VERSION && kind === 'Kptfile') return undefined;
   const at = `Kptfile at ${JSON.stringify(absDir)}`;
   if (kind === 'Kptfile' && apiVersion === 'kpt.dev/v1alpha1') {
     return `${at} has an old version ("v1alpha1") of the Kptfile schema.\nPlease update the package to the latest format by following https://kpt.dev/installation/migration.`;
   }
   if (kind === 'Kptfile' && apiVersion === 'kpt.dev/v1alpha2') {
-    return `${at} has an old version ("v1alpha2") of the Kptfile schema.\nPlease run "kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry.`;
+    return `${at} has an old version ("v1alpha2") of the Kptfile schema.\nPlease run "kpt fn eval <PKG_PATH> -i ${V1ALPHA2_FIX_IMAGE[level]} --include-meta-resources" to upgrade the package and retry.`;
   }
   const slash = apiVersion.lastIndexOf('/');
   const group = slash >= 0 ? apiVersion.slice(0, slash) : '';

@@ -16,6 +16,7 @@ import { KrmfnError } from './errors.ts';
 import { ANNOTATIONS, KubeObject } from './kube-object.ts';
 import type { Limits } from './limits.ts';
 import type { FieldRef, FileRef, ResourceRef, Result, Severity } from './result.ts';
+import { fieldValueNode, rememberFieldSource, type FieldValueStyle } from './result-field-values.ts';
 import { toJS } from './yaml/convert.ts';
 import { documentNode, mapGet, mappingNode, sequenceNode, strNode, type YNode } from './yaml/node.ts';
 import { emitYamlDocument, parseYamlFile } from './yaml/index.ts';
@@ -79,7 +80,8 @@ export function parseFunctionOutput(
   const first = parsed.docs[0]?.content[0];
   if (parsed.docs.length >= 1 && isListKind(first)) {
     const root = first;
-    const results = parseResultsValue(toJS(mapGet(root, 'results'), opts.limits));
+    const resultsAt = mapGet(root, 'results');
+    const results = parseResultsValue(toJS(resultsAt, opts.limits), resultsAt);
     const items = itemsOf(root);
     return { items, results, wrapped: true };
   }
@@ -149,13 +151,33 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-/** Results as a function reported them, in either the list or the legacy wrapper form. */
-export function parseResultsValue(value: unknown): Result[] {
+function deref(n: YNode | undefined): YNode | undefined {
+  let x = n;
+  while (x && x.kind === 'alias' && x.alias) x = x.alias;
+  return x;
+}
+
+function childOf(n: YNode | undefined, key: string): YNode | undefined {
+  const m = deref(n);
+  return m && m.kind === 'mapping' ? mapGet(m, key) : undefined;
+}
+
+/**
+ * Results as a function reported them, in either the list or the legacy wrapper form. With the
+ * `results` node they were decoded from, each field's value nodes are remembered for the
+ * release-specific form of results files (src/core/result-field-values.ts).
+ */
+export function parseResultsValue(value: unknown, node?: YNode): Result[] {
   let list: unknown = value;
-  if (list && typeof list === 'object' && !Array.isArray(list)) list = (list as { items?: unknown }).items;
+  let listNode = deref(node);
+  if (list && typeof list === 'object' && !Array.isArray(list)) {
+    list = (list as { items?: unknown }).items;
+    listNode = deref(childOf(listNode, 'items'));
+  }
   if (!Array.isArray(list)) return [];
+  const itemNodes = listNode && listNode.kind === 'sequence' ? listNode.content : [];
   const out: Result[] = [];
-  for (const raw of list) {
+  for (const [at, raw] of list.entries()) {
     if (!raw || typeof raw !== 'object') continue;
     const r = raw as Record<string, unknown>;
     const result: Result = { message: str(r.message) ?? '' };
@@ -177,8 +199,20 @@ export function parseResultsValue(value: unknown): Result[] {
     if (field && typeof field === 'object') {
       const f: FieldRef = { path: str(field.path) ?? '' };
       if (field.currentValue !== undefined) f.currentValue = field.currentValue;
-      const proposed = field.proposedValue ?? field.suggestedValue;
+      const proposed = field.suggestedValue !== undefined ? field.suggestedValue : field.proposedValue;
       if (proposed !== undefined) f.proposedValue = proposed;
+      const fieldNode = childOf(itemNodes[at], 'field');
+      if (fieldNode) {
+        // kpt reads `proposedValue`, then lets a legacy `suggestedValue` override it.
+        const suggested = childOf(fieldNode, 'suggestedValue');
+        const current = childOf(fieldNode, 'currentValue');
+        const proposedNode = suggested ?? childOf(fieldNode, 'proposedValue');
+        rememberFieldSource(f, {
+          ...(current ? { current } : {}),
+          ...(proposedNode ? { proposed: proposedNode } : {}),
+          ...(suggested ? { suggested: true } : {}),
+        });
+      }
       result.field = f;
     }
     const file = r.file as Record<string, unknown> | undefined;
@@ -198,23 +232,11 @@ export function parseResultsValue(value: unknown): Result[] {
 }
 
 /** Results as YAML nodes in kpt's key order, omitting empty fields. */
-export function resultsNode(results: readonly Result[]): YNode {
-  return sequenceNode(results.map(resultNode));
+export function resultsNode(results: readonly Result[], fieldValues: FieldValueStyle = 'as-given'): YNode {
+  return sequenceNode(results.map((r) => resultNode(r, fieldValues)));
 }
 
-function valueNode(v: unknown): YNode {
-  if (v === null || v === undefined) return strNode('');
-  if (typeof v === 'object') {
-    if (Array.isArray(v)) return sequenceNode(v.map(valueNode));
-    const c: YNode[] = [];
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) c.push(strNode(k), valueNode(x));
-    return mappingNode(c);
-  }
-  if (typeof v === 'string') return strNode(v);
-  return { ...strNode(String(v)), tag: typeof v === 'boolean' ? '!!bool' : Number.isInteger(v) ? '!!int' : '!!float' };
-}
-
-function resultNode(r: Result): YNode {
+function resultNode(r: Result, fieldValues: FieldValueStyle): YNode {
   const c: YNode[] = [];
   const add = (k: string, v: YNode): void => void c.push(strNode(k), v);
   if (r.message) add('message', strNode(r.message));
@@ -230,8 +252,10 @@ function resultNode(r: Result): YNode {
   if (r.field) {
     const fc: YNode[] = [];
     if (r.field.path) fc.push(strNode('path'), strNode(r.field.path));
-    if (r.field.currentValue !== undefined) fc.push(strNode('currentValue'), valueNode(r.field.currentValue));
-    if (r.field.proposedValue !== undefined) fc.push(strNode('proposedValue'), valueNode(r.field.proposedValue));
+    const current = fieldValueNode(r.field, 'current', fieldValues);
+    if (current) fc.push(strNode('currentValue'), current);
+    const proposed = fieldValueNode(r.field, 'proposed', fieldValues);
+    if (proposed) fc.push(strNode('proposedValue'), proposed);
     add('field', mappingNode(fc, fc.length ? '' : 'flow'));
   }
   if (r.file) {

@@ -176,7 +176,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     outcome.failure = toFailure(e, 'eval');
     if (plainFailure && outcome.failure.style === 'typed') outcome.failure.style = 'plain';
   }
-  const file = await writeResults(opts, results, !outcome.ok);
+  const file = await writeResults(opts, results, !outcome.ok, level.resultFieldValues);
   if (file) outcome.resultsFile = file;
   return outcome;
 }

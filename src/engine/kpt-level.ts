@@ -17,6 +17,7 @@ import { beta56Images, beta67Images, type ImageNamer } from './image-naming.ts';
 import { noRenderStatus, beta67RenderStatus, type RenderStatusWriter } from './render-status.ts';
 import { beta56Text, type TextStrategy } from './text-strategy.ts';
 import { beta67Text } from './text-output-beta67.ts';
+import type { FieldValueStyle } from '../core/result-field-values.ts';
 
 export interface KptLevel {
   readonly version: KptVersion;
@@ -36,11 +37,8 @@ export interface KptLevel {
   readonly imagePrefixFlag: boolean;
   /** Messages whose wording differs between releases (src/core/kpt-messages.ts). */
   readonly messages: KptMessages;
-  /**
-   * Whether `--results-dir` still gets a results file when the root package cannot be loaded
-   * (beta.56's `Execute` returns before saving them, checked with the real kpt; beta.67 saves them).
-   */
-  readonly resultsWhenRootFails: boolean;
+  /** How results.yaml records a result's field values (src/core/result-field-values.ts). */
+  readonly resultFieldValues: FieldValueStyle;
 }
 
 const LEVELS: Record<KptVersion, KptLevel> = {
@@ -54,7 +52,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     bfsRenderAnnotation: undefined,
     imagePrefixFlag: false,
     messages: BETA56_MESSAGES,
-    resultsWhenRootFails: false,
+    resultFieldValues: 'go-values',
   },
   '1.0.0-beta.67': {
     version: '1.0.0-beta.67',
@@ -66,7 +64,7 @@ const LEVELS: Record<KptVersion, KptLevel> = {
     bfsRenderAnnotation: 'kpt.dev/bfs-rendering',
     imagePrefixFlag: true,
     messages: BETA67_MESSAGES,
-    resultsWhenRootFails: true,
+    resultFieldValues: 'strings',
   },
 };
 

@@ -6,7 +6,7 @@
 import { KrmfnError, isKrmfnError } from '../core/errors.ts';
 import type { PipelineFunction } from '../core/function.ts';
 import type { PackageFs } from '../core/fs.ts';
-import { formatValidateError, validateFunctionStatic, type Kptfile } from '../core/kptfile.ts';
+import { cleanSlashPath, formatValidateError, validateFunctionStatic, type Kptfile } from '../core/kptfile.ts';
 import { BETA56_MESSAGES, type KptMessages } from '../core/kpt-messages.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import type { Limits } from '../core/limits.ts';
@@ -79,17 +79,38 @@ export async function validatePipeline(
   return entries;
 }
 
-/** The run-time rule: a configPath must name a resource read from this package. */
-export function checkConfigPathsPresent(entries: readonly PipelineEntry[], local: readonly KubeObject[]): void {
-  for (const e of entries) {
-    if (e.spec.configPath === undefined) continue;
-    const p = e.spec.configPath;
-    if (!local.some((o) => annotation(o, ANNOTATIONS.path) === p || annotation(o, ANNOTATIONS.internalPath) === p)) {
-      throw invalid(
-        formatValidateError(`${e.field}.configPath`, 'functionConfig must exist in the current package', p),
-      );
-    }
+/**
+ * The run-time rule: a configPath must name a resource read from this package (paths compared
+ * cleaned, as kpt's `ValidatePipeline` does). kpt beta.67 checks every step, mutators first, and
+ * joins the failures (`errors.Join`): its CLI prints the first (the resolver's `errors.As`), its
+ * Kptfile status the whole joined text. beta.56 stops at the first, which is the same text.
+ * Returns undefined when every configPath is present.
+ */
+export function configPathProblem(
+  entries: readonly PipelineEntry[],
+  local: readonly KubeObject[],
+  messages: KptMessages = BETA56_MESSAGES,
+): { first: string; all: string } | undefined {
+  const present = new Set<string>();
+  for (const o of local) {
+    const p = annotation(o, ANNOTATIONS.internalPath) ?? annotation(o, ANNOTATIONS.path);
+    if (p !== undefined) present.add(cleanSlashPath(p));
   }
+  const errors: string[] = [];
+  for (const e of entries) {
+    const p = e.spec.configPath;
+    if (p === undefined || p === '' || present.has(cleanSlashPath(p))) continue;
+    const reason = messages.configPathNotInPackage(
+      {
+        validator: e.validator,
+        ...(e.spec.name ? { name: e.spec.name } : {}),
+        ...(e.spec.image ? { image: e.spec.image } : {}),
+      },
+      p,
+    );
+    errors.push(formatValidateError(`${e.field}.configPath`, reason, p));
+  }
+  return errors.length ? { first: errors[0], all: errors.join('\n') } : undefined;
 }
 
 /** The live configPath item (this package, same path), or undefined. */

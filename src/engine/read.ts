@@ -63,7 +63,7 @@ export async function loadKptfile(
     const v = root && root.kind === 'mapping' ? mapGet(root, k) : undefined;
     return v && v.kind === 'scalar' && v.tag !== '!!null' ? v.value : '';
   };
-  const versionProblem = checkKptfileVersion(scalarAt('apiVersion'), scalarAt('kind'), dir);
+  const versionProblem = checkKptfileVersion(scalarAt('apiVersion'), scalarAt('kind'), dir, version);
   if (versionProblem) throw new KrmfnError({ code: 'kptfile-version', message: versionProblem, file });
   const decoded = decodeKptfile(doc ?? documentNode(undefined), version);
   if (!decoded.ok) throw unreadable(formatUnmarshalErrors(decoded.errors));

@@ -72,8 +72,13 @@ export async function recordStep<T>(
 }
 
 export function renderErrorForStatus(st: RenderState, root: string, failure: EngineFailure): string {
+  const failed = st.failedPackage ?? root;
+  // Top-down hydration wraps a pipeline's error with the root package (kpt's hydrateBfsOrder).
+  const outer = st.topDown ? root : failed;
+  if (st.failedBeforeRun !== undefined)
+    return kptRenderErrorText(st.opts.cwd ?? '/', root, outer, st.failedBeforeRun, false);
   const cause = failure.style === 'none' ? 'already handled error' : failure.error.message;
-  return kptRenderErrorText(st.opts.cwd ?? '/', root, st.failedPackage ?? root, cause);
+  return kptRenderErrorText(st.opts.cwd ?? '/', root, outer, cause, true, failed);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

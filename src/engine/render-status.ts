@@ -12,7 +12,8 @@
  * - `status.renderStatus` (absent when no step ran): `mutationSteps` and `validationSteps` of
  *   every package in run order (name, image, exec, executionError, stderr, exitCode, results,
  *   errorResults = the results of severity error) and, on failure, `errorSummary`: one
- *   `<name|image|exec>: <executionError | exit code N>` line per failed step.
+ *   `<name|image|exec>: <executionError | exit code N>` line per failed step. Result field values
+ *   are kpt's strings (src/core/result-field-values.ts, 'strings').
  * A Kptfile that does not decode is left alone (kpt logs and continues). beta.56 writes nothing.
  */
 import { canonicalKptfileNode, emitCanonicalKptfile, goStringNode, intNode } from '../core/kptfile-canonical.ts';
@@ -59,9 +60,9 @@ function stepNode(s: StepRecord): YNode {
   add('executionError', s.executionError);
   add('stderr', s.stderr);
   c.push(strNode('exitCode'), intNode(s.exitCode));
-  if (s.results.length) c.push(strNode('results'), resultsNode(s.results));
+  if (s.results.length) c.push(strNode('results'), resultsNode(s.results, 'strings'));
   const errors = s.results.filter((r) => r.severity === 'error');
-  if (errors.length) c.push(strNode('errorResults'), resultsNode(errors));
+  if (errors.length) c.push(strNode('errorResults'), resultsNode(errors, 'strings'));
   return mappingNode(c);
 }
 
@@ -134,10 +135,27 @@ export const beta67RenderStatus: RenderStatusWriter = {
  * path relative to the working directory (absolute when outside it) and every occurrence of the
  * root's absolute path is then replaced by `.` (kptdev/kpt pkg/lib/errors/errors.go and
  * api/kptfile/v1/path.go `RelativePath` at v1.0.0-beta.67). A function's non-zero exit is
- * `already handled error`.
+ * `already handled error`. An error of the pipeline's run-time validation (`ValidatePipeline`,
+ * `inPipeline` false) is not wrapped by `pipeline.run`: `pkg.render: pkg <P>: <cause>`. When the
+ * failing pipeline is not package <P> (top-down hydration wraps every error with the root, kpt's
+ * `hydrateBfsOrder`), `pipeline.run` names it: `pipeline.run: pkg <Q>: <cause>` (errors.go `E`
+ * drops a wrapped error's path only when it equals the outer one).
  */
-export function kptRenderErrorText(cwd: string, root: string, pkgDir: string, cause: string): string {
-  const rel = relative(cwd, pkgDir);
-  const shown = rel === '..' || rel.startsWith('../') ? pkgDir : rel;
-  return `pkg.render: pkg ${shown}:\n\tpipeline.run: ${cause}`.split(root).join('.');
+export function kptRenderErrorText(
+  cwd: string,
+  root: string,
+  pkgDir: string,
+  cause: string,
+  inPipeline = true,
+  pipelineDir: string = pkgDir,
+): string {
+  const shown = (dir: string): string => {
+    const rel = relative(cwd, dir);
+    return rel === '..' || rel.startsWith('../') ? dir : rel;
+  };
+  const inner = pipelineDir === pkgDir ? '' : `pkg ${shown(pipelineDir)}: `;
+  const text = inPipeline
+    ? `pkg.render: pkg ${shown(pkgDir)}:\n\tpipeline.run: ${inner}${cause}`
+    : `pkg.render: pkg ${shown(pkgDir)}: ${cause}`;
+  return text.split(root).join('.');
 }

@@ -10,6 +10,7 @@ import type { FunctionRunner, PipelineFunction } from '../core/function.ts';
 import { resolveImageName, type Kptfile } from '../core/kptfile.ts';
 import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
 import { emitResultsFile } from '../core/results-file.ts';
+import type { FieldValueStyle } from '../core/result-field-values.ts';
 import type { FunctionResultList } from '../core/result.ts';
 import { createCallEnv, resolveContext, type CallEnv } from './call-env.ts';
 import { checkKrm } from './invariants.ts';
@@ -27,7 +28,7 @@ import { toFailure } from './error-style.ts';
 import { loadKptfile, readResourceFile, scanPackage } from './read.ts';
 import { byteCompare, dirname, join, relative } from './paths.ts';
 import {
-  checkConfigPathsPresent,
+  configPathProblem,
   configMapFunctionConfig,
   liveConfig,
   validatePipeline,
@@ -53,6 +54,13 @@ export interface RenderState {
   steps: StepRecord[];
   /** The package whose pipeline failed, when one did. */
   failedPackage?: string;
+  /**
+   * When that pipeline failed its run-time validation (kpt's `ValidatePipeline`), before any step:
+   * kpt's whole error text, which its Kptfile status shows without the `pipeline.run` layer.
+   */
+  failedBeforeRun?: string;
+  /** Hydration is top-down (`kpt.dev/bfs-rendering`), which words the status message differently. */
+  topDown?: boolean;
   /** Packages hydration reached. */
   packagesVisited: number;
   /** The root Kptfile asks to keep a failed render's partial results (kpt beta.67). */
@@ -97,7 +105,11 @@ async function runPipeline(
     st.env.emit({ type: 'package-end', displayPath: shown, functions: 0 });
     return input;
   }
-  checkConfigPathsPresent(entries, local);
+  const missing = configPathProblem(entries, local, st.env.level.messages);
+  if (missing) {
+    st.failedBeforeRun = missing.all;
+    throw new KrmfnError({ code: 'kptfile-invalid', message: missing.first });
+  }
   const names = new Map<PipelineEntry, string>();
   const resolve = (e: PipelineEntry): Promise<FunctionRunner> =>
     recordStep(
@@ -197,6 +209,7 @@ async function hydrateBfs(
   entries: PipelineEntry[],
 ): Promise<KubeObject[]> {
   const { fs } = st.opts;
+  st.topDown = true;
   const top: BfsPackage = { dir: root, kptfile, entries, resources: [], children: [] };
   const all: BfsPackage[] = [];
   const queue = [top];
@@ -305,12 +318,13 @@ export async function writeResults(
   host: EngineHost,
   results: FunctionResultList,
   failed: boolean,
+  fieldValues?: FieldValueStyle,
 ): Promise<string | undefined> {
   if (!host.resultsDir) return undefined;
   const file = join(host.resultsDir, 'results.yaml');
   try {
     await host.fs.mkdirp(host.resultsDir);
-    await host.fs.writeFile(file, new TextEncoder().encode(emitResultsFile(results)));
+    await host.fs.writeFile(file, new TextEncoder().encode(emitResultsFile(results, fieldValues)));
   } catch (e) {
     if (!failed) throw e;
   }
@@ -335,7 +349,9 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   };
   const outcome: RunOutcome = { ok: false, results, functionsRun: 0, packagesRun: 0, written: [], deleted: [] };
   // kpt saves no results when the root package cannot be loaded (internal/util/render/executor.go
-  // `Execute` at v1.0.0-beta.56 returns before hydrating); beta.67 writes no status then either.
+  // `Execute` at v1.0.0-beta.56, checked with the real kpt, and pkg/lib/kptops/render_executor.go
+  // at v1.0.0-beta.67 both return from `newPkgNode`'s error before hydrating); beta.67 writes no
+  // status then either.
   let rootLoaded = false;
   try {
     const output = opts.output ?? { kind: 'in-place' };
@@ -382,7 +398,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
   outcome.functionsRun = st.functionsRun;
   outcome.packagesRun = st.packagesRun;
   outcome.packagesVisited = st.packagesVisited;
-  const file = rootLoaded || level.resultsWhenRootFails ? await writeResults(opts, results, !outcome.ok) : undefined;
+  const file = rootLoaded ? await writeResults(opts, results, !outcome.ok, level.resultFieldValues) : undefined;
   if (file) outcome.resultsFile = file;
   return outcome;
 }

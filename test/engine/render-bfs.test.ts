@@ -33,11 +33,17 @@ interface Run {
 }
 
 /** `ex.com/record` notes what it sees, then labels every item with the call's number. */
-async function render(files: Record<string, string>, kptVersion?: '1.0.0-beta.56' | '1.0.0-beta.67'): Promise<Run> {
+async function render(
+  files: Record<string, string>,
+  kptVersion?: '1.0.0-beta.56' | '1.0.0-beta.67',
+  cwd?: string,
+): Promise<Run> {
   const seen: string[] = [];
   const runtime: FunctionRuntime = {
     name: 'test',
     async resolve(spec) {
+      if (spec.image?.replace(/:latest$/, '') === 'ex.com/fail')
+        return { kind: 'objects', run: async (list) => ({ output: list, stderr: 'no\n', exitCode: 1 }) };
       if (spec.image?.replace(/:latest$/, '') !== 'ex.com/record') throw new NotFoundError(spec.image ?? '');
       return {
         kind: 'objects',
@@ -56,6 +62,7 @@ async function render(files: Record<string, string>, kptVersion?: '1.0.0-beta.56
     fs,
     root: '/w/app',
     ...(kptVersion ? { kptVersion } : {}),
+    ...(cwd ? { cwd } : {}),
   });
   return { outcome, seen, files: { ...fs.snapshot('/w') } };
 }
@@ -76,5 +83,21 @@ describe('render with kpt.dev/bfs-rendering (1.0.0-beta.67)', () => {
     expect(dfs67.seen).toEqual(['x', 'a x@1', 'b', 'root a@2 x@2 b@3']);
     const dfs56 = await render(tree(BFS), '1.0.0-beta.56');
     expect(dfs56.seen).toEqual(['x', 'x@1 a', 'b', 'x@2 a@2 b@3 root']);
+  });
+
+  test("a failing subpackage's error is wrapped with the root package in the Kptfile condition", async () => {
+    const files = {
+      ...tree(BFS),
+      '/w/app/b/Kptfile': tree(BFS)['/w/app/b/Kptfile'].replace('ex.com/record', 'ex.com/fail'),
+    };
+    const bfs = await render(files, '1.0.0-beta.67', '/w');
+    expect(bfs.outcome.ok).toBe(false);
+    expect(bfs.files['/w/app/Kptfile']).toContain(
+      '      message: |-\n        pkg.render: pkg app:\n        \tpipeline.run: pkg app/b: already handled error\n',
+    );
+    const dfs = await render({ ...files, '/w/app/Kptfile': KPTFILE('app') }, '1.0.0-beta.67', '/w');
+    expect(dfs.files['/w/app/Kptfile']).toContain(
+      '      message: |-\n        pkg.render: pkg app/b:\n        \tpipeline.run: already handled error\n',
+    );
   });
 });

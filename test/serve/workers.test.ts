@@ -171,12 +171,17 @@ describe('krmfn serve: render flags reach the runtimes', () => {
     expect(((await res.json()) as RenderJson).files['cm.yaml']).toContain('name: stamped');
   });
 
-  it('--truncate-output=false keeps every line of a Stderr block', async () => {
+  it('--truncate-output=false keeps every line of a Stderr block (kpt beta.56; beta.67 never truncates)', async () => {
     const chatty = starlark(Array.from({ length: 8 }, (_, i) => `print("line ${i}")`).join('\n'));
-    const cut = (await (await postRender((await serve()).url, chatty)).json()) as RenderJson;
+    const beta56 = { kptVersion: '1.0.0-beta.56' } as const;
+    const cut = (await (await postRender((await serve(beta56)).url, chatty)).json()) as RenderJson;
     expect(cut.log).toContain('line 0');
     expect(cut.log).not.toContain('line 7');
-    const full = (await (await postRender((await serve({ truncateOutput: false })).url, chatty)).json()) as RenderJson;
+    const full = (await (
+      await postRender((await serve({ ...beta56, truncateOutput: false })).url, chatty)
+    ).json()) as RenderJson;
     expect(full.log).toContain('line 7');
+    const beta67 = (await (await postRender((await serve()).url, chatty)).json()) as RenderJson;
+    expect(beta67.log).toContain('line 7');
   });
 });

@@ -13,6 +13,7 @@ import { parseContainerEngine } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
 import type { ServeConfig } from '../serve/config.ts';
 import { startServer } from '../serve/server.ts';
+import { chosenKptLevel } from '../kpt-level-args.ts';
 import type { FunctionInfo } from '../serve/service.ts';
 import { createWorkerService } from '../serve/worker-service.ts';
 
@@ -46,6 +47,8 @@ function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
     allowNetwork: bool(p, 'allow-network'),
     truncateOutput: bool(p, 'truncate-output', true),
     attribution: !io.env.KPT_DISABLE_ATTRIBUTION,
+    // The same choice and message as render's (src/node/kpt-level-args.ts).
+    kptVersion: chosenKptLevel(p, io).version,
   };
   const remote = str(p, 'remote-config') ?? io.env.KRMFN_REMOTE_CONFIG;
   if (remote !== undefined) config.remoteConfig = remote;

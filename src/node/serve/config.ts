@@ -13,6 +13,7 @@ import { KrmfnError } from '../../core/errors.ts';
 import { createWasmRuntime, type WasmLoader } from '../../runtimes/wasm.ts';
 import { ModuleCache } from '../../../wasm/module-cache.ts';
 import { createExecRuntime } from '../exec-runtime.ts';
+import type { KptVersion } from '../../core/kpt-version.ts';
 import type { PullPolicy } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
 import { createNodeWasmExecutor } from '../wasm/pool.ts';
@@ -32,6 +33,8 @@ export interface ServeConfig {
   allowNetwork: boolean;
   truncateOutput: boolean;
   attribution: boolean;
+  /** The kpt release renders imitate unless a request names one (`--kpt-version`). */
+  kptVersion?: KptVersion;
   /** URL of the WASM worker script, when the default location does not hold it (a bundled worker). */
   wasmWorkerScript?: string;
 }
@@ -114,6 +117,7 @@ export function createConfiguredService(config: ServeConfig, functions: Function
     allowNetwork: config.allowNetwork,
     truncateOutput: config.truncateOutput,
     attribution: config.attribution,
+    ...(config.kptVersion ? { kptVersion: config.kptVersion } : {}),
     env: config.env,
     cwd: config.cwd,
     ...(runtimeFor ? { runtimeFor } : {}),

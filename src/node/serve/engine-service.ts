@@ -2,7 +2,8 @@
  * The `FunctionService` of `krmfn serve`, backed by the engine: `/v1/run` resolves the image
  * through the engine's runtime chain and calls the runner on the posted ResourceList (objects
  * runners through `toBytesRunner`); `/v1/render` renders the posted package in a `MemoryFs`
- * exactly as `krmfn render` would, returning the files it would write and kpt's log text.
+ * exactly as `krmfn render` would, returning the files it would write and kpt's log text, both
+ * at the request's kpt release (else the server's `--kpt-version`, else the default level).
  */
 import type { Engine } from '../../index.ts';
 import { MemoryFs } from '../../core/memory-fs.ts';
@@ -12,7 +13,8 @@ import { toJS } from '../../core/yaml/convert.ts';
 import { parseYamlFile } from '../../core/yaml/index.ts';
 import { runFunction } from '../../engine/run-function.ts';
 import type { EngineEvent } from '../../engine/events.ts';
-import { formatEvent, formatFailure } from '../../engine/text-output.ts';
+import { kptLevel } from '../../engine/kpt-level.ts';
+import type { KptVersion } from '../../core/kpt-version.ts';
 import type {
   FunctionInfo,
   FunctionService,
@@ -34,6 +36,8 @@ export interface EngineServiceOptions {
   allowNetwork?: boolean;
   /** `--truncate-output` (default true): Results/Stderr blocks of the render log cut to kpt's 4 lines. */
   truncateOutput?: boolean;
+  /** The kpt release renders imitate when a request names none (default: the newest level). */
+  kptVersion?: KptVersion;
   /** kpt's KCC attribution (`KPT_DISABLE_ATTRIBUTION` turns it off). Default true. */
   attribution?: boolean;
   /** Directory exec functions run in and relative exec paths resolve against (default '/'). */
@@ -70,8 +74,11 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
       const fs = new MemoryFs(Object.fromEntries([...req.files].map(([p, d]) => [`${ROOT}/${p}`, d])));
       const log: string[] = [];
       const truncate = opts.truncateOutput ?? true;
-      const onEvent = (e: EngineEvent): void => void log.push(formatEvent(e, { truncate, color: false }, 'render'));
+      const level = kptLevel(req.kptVersion ?? opts.kptVersion);
+      const onEvent = (e: EngineEvent): void =>
+        void log.push(level.text.formatEvent(e, { truncate, color: false }, 'render'));
       const outcome = await opts.engine.render({
+        kptVersion: level.version,
         fs,
         root: ROOT,
         ...(opts.cwd ? { cwd: opts.cwd } : {}),
@@ -91,9 +98,8 @@ export function createEngineService(opts: EngineServiceOptions): FunctionService
         },
         now,
       });
-      if (outcome.failure) log.push(formatFailure(outcome.failure));
-      else
-        log.push(`Successfully executed ${outcome.functionsRun} function(s) in ${outcome.packagesRun} package(s).\n`);
+      log.push(level.text.renderSummary(outcome));
+      if (outcome.failure) log.push(level.text.formatFailure(outcome.failure));
       const files = new Map<string, Uint8Array>();
       const enc = new TextEncoder();
       for (const [p, text] of Object.entries(fs.snapshot(ROOT))) files.set(p.slice(ROOT.length + 1), enc.encode(text));

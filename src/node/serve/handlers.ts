@@ -8,8 +8,11 @@
  *                              accepts application/vnd.krmfn.run+json (the remote runtime does).
  *   POST /v1/render            {"files": {"path": "text"}} (JSON) or a tar → the rendered package in
  *                              the same form plus results (JSON {ok, error?, files, results, log};
- *                              tar: the files plus .krmfn/results.json).
+ *                              tar: the files plus .krmfn/results.json). The kpt release
+ *                              to imitate: `"kptVersion"` in the JSON body or `?kptVersion=`
+ *                              (any form `--kpt-version` takes; an unknown one is a 400).
  */
+import { parseKptVersion, type KptVersion } from '../../core/kpt-version.ts';
 import { readTar, writeTar } from '../../core/tar.ts';
 import { RUN_ENVELOPE_TYPE } from '../../runtimes/remote.ts';
 import type { RequestContext } from './guards.ts';
@@ -52,12 +55,18 @@ export function runHandler(service: FunctionService): (ctx: RequestContext) => P
   };
 }
 
+interface PostedPackage {
+  files: Map<string, Uint8Array>;
+  /** The body's `kptVersion`, when it has one. */
+  kptVersion?: unknown;
+}
+
 /** The posted package as files by relative path; throws 400/415 on a body that is not one. */
-function packageFiles(type: string, body: Uint8Array): Map<string, Uint8Array> {
+function postedPackage(type: string, body: Uint8Array): PostedPackage {
   const files = new Map<string, Uint8Array>();
   if (type === 'application/x-tar') {
     for (const e of readTar(body)) files.set(e.path, e.data);
-    return files;
+    return { files };
   }
   if (type !== 'application/json')
     throw new HttpError(415, 'send application/json ({"files": {...}}) or application/x-tar');
@@ -77,16 +86,36 @@ function packageFiles(type: string, body: Uint8Array): Map<string, Uint8Array> {
       throw new HttpError(400, `file path ${JSON.stringify(p)} escapes the package`);
     files.set(p, enc.encode(v));
   }
-  return files;
+  const kptVersion = (parsed as { kptVersion?: unknown }).kptVersion;
+  return kptVersion === undefined ? { files } : { files, kptVersion };
+}
+
+/** The request's kpt release (body field, else query parameter), checked as `--kpt-version` is. */
+function requestedKptVersion(posted: PostedPackage, url: URL): KptVersion | undefined {
+  const value = posted.kptVersion ?? url.searchParams.get('kptVersion') ?? undefined;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, 'kptVersion must be a string');
+  try {
+    return parseKptVersion(value);
+  } catch (e) {
+    throw new HttpError(400, (e as Error).message);
+  }
 }
 
 export function renderHandler(service: FunctionService): (ctx: RequestContext) => Promise<void> {
   return async (c) => {
     const ctx = work(c);
     const type = (ctx.req.headers['content-type'] ?? '').split(';')[0].trim();
-    const files = packageFiles(type, ctx.body);
+    const posted = postedPackage(type, ctx.body);
+    const { files } = posted;
+    const kptVersion = requestedKptVersion(posted, ctx.url);
     ctx.entry.files = files.size;
-    const out = await service.render({ files, signal: ctx.signal, deadline: ctx.deadline });
+    const out = await service.render({
+      files,
+      ...(kptVersion ? { kptVersion } : {}),
+      signal: ctx.signal,
+      deadline: ctx.deadline,
+    });
     ctx.entry.ok = out.ok;
     const status = out.ok ? 200 : 422;
     const headers = { 'krmfn-exit-code': out.ok ? '0' : '1' };

@@ -2,6 +2,7 @@
  * What `krmfn serve` serves: the engine's function calls and package renders, behind an interface
  * so the HTTP layer (server.ts) knows nothing about the engine and tests can count calls.
  */
+import type { KptVersion } from '../../core/kpt-version.ts';
 import type { FunctionResultList } from '../../core/result.ts';
 
 export interface RunRequest {
@@ -24,6 +25,8 @@ export interface RunResponse {
 export interface RenderRequest {
   /** Package files by relative slash path; the package root is the archive root. */
   files: Map<string, Uint8Array>;
+  /** The kpt release to imitate (validated by the handler); default: the server's. */
+  kptVersion?: KptVersion;
   signal: AbortSignal;
   deadline: number;
 }

@@ -1,4 +1,6 @@
 /** `krmfn serve`: functions over HTTP and gRPC (implementation: src/node/commands/serve.ts). */
+import { KPT_VERSIONS } from '../../../core/kpt-version.ts';
+import { KPT_VERSION_FLAG } from './kpt-run-flags.ts';
 import type { Command, FlagDef } from './types.ts';
 
 const HTTP_FLAGS: readonly FlagDef[] = [
@@ -68,6 +70,10 @@ const HTTP_FLAGS: readonly FlagDef[] = [
     kind: 'bool',
     help: 'truncate Results/Stderr blocks of the render log to 4 lines',
     default: 'true',
+  },
+  {
+    ...KPT_VERSION_FLAG,
+    help: `renders behave as this kpt release: ${KPT_VERSIONS.join(', ')}\n(also KRMFN_KPT_VERSION; a request's kptVersion overrides it)`,
   },
   {
     name: 'remote-config',
