@@ -17,7 +17,8 @@ import {
   type KubeObject,
   type Result,
 } from '../sdk/index.ts';
-import { kyamlDataMap, nestedValueError } from './lib/plugin-config.ts';
+import { kyamlDataMap } from './lib/config.ts';
+import { nestedValueError } from './lib/plugin-config.ts';
 import { sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 import { fileRefOf } from './lib/gvk.ts';

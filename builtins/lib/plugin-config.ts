@@ -53,18 +53,3 @@ function dropComments(n: YNode): void {
   n.footComment = '';
   for (const c of n.content) dropComments(c);
 }
-
-/**
- * kyaml `RNode.GetDataMap` (kyaml/yaml/rnode.go at v0.10.5 – v0.10.21): every `data` entry, a
- * nested mapping or list (whose node has no value) and a null as the empty string.
- */
-export function kyamlDataMap(fc: KubeObject): Map<string, string> {
-  const out = new Map<string, string>();
-  const data = fc.getNode(['data']);
-  if (data?.kind !== 'mapping') return out;
-  for (let i = 0; i + 1 < data.content.length; i += 2) {
-    const v = data.content[i + 1];
-    out.set(data.content[i].value, v.kind === 'scalar' && v.tag !== '!!null' ? v.value : '');
-  }
-  return out;
-}
