@@ -29,6 +29,7 @@ import {
 import { kyamlDataMap } from './lib/config.ts';
 import { nestedValueError } from './lib/plugin-config.ts';
 import { sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
+import { goMapThenSigsString } from './lib/yaml-v3-roundtrip.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 type Ctx = FnContext<undefined>;
@@ -100,12 +101,14 @@ function kustomizeConfig(ctx: Ctx, v015: boolean, v013: boolean): { labels: Labe
   let labels: Labels = {};
   let fieldSpecs: FieldSpec[] = [];
   // `validGVK` in main.go: apiVersion and kind must both match.
-  if (kind === 'ConfigMap' && apiVersion === 'v1') labels = Object.fromEntries(kyamlDataMap(fc!));
+  if (kind === 'ConfigMap' && apiVersion === 'v1') labels = Object.fromEntries(kyamlDataMap(fc));
   else if ((kind === 'SetLabelConfig' || (v015 && kind === 'SetLabels')) && apiVersion === 'fn.kpt.dev/v1alpha1') {
     const nested = nestedValueError(fc!, 'labels', v013);
     if (nested !== undefined) throw new BadConfig(nested);
     // sigs.k8s.io/yaml v1.2.0 into `map[string]string`: `yes` is "true", `0755` is "493", ...
-    labels = Object.fromEntries(sigsYamlStringMap(fc!.getNode('labels'), (v) => str(toJS(v))));
+    // v0.1.3 decodes through a Go map first (builtins/lib/yaml-v3-roundtrip.ts): `yes` stays "yes".
+    const read = v013 ? goMapThenSigsString : undefined;
+    labels = Object.fromEntries(sigsYamlStringMap(fc!.getNode('labels'), (v) => str(toJS(v)), read));
     if (v015) {
       if (fc!.has('fieldSpecs') && fc!.has('additionalLabelFields')) {
         throw new BadConfig('`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`');

@@ -121,17 +121,22 @@ function expForm(mantissa: string, exp: number): string {
 
 /**
  * A `map[string]string` config field (labels, annotations) read as sigs.k8s.io/yaml v1.2.0 reads
- * it: keys and scalar values by `sigsYamlString`, in document order. A nested mapping or list
- * value is left to `other` (upstream fails to decode it into a string).
+ * it: keys and scalar values by `read` (`sigsYamlString`; set-labels / set-annotations v0.1.3 pass
+ * the Go-map route of builtins/lib/yaml-v3-roundtrip.ts), in document order. A nested mapping or
+ * list value is left to `other` (upstream fails to decode it into a string).
  */
-export function sigsYamlStringMap(node: YNode | undefined, other: (value: YNode) => string): Map<string, string> {
+export function sigsYamlStringMap(
+  node: YNode | undefined,
+  other: (value: YNode) => string,
+  read: (scalar: YNode) => string | undefined = sigsYamlString,
+): Map<string, string> {
   const out = new Map<string, string>();
   if (!node || node.kind !== 'mapping') return out;
   for (let i = 0; i + 1 < node.content.length; i += 2) {
     const key = node.content[i];
     const value = node.content[i + 1].kind === 'alias' ? node.content[i + 1].alias : node.content[i + 1];
     if (!value) continue;
-    out.set(sigsYamlString(key) ?? key.value, sigsYamlString(value) ?? other(value));
+    out.set(read(key) ?? key.value, read(value) ?? other(value));
   }
   return out;
 }

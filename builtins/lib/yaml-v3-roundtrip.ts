@@ -23,6 +23,7 @@ import {
   NEG_INF,
   NULL,
   parseGoInt,
+  plainScalarString,
   POS_INF,
   UINT64_MAX,
   YAML_STYLE_FLOAT,
@@ -38,25 +39,48 @@ export function goMapRoundTrip(node: YNode): string {
 
 /** A plain scalar's text after go-yaml v3's resolution and re-encoding. */
 export function plainRoundTrip(text: string): string {
-  if (NULL.has(text)) return '';
-  if (text === 'true' || text === 'True' || text === 'TRUE') return 'true';
-  if (text === 'false' || text === 'False' || text === 'FALSE') return 'false';
-  if (NAN.has(text)) return '.nan';
-  if (POS_INF.has(text)) return '.inf';
-  if (NEG_INF.has(text)) return '-.inf';
-  if (!/^[-+.0-9]/.test(text)) return text;
-  const stamp = timestamp(text);
-  if (stamp !== undefined) return stamp;
-  const plain = text.replaceAll('_', '');
-  const int = parseGoInt(plain);
-  if (int !== undefined && int >= INT64_MIN && int <= INT64_MAX) return int.toString();
-  if (int !== undefined && int >= 0n && int <= UINT64_MAX && !plain.startsWith('-')) return int.toString();
-  if (YAML_STYLE_FLOAT.test(plain)) {
-    const f = Number(plain);
+  return resolvePlain(text).text;
+}
+
+/** go-yaml v3's resolution of a plain scalar: its re-encoded text and whether it stayed a string. */
+function resolvePlain(text: string): { text: string; isString: boolean } {
+  const other = (t: string): { text: string; isString: boolean } => ({ text: t, isString: false });
+  if (NULL.has(text)) return other('');
+  if (text === 'true' || text === 'True' || text === 'TRUE') return other('true');
+  if (text === 'false' || text === 'False' || text === 'FALSE') return other('false');
+  if (NAN.has(text)) return other('.nan');
+  if (POS_INF.has(text)) return other('.inf');
+  if (NEG_INF.has(text)) return other('-.inf');
+  if (/^[-+.0-9]/.test(text)) {
+    const stamp = timestamp(text);
+    if (stamp !== undefined) return other(stamp);
+    const plain = text.replaceAll('_', '');
+    const int = parseGoInt(plain);
+    if (int !== undefined && int >= INT64_MIN && int <= INT64_MAX) return other(int.toString());
+    if (int !== undefined && int >= 0n && int <= UINT64_MAX && !plain.startsWith('-')) return other(int.toString());
     // Go's ParseFloat fails on overflow (`1e400`): the scalar stays a string.
-    if (Number.isFinite(f)) return formatFloatG(f, 64);
+    if (YAML_STYLE_FLOAT.test(plain) && Number.isFinite(Number(plain))) return other(formatFloatG(Number(plain), 64));
   }
-  return text;
+  return { text, isString: true };
+}
+
+/**
+ * The Go string a `map[string]string` value gets in set-labels / set-annotations v0.1.3: the
+ * framework's go-yaml v3 decode into a Go map, `kyaml.FromMap` (go-yaml v3 marshal, which quotes
+ * strings such as `yes`), then sigs.k8s.io/yaml v1.2.0 (go-yaml v2) into the struct. A value v3
+ * keeps as a string keeps its text (`yes` stays `yes`); any other is re-read by go-yaml v2
+ * (`0755` → `493`, `3.14159265358979` → `3.1415927`, `2001-12-14` → `2001-12-14T00:00:00Z`).
+ * Checked against go-yaml v3 496545a6307b, go-yaml v2 v2.3.0 and sigs.k8s.io/yaml v1.2.0 (the
+ * versions set-labels v0.1.3's go.sum selects) built with Go 1.19 outside the repository.
+ * Undefined for mappings and sequences.
+ */
+export function goMapThenSigsString(node: YNode): string | undefined {
+  const n = node.kind === 'alias' ? node.alias : node;
+  if (!n || n.kind !== 'scalar') return undefined;
+  if (n.style !== '' || (n.tagged && n.tag === '!!str')) return n.value;
+  if (n.tagged && n.tag === '!!null') return '';
+  const r = resolvePlain(n.value);
+  return r.isString ? r.text : plainScalarString(r.text);
 }
 
 const DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})$/;

@@ -4,9 +4,13 @@
  * expected texts were printed by a small Go 1.19 program outside the repository that unmarshals
  * `v: <text>` into `map[string]interface{}` with gopkg.in/yaml.v3 at 9f266ea9e77c (the version
  * kyaml v0.10.10 pins), marshals the map again and prints the value node's text (a null as '').
+ * The second table (set-labels / set-annotations v0.1.3) was printed by the same kind of program
+ * with go-yaml v3 496545a6307b, go-yaml v2 v2.3.0 and sigs.k8s.io/yaml v1.2.0: the Go-map round
+ * trip, then `yaml.Unmarshal` into a `map[string]string` field.
  */
 import { describe, expect, it } from 'vitest';
-import { plainRoundTrip } from '../../builtins/lib/yaml-v3-roundtrip.ts';
+import { goMapThenSigsString, plainRoundTrip } from '../../builtins/lib/yaml-v3-roundtrip.ts';
+import { parseYamlFile } from '../../src/core/yaml/index.ts';
 
 const TABLE: [string, string][] = [
   ['hello', 'hello'],
@@ -67,4 +71,32 @@ const TABLE: [string, string][] = [
 
 describe('go-yaml v3 round trip of plain scalars', () => {
   it.each(TABLE)('%s → %s', (text, want) => expect(plainRoundTrip(text)).toBe(want));
+});
+
+const V013: [string, string][] = [
+  ['yes', 'yes'],
+  ['on', 'on'],
+  ['y', 'y'],
+  ['Off', 'Off'],
+  ['TRUE', 'true'],
+  ['0755', '493'],
+  ['1.50', '1.5'],
+  ['1e3', '1000'],
+  ['3.14159265358979', '3.1415927'],
+  ['2001-12-14', '2001-12-14T00:00:00Z'],
+  ['~', ''],
+  ['0x1F', '31'],
+  ['1:20', '1:20'],
+  ['hello', 'hello'],
+  ['1_000', '1000'],
+  ['.inf', '+Inf'],
+  ['1e400', '1e400'],
+];
+
+describe('go-yaml v3 Go-map round trip, then sigs.k8s.io/yaml into a string', () => {
+  it.each(V013)('%s → %s', (text, want) => {
+    const doc = parseYamlFile(`k: ${text}\n`).docs[0];
+    const value = doc.content[0].content[1];
+    expect(goMapThenSigsString(value)).toBe(want);
+  });
 });
