@@ -27,7 +27,11 @@ import {
   type PathSegment,
 } from '../sdk/index.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
+import { kyamlDataMap } from './lib/config.ts';
+import { nestedStringError } from './lib/plugin-config.ts';
 import { runSetNamespaceFnSdk } from './lib/set-namespace-fn-sdk.ts';
+import { sigsYamlString } from './lib/sigs-yaml-string.ts';
+import { goMapThenSigsString } from './lib/yaml-v3-roundtrip.ts';
 
 const DEPENDS_ON = 'config.kubernetes.io/depends-on';
 const DEPENDS_ON_RE = /^([-.\w]*)\/namespaces\/([-.\w]*)\/([-.\w]*)\/([-.\w]*)$/;
@@ -56,6 +60,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined
 interface KustomizeGeneration {
   v014: boolean;
   v02: boolean;
+  /** v0.1.0–v0.1.2 decode the config into a Go map and rebuild it (`kyaml.FromMap`) first. */
+  goMap: boolean;
 }
 
 const FN_CONFIG_API_VERSION = 'fn.kpt.dev/v1alpha1';
@@ -67,12 +73,17 @@ function kustomizeConfig(ctx: Ctx, gen: KustomizeGeneration): Settings {
   let namespace = '';
   let fieldSpecs: FieldSpec[] = [];
   // `validGVK` in main.go: apiVersion and kind must both match.
-  if (kind === 'ConfigMap' && apiVersion === 'v1') namespace = str(fc!.get('data.namespace'));
+  // ConfigMap: kyaml GetDataMap; typed kinds: sigs.k8s.io/yaml into the plugin's `namespace`
+  // string (builtins/docs/set-namespace.md, "v0.1.x and v0.2.x config values").
+  if (kind === 'ConfigMap' && apiVersion === 'v1') namespace = kyamlDataMap(fc, gen.goMap).get('namespace') ?? '';
   else if (
     (kind === 'SetNamespaceConfig' || (gen.v014 && kind === 'SetNamespace')) &&
     apiVersion === FN_CONFIG_API_VERSION
   ) {
-    namespace = str(fc!.get('namespace'));
+    const nested = nestedStringError(fc!, 'namespace', gen.goMap);
+    if (nested !== undefined) throw new BadConfig(nested);
+    const node = fc!.getNode(['namespace']);
+    namespace = (node && (gen.goMap ? goMapThenSigsString(node) : sigsYamlString(node))) ?? '';
     if (gen.v014) {
       const extra = fc!.get('additionalNamespaceFields');
       const legacy = fc!.get('fieldSpecs');
@@ -428,7 +439,11 @@ export const setNamespace = defineMutator({
   run(ctx) {
     const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1];
     if (!versionAtLeast(version, 'v0.3.0'))
-      return runKustomize(ctx, { v014: versionAtLeast(version, 'v0.1.4'), v02: versionAtLeast(version, 'v0.2.0') });
+      return runKustomize(ctx, {
+        v014: versionAtLeast(version, 'v0.1.4'),
+        v02: versionAtLeast(version, 'v0.2.0'),
+        goMap: !versionAtLeast(version, 'v0.1.3'),
+      });
     if (versionAtLeast(version, 'v0.5.0')) return runV05(ctx);
     runSetNamespaceFnSdk(ctx, version);
   },

@@ -31,8 +31,19 @@ export function nestedValueError(
   // json.Marshal sorts map keys, and encoding/json reports the first error in the text.
   pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const bad = pairs.find(([, v]) => v.kind === 'mapping' || v.kind === 'sequence');
-  if (!bad) return undefined;
-  const jsonKind = bad[1].kind === 'mapping' ? 'object' : 'array';
+  return bad ? unmarshalError(fc, field, bad[1], viaGoMap) : undefined;
+}
+
+/** The same failure for a plain `string` field of the plugin (set-namespace's `namespace`). */
+export function nestedStringError(fc: KubeObject, field: string, viaGoMap: boolean): string | undefined {
+  const node = fc.getNode([field]);
+  const value = node?.kind === 'alias' ? node.alias : node;
+  if (!value || (value.kind !== 'mapping' && value.kind !== 'sequence')) return undefined;
+  return unmarshalError(fc, field, value, viaGoMap);
+}
+
+function unmarshalError(fc: KubeObject, field: string, bad: YNode, viaGoMap: boolean): string {
+  const jsonKind = bad.kind === 'mapping' ? 'object' : 'array';
   return (
     `failed to unmarshal config ${goQuote(configText(fc, viaGoMap))}: error unmarshaling JSON: ` +
     `json: cannot unmarshal ${jsonKind} into Go struct field plugin.${field} of type string`
