@@ -97,4 +97,13 @@ describe('set-annotations v0.1.x: nested values', () => {
     expect(r.exitCode).toBe(0);
     expect(r.items[0].annotations()).toEqual({ owner: '', note: '', team: 'core' });
   });
+
+  it('v0.1.3 reads scalar values through its Go map (`yes` stays), v0.1.4 as YAML 1.1 (`yes` → "true")', async () => {
+    const config = (kind: string): string =>
+      `apiVersion: fn.kpt.dev/v1alpha1\nkind: ${kind}\nmetadata:\n  name: a\nannotations:\n  reviewed: yes\n`;
+    const v013 = await runBuiltin('gcr.io/kpt-fn/set-annotations:v0.1.3', ITEMS, config('SetAnnotationConfig'));
+    expect(v013.items[0].getAnnotation('reviewed')).toBe('yes');
+    const v014 = await runBuiltin('gcr.io/kpt-fn/set-annotations:v0.1.4', ITEMS, config('SetAnnotations'));
+    expect(v014.items[0].getAnnotation('reviewed')).toBe('true');
+  });
 });
