@@ -3,6 +3,7 @@
  * v0.1.0–v0.1.1 (kustomize api v0.10.1) silently skip a target field that is missing without
  * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
  */
+import { type GoType, goJsonTypeError } from './lib/go-json-decode.ts';
 import {
   cloneNode,
   compileGoRegexp,
@@ -40,26 +41,67 @@ export interface Replacement {
   targets?: { select?: ResSelector; reject?: ResSelector[]; fieldPaths?: string[]; options?: FieldOptions }[];
 }
 
+const STRING: GoType = { kind: 'string' };
+const RES_ID = { group: STRING, version: STRING, kind: STRING, name: STRING, namespace: STRING };
+const FIELD_OPTIONS: GoType = {
+  kind: 'struct',
+  name: 'types.FieldOptions',
+  fields: { delimiter: STRING, index: { kind: 'int' }, encoding: STRING, create: { kind: 'bool' } },
+};
+const SELECTOR: GoType = {
+  kind: 'struct',
+  name: 'types.Selector',
+  fields: { ...RES_ID, annotationSelector: STRING, labelSelector: STRING },
+};
+/**
+ * The config struct upstream unmarshals into: `replacements.Replacements` holding kustomize's
+ * `[]types.Replacement` (api/types/replacement.go and selector.go at api/v0.10.1, kyaml resid).
+ */
+const REPLACEMENTS = {
+  kind: 'struct',
+  name: 'replacements.Replacements',
+  fields: {
+    replacements: {
+      kind: 'slice',
+      elem: {
+        kind: 'struct',
+        name: 'types.Replacement',
+        fields: {
+          source: {
+            kind: 'struct',
+            name: 'types.SourceSelector',
+            fields: { ...RES_ID, fieldPath: STRING, options: FIELD_OPTIONS },
+          },
+          targets: {
+            kind: 'slice',
+            elem: {
+              kind: 'struct',
+              name: 'types.TargetSelector',
+              fields: {
+                select: SELECTOR,
+                reject: { kind: 'slice', elem: SELECTOR },
+                fieldPaths: { kind: 'slice', elem: STRING },
+                options: FIELD_OPTIONS,
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const satisfies GoType;
+
 export function parseApplyReplacementsConfig(fc: KubeObject | undefined): Replacement[] | string {
   if (!fc || fc.kind === '') return 'FunctionConfig is missing. Expect `ApplyReplacements`';
   if (fc.kind !== 'ApplyReplacements' || fc.apiVersion !== 'fn.kpt.dev/v1alpha1') {
     return `received functionConfig of kind ${fc.kind} and apiVersion ${fc.apiVersion}, only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported`;
   }
+  // `functionConfig.As(r)` (replacements.go `Config` at every tag, the SDK's `As` wraps the error).
+  const typeError = goJsonTypeError(fc.toJS(), REPLACEMENTS);
+  if (typeError !== undefined)
+    return `unable to convert functionConfig to replacements:\nunable to convert object to *replacements.Replacements with error: ${typeError}`;
   const r = fc.get('replacements');
-  if (r === undefined || r === null) return [];
-  if (!Array.isArray(r))
-    return `unable to convert functionConfig to replacements:\njson: cannot unmarshal ${jsonKind(r)} into Go struct field .replacements of type []types.Replacement`;
-  return r as Replacement[];
-}
-
-function jsonKind(v: unknown): string {
-  return typeof v === 'string'
-    ? 'string'
-    : typeof v === 'number'
-      ? 'number'
-      : typeof v === 'boolean'
-        ? 'bool'
-        : 'object';
+  return Array.isArray(r) ? (r as Replacement[]) : [];
 }
 
 class ReplacementError extends Error {}

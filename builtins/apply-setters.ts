@@ -16,7 +16,7 @@ import {
   type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import { dataMap } from './lib/config.ts';
+import { kyamlDataMap } from './lib/config.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
 import { fieldMarker, markerPattern, setterName, setterRefs } from './lib/setters.ts';
@@ -167,7 +167,9 @@ export const applySettersFn = defineMutator({
   usage: 'Sets fields marked `# kpt-set: <pattern>` from the setters in the functionConfig `data` map.',
   run(ctx) {
     const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]);
-    finish(ctx, applySetters(ctx.items.all, dataMap(ctx.functionConfig), version));
+    // Every tag reads `data` with kyaml's GetDataMap; v0.1.0 after a Go-map round trip.
+    const setters = kyamlDataMap(ctx.functionConfig, version === 'v0.1.0');
+    finish(ctx, applySetters(ctx.items.all, setters, version));
   },
 });
 

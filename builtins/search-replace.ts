@@ -22,7 +22,7 @@ import {
   type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
-import { dataMap } from './lib/config.ts';
+import { kyamlDataMap } from './lib/config.ts';
 import { globMatch } from './lib/glob.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, goQuote, ok, type Report } from './lib/report.ts';
@@ -257,7 +257,8 @@ export const searchReplaceFn = defineMutator({
   usage: 'Finds field values by value, regex, field path or file path and reports, replaces or comments them.',
   run(ctx) {
     const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]);
-    const cfg = parseSearchReplaceConfig(dataMap(ctx.functionConfig), version);
+    // Every tag reads `data` with kyaml's GetDataMap; v0.1.0 after a Go-map round trip.
+    const cfg = parseSearchReplaceConfig(kyamlDataMap(ctx.functionConfig, version === 'v0.1.0'), version);
     finish(ctx, typeof cfg === 'string' ? fail(cfg) : searchReplace(ctx.items.all, cfg));
   },
 });

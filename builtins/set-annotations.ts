@@ -17,8 +17,10 @@ import {
   type KubeObject,
   type Result,
 } from '../sdk/index.ts';
-import { dataMap } from './lib/config.ts';
+import { kyamlDataMap } from './lib/config.ts';
+import { nestedValueError } from './lib/plugin-config.ts';
 import { sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
+import { goMapThenSigsString } from './lib/yaml-v3-roundtrip.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 import { fileRefOf } from './lib/gvk.ts';
 import { fail, ok, type Report } from './lib/report.ts';
@@ -51,13 +53,17 @@ export function parseSetAnnotationsConfig(fc: KubeObject | undefined, version: s
   // `validGVK` in main.go (every tag and master): apiVersion and kind must both match.
   let cfg: SetAnnotationsConfig;
   if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
-    cfg = { annotations: dataMap(fc), fieldSpecs: [] };
+    cfg = { annotations: kyamlDataMap(fc), fieldSpecs: [] };
   } else if (
     (fc.kind === 'SetAnnotationConfig' || (v14 && fc.kind === 'SetAnnotations')) &&
     fc.apiVersion === 'fn.kpt.dev/v1alpha1'
   ) {
+    const nested = nestedValueError(fc, 'annotations', !v14);
+    if (nested !== undefined) return `failed to configure function: ${nested}`;
     // sigs.k8s.io/yaml v1.2.0 into `map[string]string`: `yes` is "true", `0755` is "493", ...
-    const annotations = sigsYamlStringMap(fc.getNode('annotations'), (v) => String(toJS(v)));
+    // v0.1.3 decodes through a Go map first (builtins/lib/yaml-v3-roundtrip.ts): `yes` stays "yes".
+    const read = v14 ? undefined : goMapThenSigsString;
+    const annotations = sigsYamlStringMap(fc.getNode('annotations'), (v) => String(toJS(v)), read);
     const extra = fc.get('additionalAnnotationFields');
     const legacy = fc.get('fieldSpecs');
     if (extra !== undefined && legacy !== undefined) {

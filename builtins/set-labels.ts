@@ -26,8 +26,10 @@ import {
   type KubeObject,
   type PathSegment,
 } from '../sdk/index.ts';
-import { dataMap } from './lib/config.ts';
+import { kyamlDataMap } from './lib/config.ts';
+import { nestedValueError } from './lib/plugin-config.ts';
 import { sigsYamlStringMap } from './lib/sigs-yaml-string.ts';
+import { goMapThenSigsString } from './lib/yaml-v3-roundtrip.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
 
 type Ctx = FnContext<undefined>;
@@ -92,17 +94,21 @@ const COMMON_LABELS: readonly FieldSpec[] = Object.freeze([
   { group: 'networking.k8s.io', kind: 'NetworkPolicy', path: 'spec/egress/to/podSelector/matchLabels' },
 ]);
 
-function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs: FieldSpec[] } {
+function kustomizeConfig(ctx: Ctx, v015: boolean, v013: boolean): { labels: Labels; fieldSpecs: FieldSpec[] } {
   const fc = ctx.functionConfig;
   const kind = fc?.kind ?? '';
   const apiVersion = fc?.apiVersion ?? '';
   let labels: Labels = {};
   let fieldSpecs: FieldSpec[] = [];
   // `validGVK` in main.go: apiVersion and kind must both match.
-  if (kind === 'ConfigMap' && apiVersion === 'v1') labels = Object.fromEntries(dataMap(fc));
+  if (kind === 'ConfigMap' && apiVersion === 'v1') labels = Object.fromEntries(kyamlDataMap(fc));
   else if ((kind === 'SetLabelConfig' || (v015 && kind === 'SetLabels')) && apiVersion === 'fn.kpt.dev/v1alpha1') {
+    const nested = nestedValueError(fc!, 'labels', v013);
+    if (nested !== undefined) throw new BadConfig(nested);
     // sigs.k8s.io/yaml v1.2.0 into `map[string]string`: `yes` is "true", `0755` is "493", ...
-    labels = Object.fromEntries(sigsYamlStringMap(fc!.getNode('labels'), (v) => str(toJS(v))));
+    // v0.1.3 decodes through a Go map first (builtins/lib/yaml-v3-roundtrip.ts): `yes` stays "yes".
+    const read = v013 ? goMapThenSigsString : undefined;
+    labels = Object.fromEntries(sigsYamlStringMap(fc!.getNode('labels'), (v) => str(toJS(v)), read));
     if (v015) {
       if (fc!.has('fieldSpecs') && fc!.has('additionalLabelFields')) {
         throw new BadConfig('`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`');
@@ -120,10 +126,10 @@ function kustomizeConfig(ctx: Ctx, v015: boolean): { labels: Labels; fieldSpecs:
   return { labels, fieldSpecs };
 }
 
-function runKustomize(ctx: Ctx, v015: boolean): void {
+function runKustomize(ctx: Ctx, v015: boolean, v013: boolean): void {
   let cfg: { labels: Labels; fieldSpecs: FieldSpec[] };
   try {
-    cfg = kustomizeConfig(ctx, v015);
+    cfg = kustomizeConfig(ctx, v015, v013);
   } catch (e) {
     if (!(e instanceof BadConfig)) throw e;
     frameworkError(ctx, `failed to configure function: ${e.message}`);
@@ -396,7 +402,7 @@ export const setLabels = defineMutator({
   run(ctx) {
     const version = ctx.image?.version ?? SET_LABELS_VERSIONS[SET_LABELS_VERSIONS.length - 1];
     if (versionAtLeast(version, 'v0.2.0')) runV02(ctx);
-    else runKustomize(ctx, versionAtLeast(version, 'v0.1.5'));
+    else runKustomize(ctx, versionAtLeast(version, 'v0.1.5'), !versionAtLeast(version, 'v0.1.4'));
   },
 });
 

@@ -13,8 +13,10 @@
  * - a rename error: one error result, exit 0, the renames before it kept.
  */
 import { defineBuiltin, defineMutator, type FnContext, type KubeObject } from '../sdk/index.ts';
-import { fileRefOf, isLocalConfig, resourceRefOf } from './lib/gvk.ts';
-import { GoPanic, RenameError, renameObject } from './lib/object-refs.ts';
+import { isLocalConfig } from './lib/gvk.ts';
+import { crashWithPanic, GoPanic } from './lib/go-panic.ts';
+import { RenameError, renameObject } from './lib/object-refs.ts';
+import { configObjectError } from './lib/report.ts';
 
 const PACKAGE_CONTEXT_NAME = 'kptfile.kpt.dev';
 
@@ -93,12 +95,7 @@ function run(ctx: FnContext<undefined>): void {
   const fc = ctx.functionConfig;
   const cfg = loadConfig(fc, { prefix, oldPrefix: 'packagename' });
   if (typeof cfg === 'string') {
-    ctx.results.add({
-      message: cfg,
-      severity: 'error',
-      ...(fc ? { resourceRef: resourceRefOf(fc) } : {}),
-      ...(fc && fileRefOf(fc) ? { file: fileRefOf(fc)! } : {}),
-    });
+    ctx.results.add(configObjectError(cfg, fc));
     ctx.exitCode = 0;
     return;
   }
@@ -106,11 +103,7 @@ function run(ctx: FnContext<undefined>): void {
   try {
     setNamePrefix(items, cfg);
   } catch (e) {
-    if (e instanceof GoPanic) {
-      ctx.log(`panic: ${e.message}`);
-      ctx.exitCode = 2;
-      return;
-    }
+    if (e instanceof GoPanic) return crashWithPanic(ctx, e);
     if (!(e instanceof RenameError)) throw e;
     ctx.results.add({ message: e.message, severity: 'error' });
   }

@@ -27,6 +27,11 @@ import {
   type PathSegment,
 } from '../sdk/index.ts';
 import { dropKustomizeIgnored } from './lib/kustomize-resmap.ts';
+import { kyamlDataMap } from './lib/config.ts';
+import { nestedStringError } from './lib/plugin-config.ts';
+import { runSetNamespaceFnSdk } from './lib/set-namespace-fn-sdk.ts';
+import { sigsYamlString } from './lib/sigs-yaml-string.ts';
+import { goMapThenSigsString } from './lib/yaml-v3-roundtrip.ts';
 
 const DEPENDS_ON = 'config.kubernetes.io/depends-on';
 const DEPENDS_ON_RE = /^([-.\w]*)\/namespaces\/([-.\w]*)\/([-.\w]*)\/([-.\w]*)$/;
@@ -55,6 +60,8 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined
 interface KustomizeGeneration {
   v014: boolean;
   v02: boolean;
+  /** v0.1.0–v0.1.2 decode the config into a Go map and rebuild it (`kyaml.FromMap`) first. */
+  goMap: boolean;
 }
 
 const FN_CONFIG_API_VERSION = 'fn.kpt.dev/v1alpha1';
@@ -66,12 +73,17 @@ function kustomizeConfig(ctx: Ctx, gen: KustomizeGeneration): Settings {
   let namespace = '';
   let fieldSpecs: FieldSpec[] = [];
   // `validGVK` in main.go: apiVersion and kind must both match.
-  if (kind === 'ConfigMap' && apiVersion === 'v1') namespace = str(fc!.get('data.namespace'));
+  // ConfigMap: kyaml GetDataMap; typed kinds: sigs.k8s.io/yaml into the plugin's `namespace`
+  // string (builtins/docs/set-namespace.md, "v0.1.x and v0.2.x config values").
+  if (kind === 'ConfigMap' && apiVersion === 'v1') namespace = kyamlDataMap(fc, gen.goMap).get('namespace') ?? '';
   else if (
     (kind === 'SetNamespaceConfig' || (gen.v014 && kind === 'SetNamespace')) &&
     apiVersion === FN_CONFIG_API_VERSION
   ) {
-    namespace = str(fc!.get('namespace'));
+    const nested = nestedStringError(fc!, 'namespace', gen.goMap);
+    if (nested !== undefined) throw new BadConfig(nested);
+    const node = fc!.getNode(['namespace']);
+    namespace = (node && (gen.goMap ? goMapThenSigsString(node) : sigsYamlString(node))) ?? '';
     if (gen.v014) {
       const extra = fc!.get('additionalNamespaceFields');
       const legacy = fc!.get('fieldSpecs');
@@ -189,11 +201,11 @@ function frameworkError(ctx: Ctx, message: string): void {
 
 // ---- v0.3.x – v0.5.x: kpt-functions-sdk -------------------------------------------------------
 
-function sdkConfig(ctx: Ctx, v05: boolean): Settings {
+/** v0.5.x config (the v0.3/v0.4 one is builtins/lib/set-namespace-fn-sdk.ts). */
+function sdkConfig(ctx: Ctx): Settings {
   const fc = ctx.functionConfig;
-  const expect = v05 ? '`ConfigMap.v1` or `SetNamespace.v1alpha1.fn.kpt.dev`' : '`SetNamespace` or `ConfigMap`';
-  if (!fc || Object.keys(fc.toJS()).length === 0)
-    throw new BadConfig(`FunctionConfig is missing. Expect ${v05 ? expect : '`ConfigMap` or `SetNamespace`'}`);
+  const expect = '`ConfigMap.v1` or `SetNamespace.v1alpha1.fn.kpt.dev`';
+  if (!fc || Object.keys(fc.toJS()).length === 0) throw new BadConfig(`FunctionConfig is missing. Expect ${expect}`);
   if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
     let namespace = str(fc.get('data.namespace'));
     const matcher = str(fc.get('data.namespaceMatcher'));
@@ -230,20 +242,6 @@ interface NsField {
   origin?: string;
 }
 
-/** The namespace fields v0.3/v0.4 visit on one non-local-config item, in upstream order. */
-function fieldsV04(obj: KubeObject): NsField[] {
-  const out: NsField[] = [];
-  if (obj.kind === 'Namespace' && obj.apiVersion === 'v1') out.push({ obj, path: ['metadata', 'name'], create: true });
-  if (obj.kind === 'CustomResourceDefinition' && obj.apiVersion === 'apiextensions.k8s.io/v1') {
-    out.push({ obj, path: ['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace'], create: true });
-  }
-  if (obj.kind === 'APIService' && obj.apiVersion === 'apiregistration.k8s.io/v1')
-    out.push({ obj, path: ['spec', 'service', 'namespace'], create: true });
-  if (obj.kind === 'RoleBinding' || obj.kind === 'ClusterRoleBinding') out.push(...subjectFields(obj));
-  if (obj.isNamespaceScoped) out.push({ obj, path: ['metadata', 'namespace'], create: true });
-  return out;
-}
-
 function subjectFields(obj: KubeObject): NsField[] {
   const out: NsField[] = [];
   const subjects = obj.getNode('subjects');
@@ -255,105 +253,6 @@ function subjectFields(obj: KubeObject): NsField[] {
 }
 
 const current = (f: NsField): string => str(f.obj.get(f.path));
-
-function runV03(ctx: Ctx): void {
-  const s = sdkConfig(ctx, false);
-  const items = ctx.items.whereNot(isLocal);
-  const namespaces = items.filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1');
-  let old: string;
-  if (s.matcher) {
-    if (namespaces.length > 0) {
-      throw new BadConfig(
-        'found Namespace objects from the input resources, you cannot use `namespaceMatcher` in FunctionConfig together with Namespace objects',
-      );
-    }
-    old = s.matcher;
-  } else if (namespaces.length > 1) {
-    throw new BadConfig(
-      `cannot accept more than one Namespace objects from the input resources, found [${namespaces.map((n) => n.name).join(' ')}]`,
-    );
-  } else if (namespaces.length === 1) {
-    old = namespaces[0].name;
-  } else {
-    const seen = [...new Set(items.filter((o) => o.isNamespaceScoped).map((o) => o.namespace))];
-    if (seen.length > 1) {
-      throw new BadConfig(
-        `all namespace-scoped resources must share one namespace to replace it, found [${seen.join(' ')}]; use \`namespaceMatcher\``,
-      );
-    }
-    old = seen[0] ?? '';
-  }
-  let count = 0;
-  for (const obj of items) {
-    for (const f of fieldsV04(obj)) {
-      if (current(f) !== old || old === s.namespace) continue;
-      f.obj.set(f.path, s.namespace);
-      count++;
-    }
-  }
-  updateDependsOn(ctx, items, new Set([old]), s.namespace);
-  ctx.results.info(
-    `namespace ${JSON.stringify(old)} updated to ${JSON.stringify(s.namespace)}, ${count} values changed`,
-  );
-}
-
-function runV04(ctx: Ctx): void {
-  const s = sdkConfig(ctx, false);
-  const olds = new Set<string>();
-  let count = 0;
-  // Setting namespace fields never changes local-config, so one filter serves the whole run.
-  const items = ctx.items.whereNot(isLocal);
-  for (const obj of items) {
-    for (const f of fieldsV04(obj)) {
-      const cur = current(f);
-      if (cur !== s.namespace) {
-        count++;
-        olds.add(cur);
-      }
-      f.obj.set(f.path, s.namespace);
-    }
-  }
-  updateDependsOn(ctx, items, olds, s.namespace);
-  const dups = ctx.items.duplicates();
-  for (const group of dups) {
-    const o = group[0];
-    ctx.results.error(
-      `duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`,
-    );
-  }
-  if (count === 0) ctx.results.info(`all namespaces are already ${JSON.stringify(s.namespace)}. no value changed`);
-  else {
-    const list = [...olds].map((v) => JSON.stringify(v)).join(',');
-    ctx.results.info(`namespace ${list} updated to ${JSON.stringify(s.namespace)}, ${count} value(s) changed`);
-  }
-  if (dups.length > 0) ctx.log('failed to evaluate function: error: function failure');
-  ctx.exitCode = dups.length > 0 ? 1 : 0;
-}
-
-/** v0.3/v0.4 depends-on: `<group>/namespaces/<ns>/<Kind>/<name>` whose target exists and whose ns changed. */
-function updateDependsOn(
-  ctx: Ctx,
-  nonLocal: readonly KubeObject[],
-  changed: ReadonlySet<string>,
-  namespace: string,
-): void {
-  // group/kind/name of every item, built on the first depends-on annotation (was a scan per reference).
-  let targets: Set<string> | undefined;
-  for (const obj of nonLocal) {
-    const value = obj.getAnnotation(DEPENDS_ON);
-    if (value === undefined) continue;
-    const parts = value.split(',').map((ref) => {
-      const m = DEPENDS_ON_RE.exec(ref);
-      if (!m) return ref;
-      const [, group, ns, kind, name] = m;
-      targets ??= new Set(ctx.items.all.map((o) => `${o.group}\u0000${o.kind}\u0000${o.name}`));
-      const exists = targets.has(`${group}\u0000${kind}\u0000${name}`);
-      return exists && changed.has(ns) ? `${group}/namespaces/${namespace}/${kind}/${name}` : ref;
-    });
-    const next = parts.join(',');
-    if (next !== value) obj.setAnnotation(DEPENDS_ON, next);
-  }
-}
 
 // ---- v0.5.x / master: origin-aware ----------------------------------------------------------
 
@@ -388,7 +287,7 @@ const dependsOnId = (o: KubeObject): string => `${o.group}/namespaces/${effectiv
 function runV05(ctx: Ctx): void {
   let s: Settings;
   try {
-    s = sdkConfig(ctx, true);
+    s = sdkConfig(ctx);
   } catch (e) {
     if (!(e instanceof BadConfig)) throw e;
     sdkFailure(ctx, e.message, 0);
@@ -540,15 +439,13 @@ export const setNamespace = defineMutator({
   run(ctx) {
     const version = ctx.image?.version ?? SET_NAMESPACE_VERSIONS[SET_NAMESPACE_VERSIONS.length - 1];
     if (!versionAtLeast(version, 'v0.3.0'))
-      return runKustomize(ctx, { v014: versionAtLeast(version, 'v0.1.4'), v02: versionAtLeast(version, 'v0.2.0') });
+      return runKustomize(ctx, {
+        v014: versionAtLeast(version, 'v0.1.4'),
+        v02: versionAtLeast(version, 'v0.2.0'),
+        goMap: !versionAtLeast(version, 'v0.1.3'),
+      });
     if (versionAtLeast(version, 'v0.5.0')) return runV05(ctx);
-    try {
-      if (versionAtLeast(version, 'v0.4.0')) runV04(ctx);
-      else runV03(ctx);
-    } catch (e) {
-      if (!(e instanceof BadConfig)) throw e;
-      sdkFailure(ctx, e.message, 1);
-    }
+    runSetNamespaceFnSdk(ctx, version);
   },
 });
 

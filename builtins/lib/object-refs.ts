@@ -13,12 +13,10 @@
  * An error leaves the edits made before it in place, as upstream does.
  */
 import type { KubeObject } from '../../sdk/index.ts';
+import { GoPanic, NIL_DEREFERENCE } from './go-panic.ts';
 import { goQuote } from './report.ts';
 
 export class RenameError extends Error {}
-
-/** Upstream dereferences a nil pointer: the process dies with exit code 2. */
-export class GoPanic extends Error {}
 
 interface Gvk {
   group: string;
@@ -150,7 +148,7 @@ function str(sub: Sub, key: string): string {
 }
 
 function childMap(sub: Sub | undefined, key: string): Sub | undefined {
-  if (!sub) throw new GoPanic('runtime error: invalid memory address or nil pointer dereference');
+  if (!sub) throw new GoPanic(NIL_DEREFERENCE);
   if (!(key in sub.value)) return undefined;
   const v = sub.value[key];
   return {
@@ -161,7 +159,7 @@ function childMap(sub: Sub | undefined, key: string): Sub | undefined {
 }
 
 function childSlice(sub: Sub | undefined, key: string): Sub[] {
-  if (!sub) throw new GoPanic('runtime error: invalid memory address or nil pointer dereference');
+  if (!sub) throw new GoPanic(NIL_DEREFERENCE);
   const v = sub.value[key];
   if (!Array.isArray(v)) return [];
   return v.map((e, i) => ({

@@ -3,7 +3,8 @@
  * catalog's exact wording and whether the function failed (exit 1 in the catalog). Keeping the
  * logic free of SDK state makes it testable on bare KubeObjects.
  */
-import type { Result } from '../../sdk/index.ts';
+import type { KubeObject, Result } from '../../sdk/index.ts';
+import { fileRefOf, resourceRefOf } from './gvk.ts';
 
 export interface Report {
   results: Result[];
@@ -23,4 +24,18 @@ export function fail(message: string, before: Result[] = []): Report {
 /** Go's `%q` for a string (close enough: JSON quoting, which matches for printable ASCII). */
 export function goQuote(s: string): string {
   return JSON.stringify(s);
+}
+
+/**
+ * The fn SDK's `ErrorConfigObjectResult(err, functionConfig)` (kpt-functions-sdk go/fn/result.go
+ * `ConfigObjectResult`): an error naming the config object and the file it came from.
+ */
+export function configObjectError(message: string, fc: KubeObject | undefined): Result {
+  const file = fc ? fileRefOf(fc) : undefined;
+  return {
+    message,
+    severity: 'error',
+    ...(fc ? { resourceRef: resourceRefOf(fc) } : {}),
+    ...(file ? { file } : {}),
+  };
 }

@@ -13,16 +13,16 @@ import type { YNode } from '../../sdk/index.ts';
 
 const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'true', 'True', 'TRUE']);
 const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'off', 'Off', 'OFF', 'false', 'False', 'FALSE']);
-const NULL = new Set(['', '~', 'null', 'Null', 'NULL']);
-const NAN = new Set(['.nan', '.NaN', '.NAN']);
-const POS_INF = new Set(['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF']);
-const NEG_INF = new Set(['-.inf', '-.Inf', '-.INF']);
+export const NULL = new Set(['', '~', 'null', 'Null', 'NULL']);
+export const NAN = new Set(['.nan', '.NaN', '.NAN']);
+export const POS_INF = new Set(['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF']);
+export const NEG_INF = new Set(['-.inf', '-.Inf', '-.INF']);
 /** gopkg.in/yaml.v2 resolve.go `yamlStyleFloat`. */
-const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+export const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+export const UINT64_MAX = 2n ** 64n - 1n;
 
 /** The Go string a scalar node decodes to; undefined for mappings, sequences and aliases. */
 export function sigsYamlString(node: YNode): string | undefined {
@@ -65,7 +65,7 @@ export function plainScalarString(text: string): string {
 }
 
 /** Go `strconv.ParseInt(s, 0, 64)`'s digits (sign, 0x/0o/0b/0 prefixes), unbounded; undefined when malformed. */
-function parseGoInt(s: string): bigint | undefined {
+export function parseGoInt(s: string): bigint | undefined {
   const m = /^([-+]?)(.*)$/.exec(s)!;
   const sign = m[1] === '-' ? -1n : 1n;
   const body = m[2];
@@ -84,13 +84,19 @@ function parseGoInt(s: string): bigint | undefined {
 
 /** Go `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest text that reads back as the same float32. */
 export function formatFloat32(f: number): string {
-  const x = Math.fround(f);
+  return formatFloatG(f, 32);
+}
+
+/** Go `strconv.FormatFloat(f, 'g', -1, bits)` for a finite `f`: the shortest text that reads back as the same float. */
+export function formatFloatG(f: number, bits: 32 | 64): string {
+  const round = bits === 32 ? Math.fround : (v: number): number => v;
+  const x = round(f);
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
   let mantissa = '';
   let exp = 0;
-  for (let p = 1; p <= 9; p++) {
+  for (let p = 1; p <= (bits === 32 ? 9 : 17); p++) {
     const s = Math.abs(x).toExponential(p - 1);
-    if (Math.fround(Number(s)) === Math.abs(x)) {
+    if (round(Number(s)) === Math.abs(x)) {
       const [m, e] = s.split('e');
       mantissa = m.replace('.', '').replace(/0+$/, '') || '0';
       exp = Number(e);
@@ -115,17 +121,22 @@ function expForm(mantissa: string, exp: number): string {
 
 /**
  * A `map[string]string` config field (labels, annotations) read as sigs.k8s.io/yaml v1.2.0 reads
- * it: keys and scalar values by `sigsYamlString`, in document order. A nested mapping or list
- * value is left to `other` (upstream fails to decode it into a string).
+ * it: keys and scalar values by `read` (`sigsYamlString`; set-labels / set-annotations v0.1.3 pass
+ * the Go-map route of builtins/lib/yaml-v3-roundtrip.ts), in document order. A nested mapping or
+ * list value is left to `other` (upstream fails to decode it into a string).
  */
-export function sigsYamlStringMap(node: YNode | undefined, other: (value: YNode) => string): Map<string, string> {
+export function sigsYamlStringMap(
+  node: YNode | undefined,
+  other: (value: YNode) => string,
+  read: (scalar: YNode) => string | undefined = sigsYamlString,
+): Map<string, string> {
   const out = new Map<string, string>();
   if (!node || node.kind !== 'mapping') return out;
   for (let i = 0; i + 1 < node.content.length; i += 2) {
     const key = node.content[i];
     const value = node.content[i + 1].kind === 'alias' ? node.content[i + 1].alias : node.content[i + 1];
     if (!value) continue;
-    out.set(sigsYamlString(key) ?? key.value, sigsYamlString(value) ?? other(value));
+    out.set(read(key) ?? key.value, read(value) ?? other(value));
   }
   return out;
 }

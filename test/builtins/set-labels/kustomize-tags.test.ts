@@ -70,4 +70,21 @@ describe('set-labels kustomize tags: differential cases', () => {
     expect(scalar.exitCode).toBe(1);
     expect(scalar.results[0]?.message).toContain('expected sequence or mapping node');
   });
+
+  it('v0.1.3 reads a typed config through a Go map: `yes` and `on` stay strings; v0.1.4 makes them booleans', async () => {
+    const typed =
+      'apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabelConfig\nmetadata:\n  name: l\nlabels:\n  a: yes\n  b: on\n  c: 2001-12-14\n';
+    const v013 = await runBuiltin(`${IMG}:v0.1.3`, ITEMS, typed);
+    expect([v013.items[0].getLabel('a'), v013.items[0].getLabel('b'), v013.items[0].getLabel('c')]).toEqual([
+      'yes',
+      'on',
+      '2001-12-14T00:00:00Z',
+    ]);
+    const v014 = await runBuiltin(`${IMG}:v0.1.4`, ITEMS, typed);
+    expect([v014.items[0].getLabel('a'), v014.items[0].getLabel('b'), v014.items[0].getLabel('c')]).toEqual([
+      'true',
+      'true',
+      '2001-12-14',
+    ]);
+  });
 });

@@ -117,3 +117,33 @@ describe('set-namespace kustomize tags: differential cases', () => {
     expect(r.results[0]?.message).toContain('expected sequence or mapping node');
   });
 });
+
+describe('set-namespace kustomize tags: config values (sigs.k8s.io/yaml, GetDataMap)', () => {
+  const svc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n';
+  const typed = (value: string, kind = 'SetNamespaceConfig'): string =>
+    `apiVersion: fn.kpt.dev/v1alpha1\nkind: ${kind}\nmetadata:\n  name: ns\nnamespace: ${value}\n`;
+
+  it('a typed `namespace: yes` is "true" from v0.1.3 (YAML 1.1) and "yes" through v0.1.2\'s Go map', async () => {
+    const v013 = await runBuiltin('gcr.io/kpt-fn/set-namespace:v0.1.3', svc, typed('yes'));
+    expect(v013.items[0].namespace).toBe('true');
+    const v012 = await runBuiltin('gcr.io/kpt-fn/set-namespace:v0.1.2', svc, typed('yes'));
+    expect(v012.items[0].namespace).toBe('yes');
+    const octal = await runBuiltin('gcr.io/kpt-fn/set-namespace:v0.2.0', svc, typed('0755', 'SetNamespace'));
+    expect(octal.items[0].namespace).toBe('493');
+  });
+
+  it('a nested typed namespace fails with the unmarshal error; a nested ConfigMap value is empty', async () => {
+    const config = typed('{a: b}', 'SetNamespace');
+    const r = await runBuiltin('gcr.io/kpt-fn/set-namespace:v0.1.4', svc, config);
+    const message =
+      `failed to configure function: failed to unmarshal config ${JSON.stringify(config)}: ` +
+      'error unmarshaling JSON: json: cannot unmarshal object into Go struct field plugin.namespace of type string';
+    expect([r.exitCode, r.results[0].message]).toEqual([1, message]);
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  namespace: [a]\n';
+    const empty = await runBuiltin('gcr.io/kpt-fn/set-namespace:v0.2.0', svc, cm);
+    expect([empty.exitCode, empty.results[0].message]).toEqual([
+      1,
+      'failed to configure function: input namespace cannot be empty',
+    ]);
+  });
+});
