@@ -98,6 +98,13 @@ class PieceParser {
 
   private lastContentLine = 0;
   private lastTokenLine = 0;
+  /**
+   * The last content was a block plain scalar with nothing after it on its line: go-yaml's plain
+   * scanner then consumes the line break (scannerc.go at v3.0.1, yaml_parser_scan_plain_scalar), so
+   * its next scan starts on a later line and a foot line exists even after the document's first line.
+   */
+  private plainTookBreak = false;
+  private runPlainTookBreak = false;
   private run: RunLine[] = [];
   private runHasText = false;
   private runContentLine = 0;
@@ -277,6 +284,7 @@ class PieceParser {
   private content(line: number): void {
     this.lastContentLine = line;
     this.lastTokenLine = line;
+    this.plainTookBreak = false;
   }
 
   /** Skips blanks, comments and line breaks, feeding comments and blank lines to the runs. */
@@ -319,10 +327,10 @@ class PieceParser {
 
   private comment(start: number, end: number): void {
     const line = this.lineOf(start);
-    let e = end;
-    while (e > start && (this.src.charCodeAt(e - 1) === SP || this.src.charCodeAt(e - 1) === TAB)) e--;
-    const text = this.src.slice(start, e);
+    // go-yaml keeps a comment's trailing blanks (scannerc.go at v3.0.1 reads to the line break).
+    const text = this.src.slice(start, end);
     if (line === this.lastContentLine) {
+      this.plainTookBreak = false;
       if (this.ltKind !== T_NONE && this.ltLine === line) this.lineComment(text);
     } else if (this.flowDepth > 0) {
       this.flowHead = joinComment(this.flowHead, text);
@@ -348,7 +356,10 @@ class PieceParser {
   }
 
   private pushRun(l: RunLine): void {
-    if (this.run.length === 0) this.runContentLine = this.lastContentLine;
+    if (this.run.length === 0) {
+      this.runContentLine = this.lastContentLine;
+      this.runPlainTookBreak = this.plainTookBreak;
+    }
     if (!l.blank) this.runHasText = true;
     this.run.push(l);
   }
@@ -362,7 +373,7 @@ class PieceParser {
       // nested entry need no special case: the general rule makes them that entry's head unless
       // a column below the level or a blank line makes them feet (as go-yaml does).
       else if (n && n.kind === 'value') assignValueRun(run, n);
-      else assignRun(run, this.p, this.runContentLine, n, this.ctx);
+      else assignRun(run, this.p, this.runContentLine, this.runPlainTookBreak, n, this.ctx);
     }
     if (this.run.length) this.run = [];
     this.runHasText = false;
@@ -896,6 +907,7 @@ class PieceParser {
       }
       this.pos = end;
       this.content(this.lineOf(end));
+      if (style === '' && this.flowDepth === 0) this.plainTookBreak = true;
       this.targetLine(node);
     }
     node.value = value;
