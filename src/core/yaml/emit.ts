@@ -301,10 +301,9 @@ class Emitter {
       this.w(':');
     } else {
       this.w('?');
-      if (isBlockCollection(k)) {
-        if (k.kind === 'mapping') this.mapping(k, indent + 2, false);
-        else this.sequence(k, indent + 2, false);
-      } else {
+      // go-yaml writes a block collection key after `? ` as it writes a sequence item after `- `.
+      if (isBlockCollection(k)) this.item(k, indent, '', true);
+      else {
         this.w(' ');
         // The key's line comment is held for the value, as for a simple key.
         this.inlineValue(k, indent, 'explicit-key', this.props(k), '', false);

@@ -63,6 +63,8 @@ const T_NODE_LINE = 1;
 const T_FLOW_HEAD = 2;
 const T_FIRST_KEY_HEAD = 3;
 const T_FIRST_KEY_LINE = 4;
+/** After an explicit key's `?`: go-yaml gives the comment to the next scalar as its line comment. */
+const T_NEXT_SCALAR = 5;
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -105,6 +107,8 @@ class PieceParser {
    */
   private plainTookBreak = false;
   private runPlainTookBreak = false;
+  /** A comment after `?` waiting for the next scalar (T_NEXT_SCALAR). */
+  private nextScalarLine = '';
   private run: RunLine[] = [];
   private runHasText = false;
   private runContentLine = 0;
@@ -263,7 +267,12 @@ class PieceParser {
   /** A new node at `offset`. */
   private node(kind: YNode['kind'], tag: string, style: YNode['style'], offset: number): YNode {
     const line = this.lineOf(offset);
-    return placedNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
+    const node = placedNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
+    if (kind === 'scalar' && this.nextScalarLine) {
+      node.lineComment = this.nextScalarLine;
+      this.nextScalarLine = '';
+    }
+    return node;
   }
 
   private place(node: YNode, offset: number): YNode {
@@ -524,6 +533,9 @@ class PieceParser {
       case T_FIRST_KEY_LINE:
         if (entry && !entry.firstKeyLine) entry.firstKeyLine = text;
         break;
+      case T_NEXT_SCALAR:
+        if (!this.nextScalarLine) this.nextScalarLine = text;
+        break;
     }
   }
 
@@ -710,6 +722,7 @@ class PieceParser {
         const qLine = this.lineOf(this.pos);
         this.content(qLine);
         this.pos++;
+        this.target(T_NEXT_SCALAR, qLine, null, null);
         this.skipProps(null, qLine, level);
         key = this.presentAfter(qLine, level)
           ? this.blockNode(depth + 1, null, level, indent)
