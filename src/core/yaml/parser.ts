@@ -483,6 +483,11 @@ class PieceParser {
       if (owner.firstKeyFoot) key.footComment = owner.firstKeyFoot;
       if (owner.firstKeyLine && !key.lineComment) key.lineComment = owner.firstKeyLine;
       owner.firstKeyHead = owner.firstKeyFoot = owner.firstKeyLine = '';
+    } else if (level && level.count === 0 && level.owner?.kind === 'dash' && kind === 'dash') {
+      // `- # c` over a nested sequence: go-yaml makes the comment the head of its first item.
+      const owner = level.owner;
+      if (owner.firstKeyHead) e.itemHead = joinComment(owner.firstKeyHead, e.itemHead);
+      owner.firstKeyHead = '';
     }
     this.endRun(e);
     if (kind !== 'value') this.p = e;
@@ -794,9 +799,28 @@ class PieceParser {
       return value;
     }
     // go-yaml places an empty mapping value at the end of the `:` line, an empty item at its dash.
-    if (level.kind === 'seq') return this.emptyValue(indicator);
+    if (level.kind === 'seq') {
+      if (e.firstKeyHead) this.dashCommentToRun(e, line);
+      return this.emptyValue(indicator);
+    }
     const eol = this.src.indexOf('\n', indicator);
     return this.emptyValue(eol === -1 ? this.len : eol);
+  }
+
+  /**
+   * `- # c` with an empty item: go-yaml's scanner turns the comment into a head for what follows
+   * (scannerc.go at v3.0.1, yaml_parser_fetch_next_token after a BLOCK-ENTRY), so it is read as an
+   * own-line comment inside the item, ahead of the comments already gathered after it.
+   */
+  private dashCommentToRun(e: Entry, line: number): void {
+    const first: RunLine = { blank: false, line, col: e.col + 2, text: e.firstKeyHead };
+    e.firstKeyHead = '';
+    if (this.run.length === 0) {
+      this.runContentLine = this.lastContentLine;
+      this.runPlainTookBreak = false;
+    }
+    this.run.unshift(first);
+    this.runHasText = true;
   }
 
   private emptyValue(offset: number): YNode {
@@ -814,7 +838,8 @@ class PieceParser {
     this.applyProps(node, props);
     const seqStart = this.pos;
     const indent = this.colOf(this.pos);
-    const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
+    // Dashes in the mapping's own column: a compact value, or (no owner yet) an explicit key's.
+    const compact = (!owner || owner.kind === 'key') && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
     const level: Level = {
       kind: 'seq',
       node,
