@@ -40,8 +40,6 @@ export interface Entry {
   itemHead: string;
   firstKeyHead: string;
   firstKeyFoot: string;
-  /** Comment after an anchor or tag on the key/dash line: the line comment of the first nested key. */
-  firstKeyLine: string;
 }
 
 export interface RunLine {

@@ -62,9 +62,11 @@ const T_NONE = 0;
 const T_NODE_LINE = 1;
 const T_FLOW_HEAD = 2;
 const T_FIRST_KEY_HEAD = 3;
-const T_FIRST_KEY_LINE = 4;
-/** After an explicit key's `?`: go-yaml gives the comment to the next scalar as its line comment. */
-const T_NEXT_SCALAR = 5;
+/**
+ * After an explicit key's `?` or after properties ending a line: go-yaml gives the comment to the
+ * next scalar with a value as its line comment; a flow collection starting first drops it.
+ */
+const T_NEXT_SCALAR = 4;
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -166,7 +168,7 @@ class PieceParser {
       this.pos += 3;
       started = true;
     }
-    this.skipProps(null);
+    this.skipProps();
     if (this.pos < this.len && !this.atDocumentEnd()) {
       const start = this.pos;
       const root = this.blockNode(1, null, null, -1);
@@ -419,10 +421,10 @@ class PieceParser {
   }
 
   /**
-   * Skips separation and reads properties until content. `e` (the entry the properties follow on
-   * its indicator line) takes a comment after them as its first key's line comment.
+   * Skips separation and reads properties until content. A comment after them waits for the next
+   * scalar (T_NEXT_SCALAR).
    */
-  private skipProps(e: Entry | null, line = 0, level: Level | null = null): void {
+  private skipProps(line = 0, level: Level | null = null): void {
     for (;;) {
       this.skip();
       const c = this.src.charCodeAt(this.pos);
@@ -430,7 +432,7 @@ class PieceParser {
       // Properties on a later line at or left of the collection's column start its next entry.
       if (level && this.lineOf(this.pos) !== line && this.colOf(this.pos) <= level.indent) return;
       this.readProp();
-      if (e && this.ltKind !== T_NONE) this.target(T_FIRST_KEY_LINE, this.lastContentLine, null, e);
+      if (this.flowDepth === 0) this.target(T_NEXT_SCALAR, this.lastContentLine, null, null);
     }
   }
 
@@ -475,14 +477,12 @@ class PieceParser {
       itemHead: '',
       firstKeyHead: '',
       firstKeyFoot: '',
-      firstKeyLine: '',
     };
     if (level && level.count === 0 && level.owner && key) {
       const owner = level.owner;
       if (owner.firstKeyHead) key.headComment = joinComment(owner.firstKeyHead, key.headComment);
       if (owner.firstKeyFoot) key.footComment = owner.firstKeyFoot;
-      if (owner.firstKeyLine && !key.lineComment) key.lineComment = owner.firstKeyLine;
-      owner.firstKeyHead = owner.firstKeyFoot = owner.firstKeyLine = '';
+      owner.firstKeyHead = owner.firstKeyFoot = '';
     } else if (level && level.count === 0 && level.owner?.kind === 'dash' && kind === 'dash') {
       // `- # c` over a nested sequence: go-yaml makes the comment the head of its first item.
       const owner = level.owner;
@@ -505,9 +505,8 @@ class PieceParser {
     if (item.kind !== 'mapping' || item.style === 'flow') {
       if (e.firstKeyHead) item.headComment = joinComment(item.headComment, e.firstKeyHead);
       if (e.firstKeyFoot && item.kind === 'scalar') item.footComment = e.firstKeyFoot;
-      if (e.firstKeyLine && !item.lineComment) item.lineComment = e.firstKeyLine;
     }
-    e.itemHead = e.firstKeyHead = e.firstKeyFoot = e.firstKeyLine = '';
+    e.itemHead = e.firstKeyHead = e.firstKeyFoot = '';
   }
 
   private target(kind: number, line: number, node: YNode | null, entry: Entry | null): void {
@@ -534,9 +533,6 @@ class PieceParser {
         break;
       case T_FIRST_KEY_HEAD:
         if (entry) entry.firstKeyHead = joinComment(text, entry.firstKeyHead);
-        break;
-      case T_FIRST_KEY_LINE:
-        if (entry && !entry.firstKeyLine) entry.firstKeyLine = text;
         break;
       case T_NEXT_SCALAR:
         if (!this.nextScalarLine) this.nextScalarLine = text;
@@ -728,7 +724,7 @@ class PieceParser {
         this.content(qLine);
         this.pos++;
         this.target(T_NEXT_SCALAR, qLine, null, null);
-        this.skipProps(null, qLine, level);
+        this.skipProps(qLine, level);
         key = this.presentAfter(qLine, level)
           ? this.blockNode(depth + 1, null, level, indent)
           : this.emptyValue(keyOffset);
@@ -792,7 +788,7 @@ class PieceParser {
   /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
   private valueAfter(depth: number, e: Entry, level: Level, line: number): YNode {
     const indicator = this.pos - 1;
-    this.skipProps(e, line, level);
+    this.skipProps(line, level);
     if (this.presentAfter(line, level)) {
       const value = this.blockNode(depth + 1, e, level, level.indent);
       e.hasValue = true;
@@ -825,7 +821,11 @@ class PieceParser {
 
   private emptyValue(offset: number): YNode {
     const weight = this.expansions;
+    // An empty node takes no pending comment (T_NEXT_SCALAR): the next scalar with a value does.
+    const pending = this.nextScalarLine;
+    this.nextScalarLine = '';
     const node = this.node('scalar', '!!null', '', offset);
+    this.nextScalarLine = pending;
     this.applyProps(node, this.takeProps());
     this.registerAnchor(node, weight);
     return node;
@@ -1007,6 +1007,7 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     const isMap = src.charCodeAt(start) === 0x7b;
+    this.nextScalarLine = '';
     const close = isMap ? 0x7d : 0x5d;
     const expected = isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
     const node = this.place(
@@ -1021,7 +1022,7 @@ class PieceParser {
     this.pos++;
     let prev: YNode | null = null;
     for (;;) {
-      this.skipProps(null);
+      this.skipProps();
       // go-yaml's parser wants a node after `[`, `{` or `,`, and meets the end of the stream.
       if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
       let c = src.charCodeAt(this.pos);
@@ -1034,7 +1035,7 @@ class PieceParser {
         explicit = true;
         this.content(this.lineOf(this.pos));
         this.pos++;
-        this.skipProps(null);
+        this.skipProps();
         c = src.charCodeAt(this.pos);
       }
       const colonHere =
@@ -1054,7 +1055,7 @@ class PieceParser {
         }
         this.content(this.lineOf(this.pos));
         this.pos++;
-        this.skipProps(null);
+        this.skipProps();
         if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
         const d = src.charCodeAt(this.pos);
         value =
