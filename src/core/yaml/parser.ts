@@ -111,6 +111,8 @@ class PieceParser {
   private runPlainTookBreak = false;
   /** A comment after `?` waiting for the next scalar (T_NEXT_SCALAR). */
   private nextScalarLine = '';
+  /** The head comment of an empty explicit key, waiting for the next scalar with a value. */
+  private nextScalarHead = '';
   private run: RunLine[] = [];
   private runHasText = false;
   private runContentLine = 0;
@@ -273,6 +275,10 @@ class PieceParser {
     if (kind === 'scalar' && this.nextScalarLine) {
       node.lineComment = this.nextScalarLine;
       this.nextScalarLine = '';
+    }
+    if (kind === 'scalar' && this.nextScalarHead) {
+      node.headComment = this.nextScalarHead;
+      this.nextScalarHead = '';
     }
     return node;
   }
@@ -729,6 +735,11 @@ class PieceParser {
           ? this.blockNode(depth + 1, null, level, indent)
           : this.emptyValue(keyOffset);
         e = this.entry('key', keyOffset, level, key);
+        // go-yaml gives an empty key's head comment to the next scalar with a value (or drops it).
+        if (key.headComment && key.kind === 'scalar' && key.value === '' && key.tag === '!!null') {
+          this.nextScalarHead = key.headComment;
+          key.headComment = '';
+        }
         node.content.push(key);
         this.skip();
         if (!(
@@ -822,10 +833,12 @@ class PieceParser {
   private emptyValue(offset: number): YNode {
     const weight = this.expansions;
     // An empty node takes no pending comment (T_NEXT_SCALAR): the next scalar with a value does.
-    const pending = this.nextScalarLine;
-    this.nextScalarLine = '';
+    const pendingLine = this.nextScalarLine;
+    const pendingHead = this.nextScalarHead;
+    this.nextScalarLine = this.nextScalarHead = '';
     const node = this.node('scalar', '!!null', '', offset);
-    this.nextScalarLine = pending;
+    this.nextScalarLine = pendingLine;
+    this.nextScalarHead = pendingHead;
     this.applyProps(node, this.takeProps());
     this.registerAnchor(node, weight);
     return node;
@@ -1007,7 +1020,7 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     const isMap = src.charCodeAt(start) === 0x7b;
-    this.nextScalarLine = '';
+    this.nextScalarLine = this.nextScalarHead = '';
     const close = isMap ? 0x7d : 0x5d;
     const expected = isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
     const node = this.place(
