@@ -286,7 +286,7 @@ class Emitter {
       }
       this.pair(k, v, indent);
       this.foot(k.footComment || (v.kind !== 'mapping' && v.kind !== 'sequence' ? v.footComment : ''), indent);
-      if (v.headComment && !isBlockCollection(v) && this.isSimpleKey(k)) held = v.headComment;
+      if (v.headComment && !isBlockCollection(v)) held = v.headComment;
     }
     if (held) this.comment(held, indent);
   }

@@ -381,6 +381,20 @@ class PieceParser {
     this.run.push(l);
   }
 
+  /** Removes the pending run's lines below `line` and returns their comment text. */
+  private takeRunAfter(line: number): string {
+    if (!this.runHasText) return '';
+    const kept: RunLine[] = [];
+    let text = '';
+    for (const l of this.run) {
+      if (l.line <= line) kept.push(l);
+      else if (!l.blank) text = joinComment(text, l.text);
+    }
+    this.run = kept;
+    this.runHasText = kept.some((l) => !l.blank);
+    return text;
+  }
+
   /** Closes the pending run of own-line comments at boundary `n` (null: end of document). */
   private endRun(n: Entry | null): void {
     if (this.runHasText) {
@@ -734,6 +748,9 @@ class PieceParser {
         key = this.presentAfter(qLine, level)
           ? this.blockNode(depth + 1, null, level, indent)
           : this.emptyValue(keyOffset);
+        // Comments between the key and its `:`: go-yaml makes them the head of the value's first
+        // scalar with a value, or with no `:` the key's foot.
+        let between = this.takeRunAfter(qLine);
         e = this.entry('key', keyOffset, level, key);
         // go-yaml gives an empty key's head comment to the next scalar with a value (or drops it).
         if (key.headComment && key.kind === 'scalar' && key.value === '' && key.tag === '!!null') {
@@ -742,17 +759,20 @@ class PieceParser {
         }
         node.content.push(key);
         this.skip();
+        between = joinComment(between, this.takeRunAfter(qLine));
         if (!(
           this.pos < this.len &&
           this.colOf(this.pos) === indent &&
           src.charCodeAt(this.pos) === COLON &&
           isBlankZ(src.charCodeAt(this.pos + 1))
         )) {
+          if (between) key.footComment = joinComment(key.footComment, between);
           const value = this.emptyValue(keyOffset);
           if (e.item === null) this.settle(e, value);
           node.content.push(value);
           continue;
         }
+        if (between) this.nextScalarHead = joinComment(this.nextScalarHead, between);
       } else if (c === COLON && isBlankZ(src.charCodeAt(this.pos + 1))) {
         if (!this.props) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
         key = this.emptyValue(keyOffset);
