@@ -381,18 +381,15 @@ class PieceParser {
     this.run.push(l);
   }
 
-  /** Removes the pending run's lines below `line` and returns their comment text. */
-  private takeRunAfter(line: number): string {
-    if (!this.runHasText) return '';
+  /** Removes the pending run's lines below `line` and returns them. */
+  private takeRunAfter(line: number): RunLine[] {
+    if (!this.runHasText) return [];
     const kept: RunLine[] = [];
-    let text = '';
-    for (const l of this.run) {
-      if (l.line <= line) kept.push(l);
-      else if (!l.blank) text = joinComment(text, l.text);
-    }
+    const taken: RunLine[] = [];
+    for (const l of this.run) (l.line <= line ? kept : taken).push(l);
     this.run = kept;
     this.runHasText = kept.some((l) => !l.blank);
-    return text;
+    return taken;
   }
 
   /** Closes the pending run of own-line comments at boundary `n` (null: end of document). */
@@ -750,29 +747,36 @@ class PieceParser {
           : this.emptyValue(keyOffset);
         // Comments between the key and its `:`: go-yaml makes them the head of the value's first
         // scalar with a value, or with no `:` the key's foot.
-        let between = this.takeRunAfter(qLine);
+        const emptyKey = key.kind === 'scalar' && key.value === '' && key.tag === '!!null';
+        const between = this.takeRunAfter(qLine);
         e = this.entry('key', keyOffset, level, key);
         // go-yaml gives an empty key's head comment to the next scalar with a value (or drops it).
-        if (key.headComment && key.kind === 'scalar' && key.value === '' && key.tag === '!!null') {
+        if (key.headComment && emptyKey) {
           this.nextScalarHead = key.headComment;
           key.headComment = '';
         }
         node.content.push(key);
         this.skip();
-        between = joinComment(between, this.takeRunAfter(qLine));
-        if (!(
+        const colonNext =
           this.pos < this.len &&
           this.colOf(this.pos) === indent &&
           src.charCodeAt(this.pos) === COLON &&
-          isBlankZ(src.charCodeAt(this.pos + 1))
-        )) {
-          if (between) key.footComment = joinComment(key.footComment, between);
+          isBlankZ(src.charCodeAt(this.pos + 1));
+        between.push(...this.takeRunAfter(qLine));
+        const betweenText = between
+          .map((l) => l.text)
+          .filter((t) => t !== '')
+          .join('\n');
+        if (!colonNext) {
+          // An empty key takes nothing: the comments are read as own-line comments after it.
+          if (emptyKey) for (const l of between) this.pushRun(l);
+          else if (betweenText) key.footComment = joinComment(key.footComment, betweenText);
           const value = this.emptyValue(keyOffset);
           if (e.item === null) this.settle(e, value);
           node.content.push(value);
           continue;
         }
-        if (between) this.nextScalarHead = joinComment(this.nextScalarHead, between);
+        if (betweenText) this.nextScalarHead = joinComment(this.nextScalarHead, betweenText);
       } else if (c === COLON && isBlankZ(src.charCodeAt(this.pos + 1))) {
         if (!this.props) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
         key = this.emptyValue(keyOffset);
