@@ -46,7 +46,13 @@ export interface PieceInput {
   firstLine: number;
   file: string | undefined;
   limits: Pick<Limits, 'maxAliases' | 'maxDepth'>;
+  /** Short plain scalars already seen in the file, so repeated keys and values share one string. */
+  interned?: Map<string, string>;
 }
+
+/** Slices shorter than this are copies in V8 (longer ones share the source), so they are interned. */
+const INTERN_BELOW = 13;
+const INTERN_MAX_ENTRIES = 50_000;
 
 interface Props {
   anchor: string;
@@ -379,6 +385,22 @@ class PieceParser {
     }
     if (!l.blank) this.runHasText = true;
     this.run.push(l);
+  }
+
+  /** A finished collection's content without the spare capacity its pushes left (most are small). */
+  private trim(node: YNode): void {
+    node.content = node.content.slice();
+  }
+
+  /** A one-line plain scalar's text; short ones come from the file's intern table. */
+  private plainText(start: number, end: number): string {
+    const text = this.src.slice(start, end);
+    const table = this.input.interned;
+    if (!table || end - start >= INTERN_BELOW) return text;
+    const seen = table.get(text);
+    if (seen !== undefined) return seen;
+    if (table.size < INTERN_MAX_ENTRIES) table.set(text, text);
+    return text;
   }
 
   /** Removes the pending run's lines below `line` and returns them. */
@@ -802,6 +824,7 @@ class PieceParser {
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
+    this.trim(node);
     this.registerAnchor(node, weight);
     return node;
   }
@@ -906,6 +929,7 @@ class PieceParser {
       }
       this.fail(this.pos, "did not find expected '-' indicator", 'yaml-syntax', seqStart);
     }
+    this.trim(node);
     this.registerAnchor(node, weight);
     return node;
   }
@@ -978,7 +1002,7 @@ class PieceParser {
         end = this.plain.end;
         if (end === start) this.fail(start, 'did not find expected node content');
         style = '';
-        value = this.plain.multiline ? foldPlain(src, start, end) : src.slice(start, end);
+        value = this.plain.multiline ? foldPlain(src, start, end) : this.plainText(start, end);
       }
       this.pos = end;
       this.content(this.lineOf(end));
@@ -1138,6 +1162,7 @@ class PieceParser {
     this.flowDepth--;
     this.flowHead = '';
     this.targetLine(node);
+    this.trim(node);
     this.registerAnchor(node, weight);
     if (pseudo) this.settle(pseudo, node);
     return node;
