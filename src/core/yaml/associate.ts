@@ -48,6 +48,8 @@ export interface RunLine {
   line: number;
   col: number;
   text: string;
+  /** A comment moved from a dash line (parser.ts dashCommentToRun): it stays with the dash's run. */
+  fromDash?: boolean;
 }
 
 export interface RunContext {

@@ -160,6 +160,8 @@ class Emitter {
     switch (n.kind) {
       case 'scalar':
         if (tag === '!!str' && n.style !== '') return { tag: '', force: false };
+        // A plain `<<` reads back as a merge key (go-yaml's resolve table at v3.0.1): a string is quoted.
+        if (tag === '!!str' && n.value === '<<') return { tag: '', force: true };
         {
           const r = resolvePlainTag(n.value);
           if (r === tag) return { tag: '', force: false };

@@ -403,12 +403,12 @@ class PieceParser {
     return text;
   }
 
-  /** Removes the pending run's lines below `line` and returns them. */
+  /** Removes the pending run's lines below `line` (and those moved from a dash) and returns them. */
   private takeRunAfter(line: number): RunLine[] {
     if (!this.runHasText) return [];
     const kept: RunLine[] = [];
     const taken: RunLine[] = [];
-    for (const l of this.run) (l.line <= line ? kept : taken).push(l);
+    for (const l of this.run) (l.line <= line && !l.fromDash ? kept : taken).push(l);
     this.run = kept;
     this.runHasText = kept.some((l) => !l.blank);
     return taken;
@@ -785,14 +785,17 @@ class PieceParser {
           src.charCodeAt(this.pos) === COLON &&
           isBlankZ(src.charCodeAt(this.pos + 1));
         between.push(...this.takeRunAfter(qLine));
+        // A comment from an empty dash inside the key follows the key's entry like an own-line one.
+        for (const l of between) if (l.fromDash) this.pushRun(l);
         const betweenText = between
+          .filter((l) => !l.fromDash && !l.blank)
           .map((l) => l.text)
-          .filter((t) => t !== '')
           .join('\n');
         if (!colonNext) {
           // An empty key takes nothing: the comments are read as own-line comments after it.
-          if (emptyKey) for (const l of between) this.pushRun(l);
-          else if (betweenText) key.footComment = joinComment(key.footComment, betweenText);
+          if (emptyKey) {
+            for (const l of between) if (!l.fromDash) this.pushRun(l);
+          } else if (betweenText) key.footComment = joinComment(key.footComment, betweenText);
           const value = this.emptyValue(keyOffset);
           if (e.item === null) this.settle(e, value);
           node.content.push(value);
@@ -867,7 +870,7 @@ class PieceParser {
    * own-line comment inside the item, ahead of the comments already gathered after it.
    */
   private dashCommentToRun(e: Entry, line: number): void {
-    const first: RunLine = { blank: false, line, col: e.col + 2, text: e.firstKeyHead };
+    const first: RunLine = { blank: false, line, col: e.col + 2, text: e.firstKeyHead, fromDash: true };
     e.firstKeyHead = '';
     if (this.run.length === 0) {
       this.runContentLine = this.lastContentLine;
