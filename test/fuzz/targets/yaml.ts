@@ -184,9 +184,11 @@ function checkText(t: string): void {
     )
   )
     throw new Error(`text round trip changed the data:\n${JSON.stringify(t)}\n→\n${out}`);
-  // go-yaml writes a head comment of an explicit key's first entry as `? # c`, and reads that back
-  // as a line comment (checked with go-yaml v3): there its own round trip is not idempotent either.
-  if (emitYamlFile(again.docs, parsed.seqIndent) !== out && !/^ *\? #/m.test(out))
+  // Two places where go-yaml's own round trip is not idempotent (checked with go-yaml v3; our bytes
+  // equal its): it writes an explicit key's first head comment as `? # c` and reads that back as a
+  // line comment; and a foot written right below the first line (after a value that did not end
+  // the line's scan) has no foot line when read again, so it becomes the document foot.
+  if (emitYamlFile(again.docs, parsed.seqIndent) !== out && !/^ *\? #/m.test(out) && !/^[^\n]*\n *#/.test(out))
     throw new Error(`emit is not idempotent for ${JSON.stringify(t)}`);
   checkAgainstGoYaml(t, parsed, out);
 }
