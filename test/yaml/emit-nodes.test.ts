@@ -33,10 +33,14 @@ describe('emitting new nodes', () => {
     ['empty sequence', sequenceNode([]), 'v: []\n'],
     ['flow sequence', sequenceNode([strNode('a'), strNode('b c'), strNode('')], 'flow'), 'v: [a, b c, ""]\n'],
     ['null in a flow sequence', sequenceNode([newNode('scalar', { tag: '!!null' })], 'flow'), "v: ['']\n"],
+    ['string that reads as a merge key', strNode('<<'), 'v: "<<"\n'],
   ];
   for (const [name, value, want] of cases) {
     it(name, () => expect(doc(k('v'), value)).toBe(want));
   }
+  it('a "<<" string key stays a string key (fuzz finding)', () => {
+    expect(doc(k('<<'), strNode(''))).toBe('"<<": ""\n');
+  });
 
   it('block sequences follow the document style', () => {
     const seq = sequenceNode([

@@ -40,8 +40,6 @@ export interface Entry {
   itemHead: string;
   firstKeyHead: string;
   firstKeyFoot: string;
-  /** Comment after an anchor or tag on the key/dash line: the line comment of the first nested key. */
-  firstKeyLine: string;
 }
 
 export interface RunLine {
@@ -50,6 +48,8 @@ export interface RunLine {
   line: number;
   col: number;
   text: string;
+  /** A comment moved from a dash line (parser.ts dashCommentToRun): it stays with the dash's run. */
+  fromDash?: boolean;
 }
 
 export interface RunContext {
@@ -158,12 +158,15 @@ export function assignRun(
   run: readonly RunLine[],
   p: Entry,
   pLastLine: number,
+  pTookBreak: boolean,
   n: Entry | null,
   ctx: RunContext,
 ): void {
   const levels = levelsOf(p);
   const nextIndent = levels.length ? levels[0].indent : 0;
-  const footLine = pLastLine === ctx.docFirstLine ? -1 : pLastLine + 1;
+  // go-yaml has no foot line while its scan resumes on the document's first line (scannerc.go at
+  // v3.0.1, yaml_parser_scan_comments: scan_mark.line > 0); a plain scalar's break moves it on.
+  const footLine = pLastLine === ctx.docFirstLine && !pTookBreak ? -1 : pLastLine + 1;
 
   const records: CommentRecord[] = [];
   let pending: { lines: string[]; firstLine: number; col: number } | null = null;

@@ -175,7 +175,8 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
  * Without foot comments the round trip only moves the document's head and foot comments onto the
  * root mapping, turns folded scalars double-quoted (with the value go-yaml reads back from its own
  * folded output) and copies sequence items' first-key head comments onto the items; this is done
- * directly, O(nodes), allocating nothing when nothing changes. Foot comments and explicit (`? `)
+ * directly, O(nodes), allocating nothing when nothing changes. Foot comments, scalar values' head
+ * comments and explicit (`? `)
  * keys re-associate in the list's layout, so a resource that has any goes through the real round
  * trip instead.
  */
@@ -206,7 +207,8 @@ const REAL = 2;
 
 /**
  * 0 when the tree has nothing normalizeWalk would change and needsRealRoundTrip would reject;
- * otherwise non-zero (REAL as soon as a foot comment or explicit key is seen). Allocates nothing.
+ * otherwise non-zero (REAL as soon as a foot comment, explicit key or scalar value's head comment is
+ * seen). Allocates nothing.
  */
 function scan(n: YNode, inSequence: boolean, depth: number): number {
   if (depth > 10_000) return REAL;
@@ -215,7 +217,10 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
   if (n.kind === 'scalar') return n.style === 'folded' ? CHANGE : 0;
   let found = 0;
   if (n.kind === 'mapping') {
-    for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i])) return REAL;
+    for (let i = 0; i < c.length; i += 2) {
+      if (explicitKey(c[i])) return REAL;
+      if (lateValueHead(c[i + 1])) return REAL;
+    }
   } else if (n.kind === 'sequence' && !inSequence) {
     for (let i = 0; i < c.length; i++) {
       const item = c[i];
@@ -246,6 +251,11 @@ function scan(n: YNode, inSequence: boolean, depth: number): number {
   return found;
 }
 
+/** A scalar value's head comment: written late (emit.ts mapping), it comes back as a foot. */
+function lateValueHead(v: YNode | undefined): boolean {
+  return v !== undefined && v.headComment !== '' && v.kind !== 'mapping' && v.kind !== 'sequence';
+}
+
 /** A mapping key go-yaml writes in the explicit `? ` form. */
 function explicitKey(k: YNode): boolean {
   if (k.kind === 'mapping' || k.kind === 'sequence' || k.value.length > 40 || k.value.includes('\n')) {
@@ -259,7 +269,7 @@ function explicitKey(k: YNode): boolean {
   return false;
 }
 
-/** Feet, or keys written in the explicit `? ` form, re-associate in the list's layout. */
+/** Feet, keys written in the explicit `? ` form, or scalar values' heads re-associate in the list's layout. */
 function needsRealRoundTrip(root: YNode): boolean {
   const stack: YNode[] = [root];
   while (stack.length) {
@@ -267,7 +277,7 @@ function needsRealRoundTrip(root: YNode): boolean {
     if (n.footComment) return true;
     const c = n.content;
     if (n.kind === 'mapping') {
-      for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i])) return true;
+      for (let i = 0; i < c.length; i += 2) if (explicitKey(c[i]) || lateValueHead(c[i + 1])) return true;
     }
     for (let i = 0; i < c.length; i++) stack.push(c[i]);
   }

@@ -160,6 +160,8 @@ class Emitter {
     switch (n.kind) {
       case 'scalar':
         if (tag === '!!str' && n.style !== '') return { tag: '', force: false };
+        // A plain `<<` reads back as a merge key (go-yaml's resolve table at v3.0.1): a string is quoted.
+        if (tag === '!!str' && n.value === '<<') return { tag: '', force: true };
         {
           const r = resolvePlainTag(n.value);
           if (r === tag) return { tag: '', force: false };
@@ -266,21 +268,29 @@ class Emitter {
 
   private mapping(m: YNode, indent: number, inline: boolean): void {
     const c = m.content;
+    // go-yaml writes a scalar value's head comment late: as the next key's head unless that key has
+    // its own (then it is lost), or at the mapping's end (emitterc.go at v3.0.1: the emitter's
+    // pending head comment is only written where a key or the mapping's end processes it).
+    let held = '';
     for (let i = 0; i + 1 < c.length; i += 2) {
       const k = c[i];
       const v = c[i + 1];
+      const head = k.headComment || held;
+      held = '';
       if (i === 0 && inline) {
-        if (k.headComment) {
-          this.comment(k.headComment, indent, true);
+        if (head) {
+          this.comment(head, indent, true);
           this.line(indent);
         }
       } else {
-        if (k.headComment) this.comment(k.headComment, indent);
+        if (head) this.comment(head, indent);
         this.line(indent);
       }
       this.pair(k, v, indent);
       this.foot(k.footComment || (v.kind !== 'mapping' && v.kind !== 'sequence' ? v.footComment : ''), indent);
+      if (v.headComment && !isBlockCollection(v)) held = v.headComment;
     }
+    if (held) this.comment(held, indent);
   }
 
   private key(k: YNode, indent: number): void {
@@ -301,10 +311,9 @@ class Emitter {
       this.w(':');
     } else {
       this.w('?');
-      if (isBlockCollection(k)) {
-        if (k.kind === 'mapping') this.mapping(k, indent + 2, false);
-        else this.sequence(k, indent + 2, false);
-      } else {
+      // go-yaml writes a block collection key after `? ` as it writes a sequence item after `- `.
+      if (isBlockCollection(k)) this.item(k, indent, '', true);
+      else {
         this.w(' ');
         // The key's line comment is held for the value, as for a simple key.
         this.inlineValue(k, indent, 'explicit-key', this.props(k), '', false);
@@ -335,10 +344,7 @@ class Emitter {
       if (v.footComment) this.foot(v.footComment, indent);
       return;
     }
-    if (v.headComment) {
-      this.comment(v.headComment, indent + 2);
-      this.line(indent + 2);
-    } else if (!(v.kind === 'scalar' && v.value === '' && !props && this.scalarStyle(v, 'value') === '')) {
+    if (!(v.kind === 'scalar' && v.value === '' && !props && this.scalarStyle(v, 'value') === '')) {
       this.w(' ');
     }
     this.inlineValue(v, indent, 'value', props, keyComment);

@@ -14,6 +14,8 @@
  * - Comment strings keep their `#` and join several lines with `\n`; an empty line inside a comment
  *   string stands for a blank line.
  * - `line`/`column` are 1-based source positions, 0 when unknown (nodes built in code).
+ * - `content` of a scalar or alias made by `placedNode` is one shared frozen empty array (no array
+ *   per leaf: most nodes are leaves); assign a new array, never push into it.
  * Nodes are plain mutable objects; share none between two trees (use `cloneNode`).
  */
 export type NodeKind = 'document' | 'mapping' | 'sequence' | 'scalar' | 'alias';
@@ -47,6 +49,8 @@ export function newNode(kind: NodeKind, init: Partial<YNode> = {}): YNode {
  * A fresh node at a source position, every field written in one literal in one order (one hidden
  * class for every node, no spread of an init object): the parser's hot-path constructor.
  */
+const NO_CONTENT = Object.freeze([]) as unknown as YNode[];
+
 export function placedNode(kind: NodeKind, tag: string, style: NodeStyle, line: number, column: number): YNode {
   return {
     kind,
@@ -56,7 +60,7 @@ export function placedNode(kind: NodeKind, tag: string, style: NodeStyle, line: 
     value: '',
     anchor: '',
     alias: null,
-    content: [],
+    content: kind === 'scalar' || kind === 'alias' ? NO_CONTENT : [],
     headComment: '',
     lineComment: '',
     footComment: '',

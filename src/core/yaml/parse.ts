@@ -39,12 +39,13 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
   }
   const normal = normalizeNewlines(text);
   const out: ParsedFile = { docs: [], seqIndent: [] };
+  const interned = new Map<string, string>();
   for (const piece of splitPieces(normal, opts.file)) {
     if (piece.text.trim() === '') continue;
 
     let doc: YNode | null;
     try {
-      doc = parsePiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits });
+      doc = parsePiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits, interned });
     } catch (e) {
       // A nesting limit set beyond what the JS stack holds still ends as a depth error.
       if (e instanceof RangeError) {

@@ -46,7 +46,13 @@ export interface PieceInput {
   firstLine: number;
   file: string | undefined;
   limits: Pick<Limits, 'maxAliases' | 'maxDepth'>;
+  /** Short plain scalars already seen in the file, so repeated keys and values share one string. */
+  interned?: Map<string, string>;
 }
+
+/** Slices shorter than this are copies in V8 (longer ones share the source), so they are interned. */
+const INTERN_BELOW = 13;
+const INTERN_MAX_ENTRIES = 50_000;
 
 interface Props {
   anchor: string;
@@ -62,7 +68,11 @@ const T_NONE = 0;
 const T_NODE_LINE = 1;
 const T_FLOW_HEAD = 2;
 const T_FIRST_KEY_HEAD = 3;
-const T_FIRST_KEY_LINE = 4;
+/**
+ * After an explicit key's `?` or after properties ending a line: go-yaml gives the comment to the
+ * next scalar with a value as its line comment; a flow collection starting first drops it.
+ */
+const T_NEXT_SCALAR = 4;
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -98,6 +108,17 @@ class PieceParser {
 
   private lastContentLine = 0;
   private lastTokenLine = 0;
+  /**
+   * The last content was a block plain scalar with nothing after it on its line: go-yaml's plain
+   * scanner then consumes the line break (scannerc.go at v3.0.1, yaml_parser_scan_plain_scalar), so
+   * its next scan starts on a later line and a foot line exists even after the document's first line.
+   */
+  private plainTookBreak = false;
+  private runPlainTookBreak = false;
+  /** A comment after `?` waiting for the next scalar (T_NEXT_SCALAR). */
+  private nextScalarLine = '';
+  /** The head comment of an empty explicit key, waiting for the next scalar with a value. */
+  private nextScalarHead = '';
   private run: RunLine[] = [];
   private runHasText = false;
   private runContentLine = 0;
@@ -155,7 +176,7 @@ class PieceParser {
       this.pos += 3;
       started = true;
     }
-    this.skipProps(null);
+    this.skipProps();
     if (this.pos < this.len && !this.atDocumentEnd()) {
       const start = this.pos;
       const root = this.blockNode(1, null, null, -1);
@@ -256,7 +277,16 @@ class PieceParser {
   /** A new node at `offset`. */
   private node(kind: YNode['kind'], tag: string, style: YNode['style'], offset: number): YNode {
     const line = this.lineOf(offset);
-    return placedNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
+    const node = placedNode(kind, tag, style, line + this.input.firstLine - 1, offset - this.lineStarts[line - 1] + 1);
+    if (kind === 'scalar' && this.nextScalarLine) {
+      node.lineComment = this.nextScalarLine;
+      this.nextScalarLine = '';
+    }
+    if (kind === 'scalar' && this.nextScalarHead) {
+      node.headComment = this.nextScalarHead;
+      this.nextScalarHead = '';
+    }
+    return node;
   }
 
   private place(node: YNode, offset: number): YNode {
@@ -277,6 +307,7 @@ class PieceParser {
   private content(line: number): void {
     this.lastContentLine = line;
     this.lastTokenLine = line;
+    this.plainTookBreak = false;
   }
 
   /** Skips blanks, comments and line breaks, feeding comments and blank lines to the runs. */
@@ -319,10 +350,10 @@ class PieceParser {
 
   private comment(start: number, end: number): void {
     const line = this.lineOf(start);
-    let e = end;
-    while (e > start && (this.src.charCodeAt(e - 1) === SP || this.src.charCodeAt(e - 1) === TAB)) e--;
-    const text = this.src.slice(start, e);
+    // go-yaml keeps a comment's trailing blanks (scannerc.go at v3.0.1 reads to the line break).
+    const text = this.src.slice(start, end);
     if (line === this.lastContentLine) {
+      this.plainTookBreak = false;
       if (this.ltKind !== T_NONE && this.ltLine === line) this.lineComment(text);
     } else if (this.flowDepth > 0) {
       this.flowHead = joinComment(this.flowHead, text);
@@ -348,9 +379,39 @@ class PieceParser {
   }
 
   private pushRun(l: RunLine): void {
-    if (this.run.length === 0) this.runContentLine = this.lastContentLine;
+    if (this.run.length === 0) {
+      this.runContentLine = this.lastContentLine;
+      this.runPlainTookBreak = this.plainTookBreak;
+    }
     if (!l.blank) this.runHasText = true;
     this.run.push(l);
+  }
+
+  /** A finished collection's content without the spare capacity its pushes left (most are small). */
+  private trim(node: YNode): void {
+    node.content = node.content.slice();
+  }
+
+  /** A one-line plain scalar's text; short ones come from the file's intern table. */
+  private plainText(start: number, end: number): string {
+    const text = this.src.slice(start, end);
+    const table = this.input.interned;
+    if (!table || end - start >= INTERN_BELOW) return text;
+    const seen = table.get(text);
+    if (seen !== undefined) return seen;
+    if (table.size < INTERN_MAX_ENTRIES) table.set(text, text);
+    return text;
+  }
+
+  /** Removes the pending run's lines below `line` (and those moved from a dash) and returns them. */
+  private takeRunAfter(line: number): RunLine[] {
+    if (!this.runHasText) return [];
+    const kept: RunLine[] = [];
+    const taken: RunLine[] = [];
+    for (const l of this.run) (l.line <= line && !l.fromDash ? kept : taken).push(l);
+    this.run = kept;
+    this.runHasText = kept.some((l) => !l.blank);
+    return taken;
   }
 
   /** Closes the pending run of own-line comments at boundary `n` (null: end of document). */
@@ -362,7 +423,7 @@ class PieceParser {
       // nested entry need no special case: the general rule makes them that entry's head unless
       // a column below the level or a blank line makes them feet (as go-yaml does).
       else if (n && n.kind === 'value') assignValueRun(run, n);
-      else assignRun(run, this.p, this.runContentLine, n, this.ctx);
+      else assignRun(run, this.p, this.runContentLine, this.runPlainTookBreak, n, this.ctx);
     }
     if (this.run.length) this.run = [];
     this.runHasText = false;
@@ -399,10 +460,10 @@ class PieceParser {
   }
 
   /**
-   * Skips separation and reads properties until content. `e` (the entry the properties follow on
-   * its indicator line) takes a comment after them as its first key's line comment.
+   * Skips separation and reads properties until content. A comment after them waits for the next
+   * scalar (T_NEXT_SCALAR).
    */
-  private skipProps(e: Entry | null, line = 0, level: Level | null = null): void {
+  private skipProps(line = 0, level: Level | null = null): void {
     for (;;) {
       this.skip();
       const c = this.src.charCodeAt(this.pos);
@@ -410,7 +471,7 @@ class PieceParser {
       // Properties on a later line at or left of the collection's column start its next entry.
       if (level && this.lineOf(this.pos) !== line && this.colOf(this.pos) <= level.indent) return;
       this.readProp();
-      if (e && this.ltKind !== T_NONE) this.target(T_FIRST_KEY_LINE, this.lastContentLine, null, e);
+      if (this.flowDepth === 0) this.target(T_NEXT_SCALAR, this.lastContentLine, null, null);
     }
   }
 
@@ -455,14 +516,17 @@ class PieceParser {
       itemHead: '',
       firstKeyHead: '',
       firstKeyFoot: '',
-      firstKeyLine: '',
     };
     if (level && level.count === 0 && level.owner && key) {
       const owner = level.owner;
       if (owner.firstKeyHead) key.headComment = joinComment(owner.firstKeyHead, key.headComment);
       if (owner.firstKeyFoot) key.footComment = owner.firstKeyFoot;
-      if (owner.firstKeyLine && !key.lineComment) key.lineComment = owner.firstKeyLine;
-      owner.firstKeyHead = owner.firstKeyFoot = owner.firstKeyLine = '';
+      owner.firstKeyHead = owner.firstKeyFoot = '';
+    } else if (level && level.count === 0 && level.owner?.kind === 'dash' && kind === 'dash') {
+      // `- # c` over a nested sequence: go-yaml makes the comment the head of its first item.
+      const owner = level.owner;
+      if (owner.firstKeyHead) e.itemHead = joinComment(owner.firstKeyHead, e.itemHead);
+      owner.firstKeyHead = '';
     }
     this.endRun(e);
     if (kind !== 'value') this.p = e;
@@ -480,9 +544,8 @@ class PieceParser {
     if (item.kind !== 'mapping' || item.style === 'flow') {
       if (e.firstKeyHead) item.headComment = joinComment(item.headComment, e.firstKeyHead);
       if (e.firstKeyFoot && item.kind === 'scalar') item.footComment = e.firstKeyFoot;
-      if (e.firstKeyLine && !item.lineComment) item.lineComment = e.firstKeyLine;
     }
-    e.itemHead = e.firstKeyHead = e.firstKeyFoot = e.firstKeyLine = '';
+    e.itemHead = e.firstKeyHead = e.firstKeyFoot = '';
   }
 
   private target(kind: number, line: number, node: YNode | null, entry: Entry | null): void {
@@ -510,8 +573,8 @@ class PieceParser {
       case T_FIRST_KEY_HEAD:
         if (entry) entry.firstKeyHead = joinComment(text, entry.firstKeyHead);
         break;
-      case T_FIRST_KEY_LINE:
-        if (entry && !entry.firstKeyLine) entry.firstKeyLine = text;
+      case T_NEXT_SCALAR:
+        if (!this.nextScalarLine) this.nextScalarLine = text;
         break;
     }
   }
@@ -699,24 +762,46 @@ class PieceParser {
         const qLine = this.lineOf(this.pos);
         this.content(qLine);
         this.pos++;
-        this.skipProps(null, qLine, level);
+        this.target(T_NEXT_SCALAR, qLine, null, null);
+        this.skipProps(qLine, level);
         key = this.presentAfter(qLine, level)
           ? this.blockNode(depth + 1, null, level, indent)
           : this.emptyValue(keyOffset);
+        // Comments between the key and its `:`: go-yaml makes them the head of the value's first
+        // scalar with a value, or with no `:` the key's foot.
+        const emptyKey = key.kind === 'scalar' && key.value === '' && key.tag === '!!null';
+        const between = this.takeRunAfter(qLine);
         e = this.entry('key', keyOffset, level, key);
+        // go-yaml gives an empty key's head comment to the next scalar with a value (or drops it).
+        if (key.headComment && emptyKey) {
+          this.nextScalarHead = key.headComment;
+          key.headComment = '';
+        }
         node.content.push(key);
         this.skip();
-        if (!(
+        const colonNext =
           this.pos < this.len &&
           this.colOf(this.pos) === indent &&
           src.charCodeAt(this.pos) === COLON &&
-          isBlankZ(src.charCodeAt(this.pos + 1))
-        )) {
+          isBlankZ(src.charCodeAt(this.pos + 1));
+        between.push(...this.takeRunAfter(qLine));
+        // A comment from an empty dash inside the key follows the key's entry like an own-line one.
+        for (const l of between) if (l.fromDash) this.pushRun(l);
+        const betweenText = between
+          .filter((l) => !l.fromDash && !l.blank)
+          .map((l) => l.text)
+          .join('\n');
+        if (!colonNext) {
+          // An empty key takes nothing: the comments are read as own-line comments after it.
+          if (emptyKey) {
+            for (const l of between) if (!l.fromDash) this.pushRun(l);
+          } else if (betweenText) key.footComment = joinComment(key.footComment, betweenText);
           const value = this.emptyValue(keyOffset);
           if (e.item === null) this.settle(e, value);
           node.content.push(value);
           continue;
         }
+        if (betweenText) this.nextScalarHead = joinComment(this.nextScalarHead, betweenText);
       } else if (c === COLON && isBlankZ(src.charCodeAt(this.pos + 1))) {
         if (!this.props) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
         key = this.emptyValue(keyOffset);
@@ -742,6 +827,7 @@ class PieceParser {
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
+    this.trim(node);
     this.registerAnchor(node, weight);
     return node;
   }
@@ -763,21 +849,46 @@ class PieceParser {
   /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
   private valueAfter(depth: number, e: Entry, level: Level, line: number): YNode {
     const indicator = this.pos - 1;
-    this.skipProps(e, line, level);
+    this.skipProps(line, level);
     if (this.presentAfter(line, level)) {
       const value = this.blockNode(depth + 1, e, level, level.indent);
       e.hasValue = true;
       return value;
     }
     // go-yaml places an empty mapping value at the end of the `:` line, an empty item at its dash.
-    if (level.kind === 'seq') return this.emptyValue(indicator);
+    if (level.kind === 'seq') {
+      if (e.firstKeyHead) this.dashCommentToRun(e, line);
+      return this.emptyValue(indicator);
+    }
     const eol = this.src.indexOf('\n', indicator);
     return this.emptyValue(eol === -1 ? this.len : eol);
   }
 
+  /**
+   * `- # c` with an empty item: go-yaml's scanner turns the comment into a head for what follows
+   * (scannerc.go at v3.0.1, yaml_parser_fetch_next_token after a BLOCK-ENTRY), so it is read as an
+   * own-line comment inside the item, ahead of the comments already gathered after it.
+   */
+  private dashCommentToRun(e: Entry, line: number): void {
+    const first: RunLine = { blank: false, line, col: e.col + 2, text: e.firstKeyHead, fromDash: true };
+    e.firstKeyHead = '';
+    if (this.run.length === 0) {
+      this.runContentLine = this.lastContentLine;
+      this.runPlainTookBreak = false;
+    }
+    this.run.unshift(first);
+    this.runHasText = true;
+  }
+
   private emptyValue(offset: number): YNode {
     const weight = this.expansions;
+    // An empty node takes no pending comment (T_NEXT_SCALAR): the next scalar with a value does.
+    const pendingLine = this.nextScalarLine;
+    const pendingHead = this.nextScalarHead;
+    this.nextScalarLine = this.nextScalarHead = '';
     const node = this.node('scalar', '!!null', '', offset);
+    this.nextScalarLine = pendingLine;
+    this.nextScalarHead = pendingHead;
     this.applyProps(node, this.takeProps());
     this.registerAnchor(node, weight);
     return node;
@@ -790,7 +901,8 @@ class PieceParser {
     this.applyProps(node, props);
     const seqStart = this.pos;
     const indent = this.colOf(this.pos);
-    const compact = owner?.kind === 'key' && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
+    // Dashes in the mapping's own column: a compact value, or (no owner yet) an explicit key's.
+    const compact = (!owner || owner.kind === 'key') && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
     const level: Level = {
       kind: 'seq',
       node,
@@ -820,6 +932,7 @@ class PieceParser {
       }
       this.fail(this.pos, "did not find expected '-' indicator", 'yaml-syntax', seqStart);
     }
+    this.trim(node);
     this.registerAnchor(node, weight);
     return node;
   }
@@ -892,10 +1005,11 @@ class PieceParser {
         end = this.plain.end;
         if (end === start) this.fail(start, 'did not find expected node content');
         style = '';
-        value = this.plain.multiline ? foldPlain(src, start, end) : src.slice(start, end);
+        value = this.plain.multiline ? foldPlain(src, start, end) : this.plainText(start, end);
       }
       this.pos = end;
       this.content(this.lineOf(end));
+      if (style === '' && this.flowDepth === 0) this.plainTookBreak = true;
       this.targetLine(node);
     }
     node.value = value;
@@ -957,6 +1071,7 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     const isMap = src.charCodeAt(start) === 0x7b;
+    this.nextScalarLine = this.nextScalarHead = '';
     const close = isMap ? 0x7d : 0x5d;
     const expected = isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
     const node = this.place(
@@ -971,7 +1086,7 @@ class PieceParser {
     this.pos++;
     let prev: YNode | null = null;
     for (;;) {
-      this.skipProps(null);
+      this.skipProps();
       // go-yaml's parser wants a node after `[`, `{` or `,`, and meets the end of the stream.
       if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
       let c = src.charCodeAt(this.pos);
@@ -984,7 +1099,7 @@ class PieceParser {
         explicit = true;
         this.content(this.lineOf(this.pos));
         this.pos++;
-        this.skipProps(null);
+        this.skipProps();
         c = src.charCodeAt(this.pos);
       }
       const colonHere =
@@ -1004,7 +1119,7 @@ class PieceParser {
         }
         this.content(this.lineOf(this.pos));
         this.pos++;
-        this.skipProps(null);
+        this.skipProps();
         if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
         const d = src.charCodeAt(this.pos);
         value =
@@ -1050,6 +1165,7 @@ class PieceParser {
     this.flowDepth--;
     this.flowHead = '';
     this.targetLine(node);
+    this.trim(node);
     this.registerAnchor(node, weight);
     if (pseudo) this.settle(pseudo, node);
     return node;
