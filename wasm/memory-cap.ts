@@ -8,6 +8,7 @@
  * Only section 5 is re-encoded; every other byte is copied unchanged, because no other section
  * refers to byte offsets inside it.
  */
+import { concatBytes } from './bytes.ts';
 import { WasmHostError } from './errors.ts';
 
 export const WASM_PAGE_BYTES = 65_536;
@@ -117,7 +118,7 @@ export function capMemory(bytes: Uint8Array, capPages: number, limit?: { maxPage
     }
     r.pos = end;
   }
-  return changed ? concat(out) : bytes;
+  return changed ? concatBytes(out) : bytes;
 }
 
 function rewriteMemorySection(payload: Uint8Array, capPages: number, limit?: { maxPages: number }): Uint8Array {
@@ -159,18 +160,6 @@ function pushU32(out: number[], v: number): void {
     if (v !== 0) b |= 0x80;
     out.push(b);
   } while (v !== 0);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.byteLength;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }
 
 class Reader {

@@ -1,4 +1,4 @@
-/** Byte-array helpers shared by the core's readers and writers (src/core/capped-read.ts, src/core/tar.ts). */
+/** Byte-array helpers shared by the core's readers and writers and the Node edge (src/core/capped-read.ts, src/core/tar.ts, src/node/sandbox/zstd.ts). */
 
 /** The arrays of `parts` joined into one new array. */
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {

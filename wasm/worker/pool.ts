@@ -13,6 +13,7 @@
  * - `reuse: false` terminates every worker after one call (a clean realm per call, at the cost of
  *   a worker start each time).
  */
+import { concatBytes } from '../bytes.ts';
 import { failureFromThrown, type WasmFailure } from '../errors.ts';
 import type { ProcessOutcome } from '../gojs/call.ts';
 import type { WasiOutcome } from '../run-wasi.ts';
@@ -232,7 +233,8 @@ export class WorkerPool implements WasmExecutor {
     if (slot.dead) return;
     slot.dead = true;
     slot.worker.terminate();
-    for (const [id, done] of slot.pending) done({ op: 'dead', failure, stderr: concat(slot.streamed.get(id) ?? []) });
+    for (const [id, done] of slot.pending)
+      done({ op: 'dead', failure, stderr: concatBytes(slot.streamed.get(id) ?? []) });
     slot.pending.clear();
     slot.streamed.clear();
     const i = this.idle.indexOf(slot);
@@ -251,7 +253,7 @@ export class WorkerPool implements WasmExecutor {
         resolve(r);
       };
       const stop = (failure: WasmFailure): void => {
-        const stderr = concat(slot.streamed.get(req.id) ?? []);
+        const stderr = concatBytes(slot.streamed.get(req.id) ?? []);
         slot.pending.delete(req.id);
         slot.streamed.delete(req.id);
         this.kill(slot, failure);
@@ -276,17 +278,4 @@ export class WorkerPool implements WasmExecutor {
 
 function unexpected(op: string): WasmFailure {
   return { kind: 'worker', message: `unexpected reply ${JSON.stringify(op)} from the WASM worker` };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  let n = 0;
-  for (const p of parts) n += p.byteLength;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
 }

@@ -14,6 +14,7 @@
  * "Considerations"), which only `zstd --long` or levels 20+ on large inputs produce. Dictionaries
  * are refused (an image layer has none to name).
  */
+import { concatBytes } from '../../core/bytes.ts';
 import { Decompress } from 'fzstd';
 
 /** Largest window accepted: fzstd's back-reference reach (2^25 bytes). */
@@ -111,11 +112,5 @@ export function inflateZstd(bytes: Uint8Array, cap: number): Uint8Array {
     if (e instanceof ZstdLayerError) throw e;
     throw invalid((e as Error).message);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
