@@ -1,0 +1,95 @@
+/**
+ * Locations for the `time` module, as Go's time.Location: UTC, fixed offsets (what parsing a
+ * numeric zone yields) and named IANA zones resolved through `Intl.DateTimeFormat` (Node and
+ * browsers carry the tz database; no host imports). A location maps an instant (Unix seconds) to
+ * its offset east of UTC and its abbreviation.
+ *
+ * Abbreviations come from CLDR, not the tz database: where CLDR has no alphabetic abbreviation the
+ * numeric form the tz database uses ("+04", "+0530") is printed; named abbreviations can differ
+ * from Go's for some zones (docs/starlark.md, "time").
+ */
+import { daysFromCivil } from './time-civil.ts';
+
+export interface Zone {
+  offset: number;
+  abbr: string;
+}
+
+export interface Location {
+  /** The name Go's Location.String() returns ("UTC", "US/Eastern", "" for fixed zones). */
+  readonly name: string;
+  lookup(unixSec: number): Zone;
+}
+
+export const UTC: Location = Object.freeze({ name: 'UTC', lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }) });
+
+/** Go's time.FixedZone(name, offset). */
+export function fixedZone(name: string, offset: number): Location {
+  return Object.freeze({ name, lookup: (): Zone => ({ offset, abbr: name }) });
+}
+
+// Intl's date range is +-8.64e15 ms; instants beyond it use the offset at the edge.
+const EDGE_SEC = 8.64e12 - 86400 * 2;
+
+class IanaLocation implements Location {
+  readonly name: string;
+  private readonly fields: Intl.DateTimeFormat;
+  private readonly abbrevs: Intl.DateTimeFormat[];
+  constructor(name: string) {
+    this.name = name;
+    this.fields = new Intl.DateTimeFormat('en-US', {
+      timeZone: name,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    this.abbrevs = ['en-US', 'en-GB'].map((l) => new Intl.DateTimeFormat(l, { timeZone: name, timeZoneName: 'short' }));
+  }
+  lookup(unixSec: number): Zone {
+    const sec = Math.max(-EDGE_SEC, Math.min(EDGE_SEC, unixSec));
+    const date = new Date(Math.floor(sec) * 1000);
+    const parts: Record<string, string> = {};
+    for (const p of this.fields.formatToParts(date)) parts[p.type] = p.value;
+    let year = Number(parts['year']);
+    if (parts['era'] === 'BC' || parts['era'] === 'B') year = 1 - year;
+    const n = (k: string): number => Number(parts[k]);
+    const local = daysFromCivil(year, n('month'), n('day')) * 86400 + n('hour') * 3600 + n('minute') * 60 + n('second');
+    const offset = local - date.getTime() / 1000;
+    return { offset, abbr: this.abbreviation(date, offset) };
+  }
+  private abbreviation(date: Date, offset: number): string {
+    for (const f of this.abbrevs) {
+      const name = f.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
+      if (/^[A-Z]{3,5}$/.test(name) && (name !== 'GMT' || offset === 0)) return name;
+    }
+    const a = Math.abs(offset);
+    const hh = String(Math.floor(a / 3600)).padStart(2, '0');
+    const mm = Math.floor((a % 3600) / 60);
+    return (offset < 0 ? '-' : '+') + hh + (mm === 0 ? '' : String(mm).padStart(2, '0'));
+  }
+}
+
+const cache = new Map<string, Location>();
+
+/** Go's time.LoadLocation: "" and "UTC" are UTC; other names must be tz database names. */
+export function loadLocation(name: string): Location | undefined {
+  if (name === '' || name === 'UTC') return UTC;
+  const hit = cache.get(name);
+  if (hit !== undefined) return hit;
+  // Go rejects offsets, relative paths and names with backslashes; Intl accepts some offsets.
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name) || name.includes('..')) return undefined;
+  let loc: Location;
+  try {
+    loc = new IanaLocation(name);
+    loc.lookup(0);
+  } catch {
+    return undefined;
+  }
+  if (cache.size < 512) cache.set(name, loc);
+  return loc;
+}
