@@ -50,5 +50,5 @@ export function isLeap(year: number): boolean {
 /** Number of days in a month (1..12) of a year. */
 export function daysIn(month: number, year: number): number {
   if (month === 2) return isLeap(year) ? 29 : 28;
-  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
 }

@@ -69,8 +69,8 @@ const TZ_FORMS: [string, Std, Std][] = [
   ['07', Std.NumShortTZ, Std.ISO8601ShortTZ],
 ];
 
-const isDigitAt = (s: string, i: number): boolean => i < s.length && s[i]! >= '0' && s[i]! <= '9';
-const startsLower = (s: string): boolean => s.length > 0 && s[0]! >= 'a' && s[0]! <= 'z';
+const isDigitAt = (s: string, i: number): boolean => i < s.length && s[i] >= '0' && s[i] <= '9';
+const startsLower = (s: string): boolean => s.length > 0 && s[0] >= 'a' && s[0] <= 'z';
 
 /** Go's nextStdChunk: the text before the first std element, the element, and the rest. */
 function nextStdChunk(layout: string): Chunk {
@@ -99,7 +99,7 @@ function nextStdChunk(layout: string): Chunk {
         if (rest.startsWith('MST')) return at(i, Std.TZ, 3);
         break;
       case '0':
-        if (rest.length >= 2 && rest[1]! >= '1' && rest[1]! <= '6') return at(i, ZERO_X[rest.charCodeAt(1) - 49]!, 2);
+        if (rest.length >= 2 && rest[1] >= '1' && rest[1] <= '6') return at(i, ZERO_X[rest.charCodeAt(1) - 49], 2);
         if (rest.startsWith('002')) return at(i, Std.ZeroYearDay, 3);
         break;
       case '1':
@@ -236,17 +236,17 @@ function formatStd(f: Fields, c: Chunk): string {
     case Std.LongYear:
       return pad(f.year, 4);
     case Std.Month:
-      return SHORT_MONTHS[f.month - 1]!;
+      return SHORT_MONTHS[f.month - 1];
     case Std.LongMonth:
-      return LONG_MONTHS[f.month - 1]!;
+      return LONG_MONTHS[f.month - 1];
     case Std.NumMonth:
       return pad(f.month, 0);
     case Std.ZeroMonth:
       return pad(f.month, 2);
     case Std.WeekDay:
-      return SHORT_DAYS[f.weekday]!;
+      return SHORT_DAYS[f.weekday];
     case Std.LongWeekDay:
-      return LONG_DAYS[f.weekday]!;
+      return LONG_DAYS[f.weekday];
     case Std.Day:
       return pad(f.day, 0);
     case Std.UnderDay:
@@ -385,7 +385,7 @@ function getnum3(s: string, fixed: boolean): [number, string] | Bad {
 
 function lookupName(tab: string[], val: string): [number, string] | Bad {
   for (let i = 0; i < tab.length; i++) {
-    const v = tab[i]!;
+    const v = tab[i];
     if (val.length >= v.length && val.slice(0, v.length).toLowerCase() === v.toLowerCase())
       return [i, val.slice(v.length)];
   }
@@ -410,7 +410,7 @@ function parseTimeZone(value: string): number {
   if (value.startsWith('GMT')) return value.length === 3 ? 3 : 3 + parseSignedOffset(value.slice(3));
   if (value[0] === '+' || value[0] === '-') return parseSignedOffset(value);
   let n = 0;
-  while (n < 6 && n < value.length && value[n]! >= 'A' && value[n]! <= 'Z') n++;
+  while (n < 6 && n < value.length && value[n] >= 'A' && value[n] <= 'Z') n++;
   if (n === 5 && value[4] === 'T') return 5;
   if (n === 4 && (value[3] === 'T' || value.startsWith('WITA'))) return 4;
   if (n === 3) return 3;
@@ -478,7 +478,6 @@ export function parseTime(layout: string, value: string, local: Location): Parse
       break;
     }
     layout = c.suffix;
-    const hold = value;
     let rangeErr = '';
     let bad = false;
     const num = (r: [number, string] | Bad): number => {
@@ -628,7 +627,10 @@ export function parseTime(layout: string, value: string, local: Location): Parse
       default: {
         const r = parseOffset(c.std, value);
         if (r === BAD) bad = true;
-        else if (r[0] === 'Z') {
+        else if (r[0] === BAD) {
+          bad = true;
+          value = r[1];
+        } else if (r[0] === 'Z') {
           z = UTC;
           value = r[1];
         } else {
@@ -638,7 +640,7 @@ export function parseTime(layout: string, value: string, local: Location): Parse
       }
     }
     if (rangeErr !== '') throw parseError(alayout, avalue, c.text, value, ': ' + rangeErr + ' out of range');
-    if (bad) throw parseError(alayout, avalue, c.text, hold, '');
+    if (bad) throw parseError(alayout, avalue, c.text, value, '');
   }
   if (pmSet && hour < 12) hour += 12;
   else if (amSet && hour === 12) hour = 0;
@@ -655,8 +657,8 @@ export function parseTime(layout: string, value: string, local: Location): Parse
     if (yday < 1 || yday > 365) throw parseError(alayout, avalue, '', value, ': day-of-year out of range');
     if (m === 0) {
       m = Math.floor((yday - 1) / 31) + 1;
-      if (DAYS_BEFORE[m]! < yday) m++;
-      d = yday - DAYS_BEFORE[m - 1]!;
+      if (DAYS_BEFORE[m] < yday) m++;
+      d = yday - DAYS_BEFORE[m - 1];
     }
     if (month >= 0 && month !== m) throw parseError(alayout, avalue, '', value, ': day-of-year does not match month');
     month = m;
@@ -685,7 +687,8 @@ export function parseTime(layout: string, value: string, local: Location): Parse
       const o = atoi(zoneName.slice(3));
       offset = o === BAD ? 0 : o * 3600;
     }
-    return { unixNano: t - BigInt(offset) * NS, loc: fixedZone(zoneName, offset) };
+    // Go records the guessed offset without moving the instant.
+    return { unixNano: t, loc: fixedZone(zoneName, offset) };
   }
   return { unixNano: dateToUnixNano(year, month, day, hour, min, sec, ns, local), loc: local };
 }
@@ -697,34 +700,37 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n ? q - 1n : q;
 }
 
-/** The numeric zone forms: ['Z', rest] for a literal Z where allowed, else [offset seconds, rest]. */
-function parseOffset(std: Std, value: string): ['Z' | number, string] | Bad {
+/**
+ * The numeric zone forms: ['Z', rest] for a literal Z where allowed, else [offset seconds, rest];
+ * BAD alone when too short, [BAD, rest] when the digits are bad (Go has consumed them then).
+ */
+function parseOffset(std: Std, value: string): ['Z' | number | Bad, string] | Bad {
   if ((std === Std.ISO8601TZ || std === Std.ISO8601ShortTZ || std === Std.ISO8601ColonTZ) && value[0] === 'Z') {
     return ['Z', value.slice(1)];
   }
   let sign: string, hh: string, mm: string, ss: string;
   if (std === Std.ISO8601ColonTZ || std === Std.NumColonTZ) {
     if (value.length < 6 || value[3] !== ':') return BAD;
-    [sign, hh, mm, ss, value] = [value[0]!, value.slice(1, 3), value.slice(4, 6), '00', value.slice(6)];
+    [sign, hh, mm, ss, value] = [value[0], value.slice(1, 3), value.slice(4, 6), '00', value.slice(6)];
   } else if (std === Std.NumShortTZ || std === Std.ISO8601ShortTZ) {
     if (value.length < 3) return BAD;
-    [sign, hh, mm, ss, value] = [value[0]!, value.slice(1, 3), '00', '00', value.slice(3)];
+    [sign, hh, mm, ss, value] = [value[0], value.slice(1, 3), '00', '00', value.slice(3)];
   } else if (std === Std.ISO8601ColonSecondsTZ || std === Std.NumColonSecondsTZ) {
     if (value.length < 9 || value[3] !== ':' || value[6] !== ':') return BAD;
-    [sign, hh, mm, ss, value] = [value[0]!, value.slice(1, 3), value.slice(4, 6), value.slice(7, 9), value.slice(9)];
+    [sign, hh, mm, ss, value] = [value[0], value.slice(1, 3), value.slice(4, 6), value.slice(7, 9), value.slice(9)];
   } else if (std === Std.ISO8601SecondsTZ || std === Std.NumSecondsTz) {
     if (value.length < 7) return BAD;
-    [sign, hh, mm, ss, value] = [value[0]!, value.slice(1, 3), value.slice(3, 5), value.slice(5, 7), value.slice(7)];
+    [sign, hh, mm, ss, value] = [value[0], value.slice(1, 3), value.slice(3, 5), value.slice(5, 7), value.slice(7)];
   } else {
     if (value.length < 5) return BAD;
-    [sign, hh, mm, ss, value] = [value[0]!, value.slice(1, 3), value.slice(3, 5), '00', value.slice(5)];
+    [sign, hh, mm, ss, value] = [value[0], value.slice(1, 3), value.slice(3, 5), '00', value.slice(5)];
   }
   const h = getnum(hh, true);
   const m = getnum(mm, true);
   const s = getnum(ss, true);
-  if (h === BAD || m === BAD || s === BAD) return BAD;
+  if (h === BAD || m === BAD || s === BAD) return [BAD, value];
   const off = (h[0] * 60 + m[0]) * 60 + s[0];
   if (sign === '+') return [off, value];
   if (sign === '-') return [-off, value];
-  return BAD;
+  return [BAD, value];
 }
