@@ -23,6 +23,8 @@ export interface Location {
 
 export const UTC: Location = Object.freeze({ name: 'UTC', lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }) });
 
+const LOCAL: Location = Object.freeze({ name: 'Local', lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }) });
+
 /** Go's time.FixedZone(name, offset). */
 export function fixedZone(name: string, offset: number): Location {
   return Object.freeze({ name, lookup: (): Zone => ({ offset, abbr: name }) });
@@ -76,15 +78,22 @@ class IanaLocation implements Location {
 
 const cache = new Map<string, Location>();
 
-/** Go's time.LoadLocation: "" and "UTC" are UTC; other names must be tz database names. */
+/**
+ * Go's time.LoadLocation: "" and "UTC" are UTC, "Local" is the host zone (UTC here: scripts
+ * must not depend on where they run); other names must be tz database names.
+ */
 export function loadLocation(name: string): Location | undefined {
   if (name === '' || name === 'UTC') return UTC;
+  if (name === 'Local') return LOCAL;
   const hit = cache.get(name);
   if (hit !== undefined) return hit;
   // Go rejects offsets, relative paths and names with backslashes; Intl accepts some offsets.
   if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name) || name.includes('..')) return undefined;
   let loc: Location;
   try {
+    // Go's names are file names: case matters ("utc" is unknown), which Intl ignores.
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+    if (resolved !== name && resolved.toLowerCase() === name.toLowerCase()) return undefined;
     loc = new IanaLocation(name);
     loc.lookup(0);
   } catch {
