@@ -50,7 +50,7 @@ class IanaLocation implements Location {
       minute: 'numeric',
       second: 'numeric',
     });
-    this.abbrevs = ['en-US', 'en-GB'].map((l) => new Intl.DateTimeFormat(l, { timeZone: name, timeZoneName: 'short' }));
+    this.abbrevs = [new Intl.DateTimeFormat(abbrevLocale(name), { timeZone: name, timeZoneName: 'short' })];
   }
   lookup(unixSec: number): Zone {
     const sec = Math.max(-EDGE_SEC, Math.min(EDGE_SEC, unixSec));
@@ -74,6 +74,20 @@ class IanaLocation implements Location {
     const mm = Math.floor((a % 3600) / 60);
     return (offset < 0 ? '-' : '+') + hh + (mm === 0 ? '' : String(mm).padStart(2, '0'));
   }
+}
+
+/**
+ * The English locale whose CLDR short zone names match the tz database's abbreviations in a
+ * region (en-US knows EST/CST, en-GB knows CET, en-AU knows AEDT, ...). Zones CLDR names only
+ * as GMT+n get the tz database's numeric form.
+ */
+function abbrevLocale(name: string): string {
+  if (/^(Europe|GB|Atlantic|Eire|Portugal|Poland|WET|CET|MET|EET)/.test(name)) return 'en-GB';
+  if (/^Australia\//.test(name)) return 'en-AU';
+  if (/^(Pacific\/Auckland|NZ)/.test(name)) return 'en-NZ';
+  if (/^Asia\/(Kolkata|Calcutta)$/.test(name)) return 'en-IN';
+  if (/^Africa\//.test(name)) return 'en-ZA';
+  return 'en-US';
 }
 
 const cache = new Map<string, Location>();

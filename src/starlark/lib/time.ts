@@ -13,11 +13,21 @@ import { Module } from '../value/struct.ts';
 import { fail, failIn } from '../value/errors.ts';
 import { normBig } from '../value/int.ts';
 import { typeNameOf } from '../value/repr.ts';
+import { fromHostString, toHostString } from '../value/string.ts';
 import { unpack, wantString } from './args.ts';
 import { TimeParseError, dateToUnixNano, fieldsOf, formatTime, parseTime } from './time-layout.ts';
 import { type Location, UTC, loadLocation } from './time-zone.ts';
 
-const NS = { ns: 1n, us: 1000n, µs: 1000n, ms: 1000000n, s: 1000000000n, m: 60000000000n, h: 3600000000000n } as const;
+const NS = {
+  ns: 1n,
+  us: 1000n,
+  µs: 1000n,
+  μs: 1000n,
+  ms: 1000000n,
+  s: 1000000000n,
+  m: 60000000000n,
+  h: 3600000000000n,
+} as const;
 
 /** A span of time in nanoseconds. */
 export class Duration {
@@ -30,10 +40,11 @@ export class Duration {
     return '\u0105d' + this.ns;
   }
   repr(out: string[]): void {
-    out.push(formatDuration(this.ns));
+    out.push(this.str());
   }
+  /** Starlark strings hold UTF-8 bytes: "µs" is two of them. */
   str(): string {
-    return formatDuration(this.ns);
+    return fromHostString(formatDuration(this.ns));
   }
   attr(name: string): Value | undefined {
     const n = Number(this.ns);
@@ -150,7 +161,7 @@ export function parseDuration(s: string): bigint {
   if (s === '0') return 0n;
   if (s === '') bad();
   let total = 0n;
-  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|ms|s|m|h)/;
+  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)/;
   while (s.length > 0) {
     const m = re.exec(s);
     if (m === null || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return bad();
@@ -310,7 +321,7 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
         const { values, labels } = unpack('parse_duration', args, kwargs, ['d'], thread.release);
         const d = values[0]!;
         if (d instanceof Duration) return d;
-        return new Duration(parseDuration(wantString('parse_duration', labels[0], d)));
+        return new Duration(parseDuration(toHostString(wantString('parse_duration', labels[0], d))));
       }),
       parse_time: new Builtin('parse_time', (thread, args, kwargs) => {
         const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?'], thread.release);
