@@ -6,7 +6,7 @@
  *
  * Abbreviations come from CLDR, not the tz database: where CLDR has no alphabetic abbreviation the
  * numeric form the tz database uses ("+04", "+0530") is printed; named abbreviations can differ
- * from Go's for some zones (docs/starlark.md, "time").
+ * from Go's for some zones (docs/starlark.md "The time module").
  */
 import { daysFromCivil } from './time-civil.ts';
 
