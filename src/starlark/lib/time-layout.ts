@@ -319,7 +319,7 @@ function formatNano(nano: number, c: Chunk): string {
   if (trim && (c.digits === 0 || nano === 0)) return '';
   let s = pad(nano, 9).slice(0, Math.min(9, c.digits));
   if (trim) s = s.replace(/0+$/, '');
-  return c.sep + s;
+  return trim && s === '' ? '' : c.sep + s;
 }
 
 /** Go's quote() in error messages. */
@@ -680,15 +680,15 @@ export function parseTime(layout: string, value: string, local: Location): Parse
   }
   if (zoneName !== '') {
     const t = dateToUnixNano(year, month, day, hour, min, sec, ns, UTC);
-    const here = local.lookup(Number(floorDiv(t, NS)));
-    if (here.abbr === zoneName) return { unixNano: t - BigInt(here.offset) * NS, loc: local };
-    let offset = 0;
+    const offset = local.lookupName(zoneName, Number(floorDiv(t, NS)));
+    if (offset !== undefined) return { unixNano: t - BigInt(offset) * NS, loc: local };
+    let guess = 0;
     if (zoneName.length > 3 && zoneName.startsWith('GMT')) {
       const o = atoi(zoneName.slice(3));
-      offset = o === BAD ? 0 : o * 3600;
+      guess = o === BAD ? 0 : o * 3600;
     }
     // Go records the guessed offset without moving the instant.
-    return { unixNano: t, loc: fixedZone(zoneName, offset) };
+    return { unixNano: t, loc: fixedZone(zoneName, guess) };
   }
   return { unixNano: dateToUnixNano(year, month, day, hour, min, sec, ns, local), loc: local };
 }

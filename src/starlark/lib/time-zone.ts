@@ -19,15 +19,31 @@ export interface Location {
   /** The name Go's Location.String() returns ("UTC", "US/Eastern", "" for fixed zones). */
   readonly name: string;
   lookup(unixSec: number): Zone;
+  /** Go's Location.lookupName: the offset of a zone abbreviation of this location near unixSec. */
+  lookupName(name: string, unixSec: number): number | undefined;
 }
 
-export const UTC: Location = Object.freeze({ name: 'UTC', lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }) });
+const utcName = (name: string): number | undefined => (name === 'UTC' ? 0 : undefined);
 
-const LOCAL: Location = Object.freeze({ name: 'Local', lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }) });
+export const UTC: Location = Object.freeze({
+  name: 'UTC',
+  lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }),
+  lookupName: utcName,
+});
+
+const LOCAL: Location = Object.freeze({
+  name: 'Local',
+  lookup: (): Zone => ({ offset: 0, abbr: 'UTC' }),
+  lookupName: utcName,
+});
 
 /** Go's time.FixedZone(name, offset). */
 export function fixedZone(name: string, offset: number): Location {
-  return Object.freeze({ name, lookup: (): Zone => ({ offset, abbr: name }) });
+  return Object.freeze({
+    name,
+    lookup: (): Zone => ({ offset, abbr: name }),
+    lookupName: (n: string): number | undefined => (n === name ? offset : undefined),
+  });
 }
 
 // Intl's date range is +-8.64e15 ms; instants beyond it use the offset at the edge.
@@ -53,6 +69,11 @@ class IanaLocation implements Location {
     this.abbrevs = [new Intl.DateTimeFormat(abbrevLocale(name), { timeZone: name, timeZoneName: 'short' })];
   }
   lookup(unixSec: number): Zone {
+    const offset = this.offsetAt(unixSec);
+    const sec = Math.max(-EDGE_SEC, Math.min(EDGE_SEC, unixSec));
+    return { offset, abbr: this.abbreviation(new Date(Math.floor(sec) * 1000), offset) };
+  }
+  private offsetAt(unixSec: number): number {
     const sec = Math.max(-EDGE_SEC, Math.min(EDGE_SEC, unixSec));
     const date = new Date(Math.floor(sec) * 1000);
     const parts: Record<string, string> = {};
@@ -61,13 +82,33 @@ class IanaLocation implements Location {
     if (parts['era'] === 'BC' || parts['era'] === 'B') year = 1 - year;
     const n = (k: string): number => Number(parts[k]);
     const local = daysFromCivil(year, n('month'), n('day')) * 86400 + n('hour') * 3600 + n('minute') * 60 + n('second');
-    const offset = local - date.getTime() / 1000;
-    return { offset, abbr: this.abbreviation(date, offset) };
+    return local - date.getTime() / 1000;
   }
-  private abbreviation(date: Date, offset: number): string {
+  lookupName(name: string, unixSec: number): number | undefined {
+    const zones = [unixSec, ...REFERENCE_INSTANTS].map((u) => this.lookup(u)).filter((z) => z.abbr === name);
+    for (const z of zones) {
+      const there = this.lookup(unixSec - z.offset);
+      if (there.abbr === name) return there.offset;
+    }
+    return zones[0]?.offset;
+  }
+  private abbreviation(date: Date, offset: number, modern = false): string {
+    // Local mean time (before a zone's first transition) has an offset with seconds.
+    if (offset % 60 !== 0) return 'LMT';
     for (const f of this.abbrevs) {
       const name = f.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
       if (/^[A-Z]{3,5}$/.test(name) && (name !== 'GMT' || offset === 0)) return name;
+    }
+    // CLDR's metazones start in the 20th century: an older instant with a modern offset takes the
+    // modern name.
+    if (!modern) {
+      for (const ref of REFERENCE_INSTANTS) {
+        const d = new Date(ref * 1000);
+        if (this.offsetAt(ref) === offset) {
+          const name = this.abbreviation(d, offset, true);
+          if (!/^[+-]/.test(name)) return name;
+        }
+      }
     }
     const a = Math.abs(offset);
     const hh = String(Math.floor(a / 3600)).padStart(2, '0');
@@ -89,6 +130,9 @@ function abbrevLocale(name: string): string {
   if (/^Africa\//.test(name)) return 'en-ZA';
   return 'en-US';
 }
+
+/** 2020-01-01 and 2020-07-01 UTC: winter and summer of a recent year. */
+const REFERENCE_INSTANTS = [1577836800, 1593561600];
 
 const cache = new Map<string, Location>();
 
