@@ -1,6 +1,7 @@
 /**
  * The `time` module (starlark-go lib/time), with the clock injected by the host. Time zones are
- * limited to UTC and fixed offsets (no tz database offline). Durations are int nanoseconds (bigint).
+ * named through the host's tz database (time-zone.ts); layouts follow Go (time-layout.ts). Durations are
+ * int nanoseconds (bigint).
  *
  * Members: from_timestamp is_valid_timezone now parse_duration parse_time time, and the duration
  * constants nanosecond microsecond millisecond second minute hour.
@@ -12,9 +13,21 @@ import { Module } from '../value/struct.ts';
 import { fail, failIn } from '../value/errors.ts';
 import { normBig } from '../value/int.ts';
 import { typeNameOf } from '../value/repr.ts';
+import { fromHostString, toHostString } from '../value/string.ts';
 import { unpack, wantString } from './args.ts';
+import { TimeParseError, dateToUnixNano, fieldsOf, formatTime, parseTime } from './time-layout.ts';
+import { type Location, UTC, loadLocation } from './time-zone.ts';
 
-const NS = { ns: 1n, us: 1000n, µs: 1000n, ms: 1000000n, s: 1000000000n, m: 60000000000n, h: 3600000000000n } as const;
+const NS = {
+  ns: 1n,
+  us: 1000n,
+  µs: 1000n,
+  μs: 1000n,
+  ms: 1000000n,
+  s: 1000000000n,
+  m: 60000000000n,
+  h: 3600000000000n,
+} as const;
 
 /** A span of time in nanoseconds. */
 export class Duration {
@@ -27,10 +40,11 @@ export class Duration {
     return '\u0105d' + this.ns;
   }
   repr(out: string[]): void {
-    out.push(formatDuration(this.ns));
+    out.push(this.str());
   }
+  /** Starlark strings hold UTF-8 bytes: "µs" is two of them. */
   str(): string {
-    return formatDuration(this.ns);
+    return fromHostString(formatDuration(this.ns));
   }
   attr(name: string): Value | undefined {
     const n = Number(this.ns);
@@ -53,11 +67,15 @@ export class Duration {
   attrNames(): string[] {
     return ['hours', 'microseconds', 'milliseconds', 'minutes', 'nanoseconds', 'seconds'];
   }
+  truth(): boolean {
+    return this.ns !== 0n;
+  }
   compareSameType(op: string, other: Value): boolean {
     return cmp(op, this.ns, (other as Duration).ns);
   }
   binaryOp(op: string, y: Value, side: 'left' | 'right'): Value | undefined {
     const yi = typeof y === 'number' ? BigInt(y) : typeof y === 'bigint' ? y : undefined;
+    const zero = (): never => fail('time.duration division by zero');
     if (y instanceof Duration) {
       const [a, b] = side === 'left' ? [this.ns, y.ns] : [y.ns, this.ns];
       switch (op) {
@@ -66,21 +84,25 @@ export class Duration {
         case '-':
           return new Duration(a - b);
         case '/':
-          if (b === 0n) fail('division by zero');
+          if (b === 0n) zero();
           return new Float(Number(a) / Number(b));
         case '//':
-          if (b === 0n) fail('division by zero');
+          if (b === 0n) zero();
           return normBig(a / b);
       }
       return undefined;
     }
-    if (yi !== undefined) {
-      if (op === '*') return new Duration(this.ns * yi);
-      if (side === 'left' && (op === '/' || op === '//')) {
-        if (yi === 0n) fail('division by zero');
+    if (op === '/' && (yi !== undefined || y instanceof Float)) {
+      if (side === 'right') fail('unsupported operation');
+      if (yi !== undefined) {
+        if (yi === 0n) zero();
         return new Duration(this.ns / yi);
       }
+      const f = (y as Float).value;
+      if (f === 0) zero();
+      return new Duration(BigInt(Math.trunc(Number(this.ns) / f)));
     }
+    if (yi !== undefined && op === '*') return new Duration(this.ns * yi);
     return undefined;
   }
 }
@@ -139,7 +161,7 @@ export function parseDuration(s: string): bigint {
   if (s === '0') return 0n;
   if (s === '') bad();
   let total = 0n;
-  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|ms|s|m|h)/;
+  const re = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)/;
   while (s.length > 0) {
     const m = re.exec(s);
     if (m === null || (m[1] === '' && (m[2] === undefined || m[2] === ''))) return bad();
@@ -154,59 +176,38 @@ export function parseDuration(s: string): bigint {
   return neg ? -total : total;
 }
 
-/** An instant with a fixed UTC offset (seconds east of UTC). */
+/** An instant in a location (Go's time.Time). */
 export class Time {
   readonly starlarkType = 'time.time';
   readonly unixNano: bigint;
-  readonly offset: number;
-  constructor(unixNano: bigint, offset = 0) {
+  readonly loc: Location;
+  constructor(unixNano: bigint, loc: Location = UTC) {
     this.unixNano = unixNano;
-    this.offset = offset;
-  }
-  private parts(): { d: Date; nano: number } {
-    const local = this.unixNano + BigInt(this.offset) * NS.s;
-    let ms = local / NS.ms;
-    let nano = Number(local % NS.s);
-    if (nano < 0) {
-      nano += 1e9;
-    }
-    if (local < 0n && local % NS.ms !== 0n) ms -= 1n;
-    return { d: new Date(Number(ms)), nano };
+    this.loc = loc;
   }
   hashKey(): string {
     return '\u0105t' + this.unixNano;
   }
   str(): string {
-    const { d, nano } = this.parts();
-    const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-    let s = `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-    if (nano !== 0) s += '.' + String(nano).padStart(9, '0').replace(/0+$/, '');
-    const off = this.offset;
-    const a = Math.abs(off);
-    s += ` ${off < 0 ? '-' : '+'}${p(Math.floor(a / 3600))}${p(Math.floor((a % 3600) / 60))}`;
-    s += off === 0 ? ' UTC' : '';
-    return s;
+    return formatTime(this.unixNano, this.loc, '2006-01-02 15:04:05.999999999 -0700 MST');
   }
   repr(out: string[]): void {
     out.push(this.str());
   }
+  /** Go's Time.IsZero is false: January 1, year 1, 00:00:00 UTC is falsy. */
+  truth(): boolean {
+    return this.unixNano !== ZERO_TIME_NANO;
+  }
   attr(name: string): Value | undefined {
-    const { d, nano } = this.parts();
     switch (name) {
       case 'year':
-        return d.getUTCFullYear();
       case 'month':
-        return d.getUTCMonth() + 1;
       case 'day':
-        return d.getUTCDate();
       case 'hour':
-        return d.getUTCHours();
       case 'minute':
-        return d.getUTCMinutes();
       case 'second':
-        return d.getUTCSeconds();
       case 'nanosecond':
-        return nano;
+        return fieldsOf(this.unixNano, this.loc)[name];
       case 'unix':
         return normBig(floorDiv(this.unixNano, NS.s));
       case 'unix_nano':
@@ -216,7 +217,18 @@ export class Time {
           'in_location',
           (thread, args, kwargs) => {
             const { values, labels } = unpack('in_location', args, kwargs, ['location'], thread.release);
-            return new Time(this.unixNano, zoneOffset('in_location', wantString('in_location', labels[0], values[0]!)));
+            return new Time(this.unixNano, location('in_location', wantString('in_location', labels[0], values[0]!)));
+          },
+          this,
+        );
+      case 'format':
+        return new Builtin(
+          'format',
+          (thread, args, kwargs) => {
+            const { values, labels } = unpack('format', args, kwargs, ['layout'], thread.release);
+            const layout = wantString('format', labels[0], values[0]!);
+            if (layout.length > MAX_LAYOUT) failIn('format', `layout longer than ${MAX_LAYOUT} bytes`);
+            return formatTime(this.unixNano, this.loc, layout);
           },
           this,
         );
@@ -224,15 +236,27 @@ export class Time {
     return undefined;
   }
   attrNames(): string[] {
-    return ['day', 'hour', 'in_location', 'minute', 'month', 'nanosecond', 'second', 'unix', 'unix_nano', 'year'];
+    return [
+      'day',
+      'format',
+      'hour',
+      'in_location',
+      'minute',
+      'month',
+      'nanosecond',
+      'second',
+      'unix',
+      'unix_nano',
+      'year',
+    ];
   }
   compareSameType(op: string, other: Value): boolean {
     return cmp(op, this.unixNano, (other as Time).unixNano);
   }
   binaryOp(op: string, y: Value, side: 'left' | 'right'): Value | undefined {
     if (y instanceof Duration) {
-      if (op === '+') return new Time(this.unixNano + y.ns, this.offset);
-      if (op === '-' && side === 'left') return new Time(this.unixNano - y.ns, this.offset);
+      if (op === '+') return new Time(this.unixNano + y.ns, this.loc);
+      if (op === '-' && side === 'left') return new Time(this.unixNano - y.ns, this.loc);
     }
     if (y instanceof Time && op === '-') {
       return new Duration(side === 'left' ? this.unixNano - y.unixNano : y.unixNano - this.unixNano);
@@ -241,36 +265,24 @@ export class Time {
   }
 }
 
+/** 0001-01-01T00:00:00Z, Go's zero Time. */
+const ZERO_TIME_NANO = -62135596800n * NS.s;
+/** Layouts and parsed strings are bounded so one call stays cheap. */
+const MAX_LAYOUT = 4096;
+
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
   return a % b !== 0n && a < 0n ? q - 1n : q;
 }
 
-/** Offset in seconds for "UTC", "" , "Z" or a fixed "+hh:mm"/"-hhmm" zone; else an error. */
-function zoneOffset(fn: string, loc: string): number {
-  const off = tryZone(loc);
-  if (off === undefined) failIn(fn, `unknown time zone ${loc}`);
-  return off;
+/** Go's time.LoadLocation, failing as Go does for an unknown name. */
+function location(fn: string, name: string): Location {
+  const loc = loadLocation(name);
+  if (loc === undefined) failIn(fn, `unknown time zone ${name}`);
+  return loc;
 }
 
-function tryZone(loc: string): number | undefined {
-  if (loc === '' || loc === 'UTC' || loc === 'Z' || loc === 'Etc/UTC' || loc === 'GMT') return 0;
-  const m = /^(?:UTC|GMT)?([+-])(\d{2}):?(\d{2})$/.exec(loc);
-  if (m === null) return undefined;
-  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60);
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
-
-function parseRFC3339(s: string): Time {
-  const m = RFC3339.exec(s);
-  if (m === null) fail(`parsing time "${s}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
-  const [, y, mo, d, h, mi, se, frac, zone] = m;
-  const off = tryZone(zone)!;
-  const ms = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(se));
-  const nano = BigInt((frac ?? '').padEnd(9, '0') || '0');
-  return new Time(BigInt(ms) * NS.ms + nano - BigInt(off) * NS.s, off);
-}
+const RFC3339_LAYOUT = '2006-01-02T15:04:05Z07:00';
 
 function intArg(fn: string, label: string, v: Value | undefined, dflt: number): bigint {
   if (v === undefined) return BigInt(dflt);
@@ -298,7 +310,7 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
       }),
       is_valid_timezone: new Builtin('is_valid_timezone', (thread, args, kwargs) => {
         const { values, labels } = unpack('is_valid_timezone', args, kwargs, ['loc'], thread.release);
-        return tryZone(wantString('is_valid_timezone', labels[0], values[0]!)) !== undefined;
+        return loadLocation(wantString('is_valid_timezone', labels[0], values[0]!)) !== undefined;
       }),
       now: new Builtin('now', (thread, args, kwargs) => {
         unpack('now', args, kwargs, [], thread.release);
@@ -309,26 +321,32 @@ export function createTimeModule(opts: TimeModuleOptions = {}): Module {
         const { values, labels } = unpack('parse_duration', args, kwargs, ['d'], thread.release);
         const d = values[0]!;
         if (d instanceof Duration) return d;
-        return new Duration(parseDuration(wantString('parse_duration', labels[0], d)));
+        return new Duration(parseDuration(toHostString(wantString('parse_duration', labels[0], d))));
       }),
       parse_time: new Builtin('parse_time', (thread, args, kwargs) => {
         const { values, labels } = unpack('parse_time', args, kwargs, ['x', 'format?', 'location?'], thread.release);
         const x = wantString('parse_time', labels[0], values[0]!);
-        if (values[1] !== undefined && values[1] !== '2006-01-02T15:04:05Z07:00') {
-          failIn('parse_time', 'only the RFC 3339 layout is supported');
+        const layout = values[1] === undefined ? RFC3339_LAYOUT : wantString('parse_time', labels[1], values[1]);
+        const loc =
+          values[2] === undefined ? UTC : location('parse_time', wantString('parse_time', labels[2], values[2]));
+        if (layout.length > MAX_LAYOUT || x.length > MAX_LAYOUT)
+          failIn('parse_time', `argument longer than ${MAX_LAYOUT} bytes`);
+        try {
+          const t = parseTime(layout, x, loc);
+          return new Time(t.unixNano, t.loc);
+        } catch (e) {
+          if (e instanceof TimeParseError) return failIn('parse_time', e.message);
+          throw e;
         }
-        const t = parseRFC3339(x);
-        if (values[2] !== undefined)
-          return new Time(t.unixNano, zoneOffset('parse_time', wantString('parse_time', labels[2], values[2])));
-        return t;
       }),
       time: new Builtin('time', (thread, args, kwargs) => {
         const p = ['year?', 'month?', 'day?', 'hour?', 'minute?', 'second?', 'nanosecond?', 'location?'];
         const { values, labels } = unpack('time', args, kwargs, p, thread.release);
-        const n = (i: number, d: number): number => Number(intArg('time', labels[i], values[i], d));
-        const off = values[7] === undefined ? 0 : zoneOffset('time', wantString('time', labels[7], values[7]));
-        const ms = Date.UTC(n(0, 1970), n(1, 1) - 1, n(2, 1), n(3, 0), n(4, 0), n(5, 0));
-        return new Time(BigInt(ms) * NS.ms + BigInt(n(6, 0)) - BigInt(off) * NS.s, off);
+        if (args.length > 0) failIn('time', 'unexpected positional arguments');
+        const n = (i: number): number => Number(intArg('time', labels[i], values[i], 0));
+        const loc = values[7] === undefined ? UTC : location('time', wantString('time', labels[7], values[7]));
+        const nano = intArg('time', labels[6], values[6], 0);
+        return new Time(dateToUnixNano(n(0), n(1), n(2), n(3), n(4), n(5), nano, loc), loc);
       }),
       nanosecond: new Duration(NS.ns),
       microsecond: new Duration(NS.us),
