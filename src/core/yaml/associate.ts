@@ -173,8 +173,11 @@ export function assignRun(
   let noBlankYet = true;
   let prevBlank = false;
   let anchor = -1;
+  // go-yaml's foot-line rule excludes only a prior ':' token (scannerc.go at v3.0.1,
+  // yaml_parser_scan_comments): an empty item's last token is its dash, so its foot line counts.
+  const footLineCounts = p.hasValue || p.kind === 'dash';
   const isFootByBlank = (pd: { firstLine: number; col: number }): boolean =>
-    noBlankYet && ((pd.firstLine === footLine && p.hasValue) || pd.col < nextIndent);
+    noBlankYet && ((pd.firstLine === footLine && footLineCounts) || pd.col < nextIndent);
   const close = (foot: boolean, ownStart: boolean): void => {
     const idx = records.length;
     records.push({

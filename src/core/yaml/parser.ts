@@ -117,8 +117,15 @@ class PieceParser {
   private runPlainTookBreak = false;
   /** A comment after `?` waiting for the next scalar (T_NEXT_SCALAR). */
   private nextScalarLine = '';
-  /** The head comment of an empty explicit key, waiting for the next scalar with a value. */
+  /**
+   * A head comment waiting for the next scalar with a value (an empty explicit key's, or the
+   * comments above an empty sequence item): go-yaml's parser holds it until an event takes
+   * comments (parserc.go at v3.0.1, yaml_parser_set_event_comments; empty scalars take none), so a
+   * block mapping's end drops it and the document's end makes it the document foot.
+   */
   private nextScalarHead = '';
+  /** A foot comment held the same way (feet before an empty item): a mapping's end gives it to its last key. */
+  private nextScalarFoot = '';
   private run: RunLine[] = [];
   private runHasText = false;
   private runContentLine = 0;
@@ -195,6 +202,10 @@ class PieceParser {
     }
     const root = doc.content[0];
     if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
+    // The document's end takes a held comment as its foot (parserc.go at v3.0.1, DOCUMENT-END).
+    const held = this.nextScalarFoot || this.nextScalarHead;
+    if (held) this.ctx.docFoot.push(held);
+    this.nextScalarHead = this.nextScalarFoot = '';
     this.endRun(null);
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
@@ -285,6 +296,10 @@ class PieceParser {
     if (kind === 'scalar' && this.nextScalarHead) {
       node.headComment = this.nextScalarHead;
       this.nextScalarHead = '';
+    }
+    if (kind === 'scalar' && this.nextScalarFoot) {
+      node.footComment = this.nextScalarFoot;
+      this.nextScalarFoot = '';
     }
     return node;
   }
@@ -728,6 +743,7 @@ class PieceParser {
   ): YNode {
     const weight = this.expansions;
     const node = this.node('mapping', '!!map', '', this.pos);
+    this.takeStemHead(node, owner);
     this.applyProps(node, props);
     const indent = this.colOf(start);
     const level: Level = {
@@ -742,6 +758,12 @@ class PieceParser {
     };
     const src = this.src;
     for (let first = true; ; first = false) {
+      // A held foot taken by a later key is the foot of the value before it (decode.go at v3.0.1,
+      // parser.mapping: "a foot comment for the prior value when being dedented").
+      if (this.nextScalarFoot && node.content.length >= 2) {
+        node.content[node.content.length - 1].footComment = this.nextScalarFoot;
+        this.nextScalarFoot = '';
+      }
       if (!first) {
         this.skip();
         if (this.pos >= this.len || this.atDocumentEnd()) break;
@@ -827,6 +849,7 @@ class PieceParser {
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
+    this.endHeldComments(node);
     this.trim(node);
     this.registerAnchor(node, weight);
     return node;
@@ -858,7 +881,12 @@ class PieceParser {
     // go-yaml places an empty mapping value at the end of the `:` line, an empty item at its dash.
     if (level.kind === 'seq') {
       if (e.firstKeyHead) this.dashCommentToRun(e, line);
-      return this.emptyValue(indicator);
+      const empty = this.emptyValue(indicator);
+      // An empty item takes no comment: those above it (and feet before it) wait for what follows.
+      if (e.itemHead) this.nextScalarHead = joinComment(e.itemHead, this.nextScalarHead);
+      if (e.firstKeyFoot) this.nextScalarFoot = joinComment(this.nextScalarFoot, e.firstKeyFoot);
+      e.itemHead = e.firstKeyFoot = '';
+      return empty;
     }
     const eol = this.src.indexOf('\n', indicator);
     return this.emptyValue(eol === -1 ? this.len : eol);
@@ -880,15 +908,38 @@ class PieceParser {
     this.runHasText = true;
   }
 
+  /**
+   * A block mapping's end takes the held comments (go-yaml's MAPPING-END event): the head is
+   * dropped, the foot goes to the last key (decode.go at v3.0.1, parser.mapping).
+   */
+  private endHeldComments(map: YNode): void {
+    this.nextScalarHead = '';
+    if (this.nextScalarFoot && map.content.length >= 2)
+      map.content[map.content.length - 2].footComment = this.nextScalarFoot;
+    this.nextScalarFoot = '';
+  }
+
+  /**
+   * A block collection right after a dash takes the held head comment as its own (go-yaml's stem
+   * comment: parserc.go at v3.0.1, yaml_parser_split_stem_comment).
+   */
+  private takeStemHead(node: YNode, owner: Entry | null): void {
+    if (owner?.kind !== 'dash' || !this.nextScalarHead) return;
+    node.headComment = joinComment(this.nextScalarHead, node.headComment);
+    this.nextScalarHead = '';
+  }
+
   private emptyValue(offset: number): YNode {
     const weight = this.expansions;
     // An empty node takes no pending comment (T_NEXT_SCALAR): the next scalar with a value does.
     const pendingLine = this.nextScalarLine;
     const pendingHead = this.nextScalarHead;
-    this.nextScalarLine = this.nextScalarHead = '';
+    const pendingFoot = this.nextScalarFoot;
+    this.nextScalarLine = this.nextScalarHead = this.nextScalarFoot = '';
     const node = this.node('scalar', '!!null', '', offset);
     this.nextScalarLine = pendingLine;
     this.nextScalarHead = pendingHead;
+    this.nextScalarFoot = pendingFoot;
     this.applyProps(node, this.takeProps());
     this.registerAnchor(node, weight);
     return node;
@@ -898,6 +949,7 @@ class PieceParser {
     const weight = this.expansions;
     const src = this.src;
     const node = this.node('sequence', '!!seq', '', this.pos);
+    this.takeStemHead(node, owner);
     this.applyProps(node, props);
     const seqStart = this.pos;
     const indent = this.colOf(this.pos);
@@ -1071,13 +1123,16 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     const isMap = src.charCodeAt(start) === 0x7b;
-    this.nextScalarLine = this.nextScalarHead = '';
+    // A flow collection's start takes the held comments; only the head survives its end event.
+    const heldHead = this.nextScalarHead;
+    this.nextScalarLine = this.nextScalarHead = this.nextScalarFoot = '';
     const close = isMap ? 0x7d : 0x5d;
     const expected = isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
     const node = this.place(
       newNode(isMap ? 'mapping' : 'sequence', { tag: isMap ? '!!map' : '!!seq', style: 'flow' }),
       start,
     );
+    if (heldHead) node.headComment = heldHead;
     this.applyProps(node, props);
     this.flowDepth++;
     this.flowHead = '';
