@@ -58,6 +58,8 @@ export interface RunContext {
   docFirstLine: number;
   /** Document-foot text collected so far (records left over at the end of the document). */
   docFoot: string[];
+  /** Feet read past the root (parser.ts trailingScalarFoot), which the document's end takes. */
+  trailingFoot?: string;
 }
 
 interface CommentRecord {
@@ -252,7 +254,13 @@ export function assignRun(
   }
   const headText = heads.map(text).join('\n');
   if (!n) {
-    for (const r of records) if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
+    // With feet read past the root, the comments right above the scalar there (no blank line
+    // between) are not the document's (checked with go-yaml v3).
+    const dropLast = !!ctx.trailingFoot && run.length > 0 && !run[run.length - 1].blank;
+    records.forEach((r, i) => {
+      if (dropLast && i === records.length - 1) return;
+      if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
+    });
     return;
   }
   if (feet.length) {

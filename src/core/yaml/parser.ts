@@ -202,13 +202,51 @@ class PieceParser {
     }
     const root = doc.content[0];
     if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
-    // The document's end takes a held comment as its foot (parserc.go at v3.0.1, DOCUMENT-END).
-    const held = this.nextScalarFoot || this.nextScalarHead;
+    // The document's end takes a held comment as its foot (parserc.go at v3.0.1, DOCUMENT-END):
+    // its head only when it has no foot.
+    const trailingFoot = this.trailingScalarFoot();
+    const held = this.nextScalarFoot || (trailingFoot ? '' : this.nextScalarHead);
     if (held) this.ctx.docFoot.push(held);
     this.nextScalarHead = this.nextScalarFoot = '';
+    this.ctx.trailingFoot = trailingFoot;
     this.endRun(null);
+    if (trailingFoot) this.ctx.docFoot.push(trailingFoot);
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
+  }
+
+  /**
+   * A scalar after a complete root is never parsed, but go-yaml's scanner reads on past it to see
+   * whether it is a simple key (scannerc.go at v3.0.1, yaml_parser_fetch_more_tokens): the comment
+   * lines right below its line are its foot, which the document's end takes. Returns their text.
+   */
+  private trailingScalarFoot(): string {
+    const src = this.src;
+    if (this.pos >= this.len || this.atDocumentEnd()) return '';
+    const c = src.charCodeAt(this.pos);
+    const next = src.charCodeAt(this.pos + 1);
+    const indicator = '-?:,[]{}#&*!|>%@`'.includes(src[this.pos]);
+    const plainIndicator = (c === DASH || c === QMARK || c === COLON) && !isBlankZ(next);
+    if (indicator && !plainIndicator) return '';
+    const lines: string[] = [];
+    let eol = src.indexOf('\n', this.pos);
+    // A plain scalar goes on over the non-empty lines below that hold no comment.
+    const quoted = c === 0x27 || c === 0x22;
+    while (!quoted && eol !== -1) {
+      const below = src.slice(eol + 1, src.indexOf('\n', eol + 1) >>> 0).trim();
+      if (below === '' || below.startsWith('#')) break;
+      eol = src.indexOf('\n', eol + 1);
+    }
+    while (eol !== -1) {
+      let i = eol + 1;
+      while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+      if (src.charCodeAt(i) !== HASH) break;
+      eol = src.indexOf('\n', i);
+      lines.push(src.slice(i, eol === -1 ? this.len : eol));
+    }
+    // Content right below them (no blank line between) takes them instead (checked with go-yaml v3).
+    if (eol !== -1 && src.slice(eol + 1, src.indexOf('\n', eol + 1) >>> 0).trim() !== '') return '';
+    return lines.join('\n');
   }
 
   // ---- positions and errors -------------------------------------------------------------

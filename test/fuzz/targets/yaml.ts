@@ -184,13 +184,27 @@ function checkText(t: string): void {
     )
   )
     throw new Error(`text round trip changed the data:\n${JSON.stringify(t)}\n→\n${out}`);
-  // Two places where go-yaml's own round trip is not idempotent (checked with go-yaml v3; our bytes
-  // equal its): it writes an explicit key's first head comment as `? # c` and reads that back as a
-  // line comment; and a foot written right below the first line (after a value that did not end
-  // the line's scan) has no foot line when read again, so it becomes the document foot.
-  if (emitYamlFile(again.docs, parsed.seqIndent) !== out && !/^ *\? #/m.test(out) && !/^[^\n]*\n *#/.test(out))
+  const second = emitYamlFile(again.docs, parsed.seqIndent);
+  if (second !== out && !goYamlMovesItToo(parsed, out, second))
     throw new Error(`emit is not idempotent for ${JSON.stringify(t)}`);
   checkAgainstGoYaml(t, parsed, out);
+}
+
+/**
+ * Whether a second emit that differs is go-yaml's own non-idempotence. With the oracle (one mapping
+ * document), go-yaml must write `out` again as our `second`: checkAgainstGoYaml then proves `out`
+ * is its bytes too. Without it, the three places found that way (checked with go-yaml v3; our
+ * bytes equal its): an explicit key's first head comment written `? # c` reads back as a line
+ * comment; a foot written right below the first line (after a value that did not end the line's
+ * scan) or right below a `:` line with an empty value has no foot line when read again (go-yaml's
+ * foot line excludes a prior ':' token), so it becomes the document foot.
+ */
+function goYamlMovesItToo(parsed: ReturnType<typeof parseYamlFile>, out: string, second: string): boolean {
+  if (parsed.docs.length === 1 && parsed.docs[0].content[0]?.kind === 'mapping') {
+    const theirs = goYamlRoundTrip(out, parsed.seqIndent[0] === 'wide');
+    if (theirs !== undefined) return theirs === second;
+  }
+  return /^ *\? #/m.test(out) || /^[^\n]*\n *#/.test(out) || /^ *:\n *#/m.test(out);
 }
 
 /**
