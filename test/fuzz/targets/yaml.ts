@@ -176,35 +176,45 @@ function checkText(t: string): void {
   const out = emit(parsed);
   const again = onlyCleanErrors(() => parseYamlFile(out));
   if (!again) throw new Error(`emitted text does not read back:\n${JSON.stringify(t)}\n→\n${out}`);
+  const second = emitYamlFile(again.docs, parsed.seqIndent);
   if (
     data &&
     !isDeepStrictEqual(
       again.docs.map((d) => toJS(d)),
       data,
-    )
+    ) &&
+    !goYamlMovesItToo(parsed, out, second)
   )
     throw new Error(`text round trip changed the data:\n${JSON.stringify(t)}\n→\n${out}`);
-  const second = emitYamlFile(again.docs, parsed.seqIndent);
   if (second !== out && !goYamlMovesItToo(parsed, out, second))
     throw new Error(`emit is not idempotent for ${JSON.stringify(t)}`);
   checkAgainstGoYaml(t, parsed, out);
 }
 
 /**
- * Whether a second emit that differs is go-yaml's own non-idempotence. With the oracle (one mapping
- * document), go-yaml must write `out` again as our `second`: checkAgainstGoYaml then proves `out`
- * is its bytes too. Without it, the three places found that way (checked with go-yaml v3; our
+ * Whether a second read or emit that differs is go-yaml's own round trip. With the oracle (one
+ * mapping document), go-yaml must write `out` again as our `second`: checkAgainstGoYaml then proves
+ * `out` is its bytes too. Without it, the five places found that way (checked with go-yaml v3; our
  * bytes equal its): an explicit key's first head comment written `? # c` reads back as a line
  * comment; a foot written right below the first line (after a value that did not end the line's
  * scan) or right below a `:` line with an empty value has no foot line when read again (go-yaml's
- * foot line excludes a prior ':' token), so it becomes the document foot.
+ * foot line excludes a prior ':' token), so it becomes the document foot; a line comment written
+ * after an empty value's anchor or tag (`k: !!str #c`) reads back as one waiting for a scalar; and
+ * a folded scalar with a more-indented line is written with one line break too many (its data
+ * changes on the way back, in go-yaml as here).
  */
 function goYamlMovesItToo(parsed: ReturnType<typeof parseYamlFile>, out: string, second: string): boolean {
   if (parsed.docs.length === 1 && parsed.docs[0].content[0]?.kind === 'mapping') {
     const theirs = goYamlRoundTrip(out, parsed.seqIndent[0] === 'wide');
     if (theirs !== undefined) return theirs === second;
   }
-  return /^ *\? #/m.test(out) || /^[^\n]*\n *#/.test(out) || /^ *:\n *#/m.test(out);
+  return (
+    /^ *\? #/m.test(out) ||
+    /^[^\n]*\n *#/.test(out) ||
+    /^ *:\n *#/m.test(out) ||
+    /[&!][^\s#]* #[^\n]*$/m.test(out) ||
+    /(^|[:-] )>[-+0-9]*( #[^\n]*)?$/m.test(out)
+  );
 }
 
 /**
