@@ -855,7 +855,17 @@ class PieceParser {
           // An empty key takes nothing: the comments are read as own-line comments after it.
           if (emptyKey) {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
-          } else if (betweenText) key.footComment = joinComment(key.footComment, betweenText);
+          } else if (betweenText) {
+            key.footComment = joinComment(key.footComment, betweenText);
+            // Last in its mapping, a scalar key's scan reads the comment as its own foot, and a key
+            // read with a foot passes it to the entry before (decode.go at v3.0.1, parser.mapping:
+            // "a foot comment for the prior value when being dedented"; checked with go-yaml v3).
+            const mapEnds = this.pos >= this.len || this.atDocumentEnd() || this.colOf(this.pos) < indent;
+            if (mapEnds && key.kind === 'scalar' && node.content.length > 2) {
+              node.content[node.content.length - 3].footComment = key.footComment;
+              key.footComment = '';
+            }
+          }
           const value = this.emptyValue(keyOffset);
           if (e.item === null) this.settle(e, value);
           node.content.push(value);
