@@ -855,6 +855,9 @@ class PieceParser {
           // An empty key takes nothing: the comments are read as own-line comments after it.
           if (emptyKey) {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
+            // Its last token is the '?', not a ':': the line below is a foot line (associate.ts
+            // assignRun), so a comment there is the key's foot once a foot line exists.
+            e.hasValue = true;
           } else if (betweenText) {
             key.footComment = joinComment(key.footComment, betweenText);
             // Last in its mapping, a scalar key's scan reads the comment as its own foot, and a key
