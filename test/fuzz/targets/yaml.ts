@@ -211,7 +211,7 @@ function checkText(t: string): void {
  * `out` is its bytes too. Without it, the five places found that way (checked with go-yaml v3; our
  * bytes equal its): an explicit key's first head comment written `? # c` reads back as a line
  * comment; a foot written right below the first line (after a value that did not end the line's
- * scan) or right below a line ending in an empty value's `:` has no foot line when read again (go-yaml's
+ * scan) or right below a line ending in an empty value's `:` (and its line comment) has no foot line when read again (go-yaml's
  * foot line excludes a prior ':' token), so it becomes the document foot; a line comment written
  * after an empty value's anchor or tag (`k: !!str #c`) reads back as one waiting for a scalar; and
  * a folded scalar with a more-indented line is written with one line break too many (its data
@@ -225,7 +225,7 @@ function goYamlMovesItToo(parsed: ReturnType<typeof parseYamlFile>, out: string,
   return (
     /^ *\? #/m.test(out) ||
     /^[^\n]*\n *#/.test(out) ||
-    /:\n *#/.test(out) ||
+    /:( #[^\n]*)?\n *#/.test(out) ||
     /[&!][^\s#]* #[^\n]*$/m.test(out) ||
     /(^|[:-] )>[-+0-9]*( #[^\n]*)?$/m.test(out)
   );
