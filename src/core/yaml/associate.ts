@@ -58,6 +58,8 @@ export interface RunContext {
   docFirstLine: number;
   /** Document-foot text collected so far (records left over at the end of the document). */
   docFoot: string[];
+  /** Feet read past the root (parser.ts trailingScalarFoot), which the document's end takes. */
+  trailingFoot?: string;
 }
 
 interface CommentRecord {
@@ -173,8 +175,11 @@ export function assignRun(
   let noBlankYet = true;
   let prevBlank = false;
   let anchor = -1;
+  // go-yaml's foot-line rule excludes only a prior ':' token (scannerc.go at v3.0.1,
+  // yaml_parser_scan_comments): an empty item's last token is its dash, so its foot line counts.
+  const footLineCounts = p.hasValue || p.kind === 'dash';
   const isFootByBlank = (pd: { firstLine: number; col: number }): boolean =>
-    noBlankYet && ((pd.firstLine === footLine && p.hasValue) || pd.col < nextIndent);
+    noBlankYet && ((pd.firstLine === footLine && footLineCounts) || pd.col < nextIndent);
   const close = (foot: boolean, ownStart: boolean): void => {
     const idx = records.length;
     records.push({
@@ -249,7 +254,13 @@ export function assignRun(
   }
   const headText = heads.map(text).join('\n');
   if (!n) {
-    for (const r of records) if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
+    // With feet read past the root, the comments right above the scalar there (no blank line
+    // between) are not the document's (checked with go-yaml v3).
+    const dropLast = !!ctx.trailingFoot && run.length > 0 && !run[run.length - 1].blank;
+    records.forEach((r, i) => {
+      if (dropLast && i === records.length - 1) return;
+      if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
+    });
     return;
   }
   if (feet.length) {

@@ -117,8 +117,15 @@ class PieceParser {
   private runPlainTookBreak = false;
   /** A comment after `?` waiting for the next scalar (T_NEXT_SCALAR). */
   private nextScalarLine = '';
-  /** The head comment of an empty explicit key, waiting for the next scalar with a value. */
+  /**
+   * A head comment waiting for the next scalar with a value (an empty explicit key's, or the
+   * comments above an empty sequence item): go-yaml's parser holds it until an event takes
+   * comments (parserc.go at v3.0.1, yaml_parser_set_event_comments; empty scalars take none), so a
+   * block mapping's end drops it and the document's end makes it the document foot.
+   */
   private nextScalarHead = '';
+  /** A foot comment held the same way (feet before an empty item): a mapping's end gives it to its last key. */
+  private nextScalarFoot = '';
   private run: RunLine[] = [];
   private runHasText = false;
   private runContentLine = 0;
@@ -195,9 +202,51 @@ class PieceParser {
     }
     const root = doc.content[0];
     if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
+    // The document's end takes a held comment as its foot (parserc.go at v3.0.1, DOCUMENT-END):
+    // its head only when it has no foot.
+    const trailingFoot = this.trailingScalarFoot();
+    const held = this.nextScalarFoot || (trailingFoot ? '' : this.nextScalarHead);
+    if (held) this.ctx.docFoot.push(held);
+    this.nextScalarHead = this.nextScalarFoot = '';
+    this.ctx.trailingFoot = trailingFoot;
     this.endRun(null);
+    if (trailingFoot) this.ctx.docFoot.push(trailingFoot);
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
+  }
+
+  /**
+   * A scalar after a complete root is never parsed, but go-yaml's scanner reads on past it to see
+   * whether it is a simple key (scannerc.go at v3.0.1, yaml_parser_fetch_more_tokens): the comment
+   * lines right below its line are its foot, which the document's end takes. Returns their text.
+   */
+  private trailingScalarFoot(): string {
+    const src = this.src;
+    if (this.pos >= this.len || this.atDocumentEnd()) return '';
+    const c = src.charCodeAt(this.pos);
+    const next = src.charCodeAt(this.pos + 1);
+    const indicator = '-?:,[]{}#&*!|>%@`'.includes(src[this.pos]);
+    const plainIndicator = (c === DASH || c === QMARK || c === COLON) && !isBlankZ(next);
+    if (indicator && !plainIndicator) return '';
+    const lines: string[] = [];
+    let eol = src.indexOf('\n', this.pos);
+    // A plain scalar goes on over the non-empty lines below that hold no comment.
+    const quoted = c === 0x27 || c === 0x22;
+    while (!quoted && eol !== -1) {
+      const below = src.slice(eol + 1, src.indexOf('\n', eol + 1) >>> 0).trim();
+      if (below === '' || below.startsWith('#')) break;
+      eol = src.indexOf('\n', eol + 1);
+    }
+    while (eol !== -1) {
+      let i = eol + 1;
+      while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+      if (src.charCodeAt(i) !== HASH) break;
+      eol = src.indexOf('\n', i);
+      lines.push(src.slice(i, eol === -1 ? this.len : eol));
+    }
+    // Content right below them (no blank line between) takes them instead (checked with go-yaml v3).
+    if (eol !== -1 && src.slice(eol + 1, src.indexOf('\n', eol + 1) >>> 0).trim() !== '') return '';
+    return lines.join('\n');
   }
 
   // ---- positions and errors -------------------------------------------------------------
@@ -285,6 +334,10 @@ class PieceParser {
     if (kind === 'scalar' && this.nextScalarHead) {
       node.headComment = this.nextScalarHead;
       this.nextScalarHead = '';
+    }
+    if (kind === 'scalar' && this.nextScalarFoot) {
+      node.footComment = this.nextScalarFoot;
+      this.nextScalarFoot = '';
     }
     return node;
   }
@@ -728,6 +781,7 @@ class PieceParser {
   ): YNode {
     const weight = this.expansions;
     const node = this.node('mapping', '!!map', '', this.pos);
+    this.takeStemHead(node, owner);
     this.applyProps(node, props);
     const indent = this.colOf(start);
     const level: Level = {
@@ -742,6 +796,12 @@ class PieceParser {
     };
     const src = this.src;
     for (let first = true; ; first = false) {
+      // A held foot taken by a later key is the foot of the value before it (decode.go at v3.0.1,
+      // parser.mapping: "a foot comment for the prior value when being dedented").
+      if (this.nextScalarFoot && node.content.length >= 2) {
+        node.content[node.content.length - 1].footComment = this.nextScalarFoot;
+        this.nextScalarFoot = '';
+      }
       if (!first) {
         this.skip();
         if (this.pos >= this.len || this.atDocumentEnd()) break;
@@ -795,7 +855,20 @@ class PieceParser {
           // An empty key takes nothing: the comments are read as own-line comments after it.
           if (emptyKey) {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
-          } else if (betweenText) key.footComment = joinComment(key.footComment, betweenText);
+            // Its last token is the '?', not a ':': the line below is a foot line (associate.ts
+            // assignRun), so a comment there is the key's foot once a foot line exists.
+            e.hasValue = true;
+          } else if (betweenText) {
+            key.footComment = joinComment(key.footComment, betweenText);
+            // Last in its mapping, a scalar key's scan reads the comment as its own foot, and a key
+            // read with a foot passes it to the entry before (decode.go at v3.0.1, parser.mapping:
+            // "a foot comment for the prior value when being dedented"; checked with go-yaml v3).
+            const mapEnds = this.pos >= this.len || this.atDocumentEnd() || this.colOf(this.pos) < indent;
+            if (mapEnds && key.kind === 'scalar' && node.content.length > 2) {
+              node.content[node.content.length - 3].footComment = key.footComment;
+              key.footComment = '';
+            }
+          }
           const value = this.emptyValue(keyOffset);
           if (e.item === null) this.settle(e, value);
           node.content.push(value);
@@ -827,6 +900,7 @@ class PieceParser {
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
+    this.endHeldComments(node);
     this.trim(node);
     this.registerAnchor(node, weight);
     return node;
@@ -858,7 +932,12 @@ class PieceParser {
     // go-yaml places an empty mapping value at the end of the `:` line, an empty item at its dash.
     if (level.kind === 'seq') {
       if (e.firstKeyHead) this.dashCommentToRun(e, line);
-      return this.emptyValue(indicator);
+      const empty = this.emptyValue(indicator);
+      // An empty item takes no comment: those above it (and feet before it) wait for what follows.
+      if (e.itemHead) this.nextScalarHead = joinComment(e.itemHead, this.nextScalarHead);
+      if (e.firstKeyFoot) this.nextScalarFoot = joinComment(this.nextScalarFoot, e.firstKeyFoot);
+      e.itemHead = e.firstKeyFoot = '';
+      return empty;
     }
     const eol = this.src.indexOf('\n', indicator);
     return this.emptyValue(eol === -1 ? this.len : eol);
@@ -880,15 +959,38 @@ class PieceParser {
     this.runHasText = true;
   }
 
+  /**
+   * A block mapping's end takes the held comments (go-yaml's MAPPING-END event): the head is
+   * dropped, the foot goes to the last key (decode.go at v3.0.1, parser.mapping).
+   */
+  private endHeldComments(map: YNode): void {
+    this.nextScalarHead = '';
+    if (this.nextScalarFoot && map.content.length >= 2)
+      map.content[map.content.length - 2].footComment = this.nextScalarFoot;
+    this.nextScalarFoot = '';
+  }
+
+  /**
+   * A block collection right after a dash takes the held head comment as its own (go-yaml's stem
+   * comment: parserc.go at v3.0.1, yaml_parser_split_stem_comment).
+   */
+  private takeStemHead(node: YNode, owner: Entry | null): void {
+    if (owner?.kind !== 'dash' || !this.nextScalarHead) return;
+    node.headComment = joinComment(this.nextScalarHead, node.headComment);
+    this.nextScalarHead = '';
+  }
+
   private emptyValue(offset: number): YNode {
     const weight = this.expansions;
     // An empty node takes no pending comment (T_NEXT_SCALAR): the next scalar with a value does.
     const pendingLine = this.nextScalarLine;
     const pendingHead = this.nextScalarHead;
-    this.nextScalarLine = this.nextScalarHead = '';
+    const pendingFoot = this.nextScalarFoot;
+    this.nextScalarLine = this.nextScalarHead = this.nextScalarFoot = '';
     const node = this.node('scalar', '!!null', '', offset);
     this.nextScalarLine = pendingLine;
     this.nextScalarHead = pendingHead;
+    this.nextScalarFoot = pendingFoot;
     this.applyProps(node, this.takeProps());
     this.registerAnchor(node, weight);
     return node;
@@ -898,6 +1000,7 @@ class PieceParser {
     const weight = this.expansions;
     const src = this.src;
     const node = this.node('sequence', '!!seq', '', this.pos);
+    this.takeStemHead(node, owner);
     this.applyProps(node, props);
     const seqStart = this.pos;
     const indent = this.colOf(this.pos);
@@ -1071,13 +1174,16 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     const isMap = src.charCodeAt(start) === 0x7b;
-    this.nextScalarLine = this.nextScalarHead = '';
+    // A flow collection's start takes the held comments; only the head survives its end event.
+    const heldHead = this.nextScalarHead;
+    this.nextScalarLine = this.nextScalarHead = this.nextScalarFoot = '';
     const close = isMap ? 0x7d : 0x5d;
     const expected = isMap ? "did not find expected ',' or '}'" : "did not find expected ',' or ']'";
     const node = this.place(
       newNode(isMap ? 'mapping' : 'sequence', { tag: isMap ? '!!map' : '!!seq', style: 'flow' }),
       start,
     );
+    if (heldHead) node.headComment = heldHead;
     this.applyProps(node, props);
     this.flowDepth++;
     this.flowHead = '';

@@ -142,13 +142,27 @@ function emit(docs: ReturnType<typeof parseYamlFile>): string {
   return emitYamlFile(docs.docs, docs.seqIndent);
 }
 
+/**
+ * A string such as `1e310`: go-yaml reads it plain as a string (resolve.go at v3.0.1: a float
+ * that strconv.ParseFloat refuses is not a float), so we write it plain as go-yaml does; the
+ * `yaml` package reads it as Infinity, so that comparison does not apply.
+ */
+function holdsOutOfRangeFloatText(v: unknown): boolean {
+  if (typeof v === 'string')
+    return /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(v) && !Number.isFinite(Number(v));
+  if (Array.isArray(v)) return v.some(holdsOutOfRangeFloatText);
+  if (v && typeof v === 'object')
+    return Object.entries(v).some(([k, x]) => holdsOutOfRangeFloatText(k) || holdsOutOfRangeFloatText(x));
+  return false;
+}
+
 function checkData(d: Record<string, unknown>): void {
   const first = emitYamlFile([documentNode(fromJS(d))], 'compact');
   const ours = parseYamlFile(first);
   const back = toJS(ours.docs[0]);
   if (!isDeepStrictEqual(back, d)) throw new Error(`read back differs:\n${first}\n${JSON.stringify(back)}`);
   const theirs: unknown = yamlParse(first);
-  if (!isDeepStrictEqual(theirs, d))
+  if (!isDeepStrictEqual(theirs, d) && !holdsOutOfRangeFloatText(d))
     throw new Error(`the yaml package reads other data:\n${first}\n${JSON.stringify(theirs)}`);
   // Same style as the first emit: kyaml's sequence-indent detection (read.ts detectSeqIndent, as
   // kyaml's DeriveSeqIndentStyle) may misread a key holding " #" and is not what is tested here.
@@ -176,21 +190,45 @@ function checkText(t: string): void {
   const out = emit(parsed);
   const again = onlyCleanErrors(() => parseYamlFile(out));
   if (!again) throw new Error(`emitted text does not read back:\n${JSON.stringify(t)}\n→\n${out}`);
+  const second = emitYamlFile(again.docs, parsed.seqIndent);
   if (
     data &&
     !isDeepStrictEqual(
       again.docs.map((d) => toJS(d)),
       data,
-    )
+    ) &&
+    !goYamlMovesItToo(parsed, out, second)
   )
     throw new Error(`text round trip changed the data:\n${JSON.stringify(t)}\n→\n${out}`);
-  // Two places where go-yaml's own round trip is not idempotent (checked with go-yaml v3; our bytes
-  // equal its): it writes an explicit key's first head comment as `? # c` and reads that back as a
-  // line comment; and a foot written right below the first line (after a value that did not end
-  // the line's scan) has no foot line when read again, so it becomes the document foot.
-  if (emitYamlFile(again.docs, parsed.seqIndent) !== out && !/^ *\? #/m.test(out) && !/^[^\n]*\n *#/.test(out))
+  if (second !== out && !goYamlMovesItToo(parsed, out, second))
     throw new Error(`emit is not idempotent for ${JSON.stringify(t)}`);
   checkAgainstGoYaml(t, parsed, out);
+}
+
+/**
+ * Whether a second read or emit that differs is go-yaml's own round trip. With the oracle (one
+ * mapping document), go-yaml must write `out` again as our `second`: checkAgainstGoYaml then proves
+ * `out` is its bytes too. Without it, the five places found that way (checked with go-yaml v3; our
+ * bytes equal its): an explicit key's first head comment written `? # c` (or `? ? # c`) reads back as a line
+ * comment; a foot written right below the first line (after a value that did not end the line's
+ * scan) or right below a line ending in an empty value's `:` (and its line comment) has no foot line when read again (go-yaml's
+ * foot line excludes a prior ':' token), so it becomes the document foot; a line comment written
+ * after an empty value's anchor or tag (`k: !!str #c`) reads back as one waiting for a scalar; and
+ * a folded scalar with a more-indented line is written with one line break too many (its data
+ * changes on the way back, in go-yaml as here).
+ */
+function goYamlMovesItToo(parsed: ReturnType<typeof parseYamlFile>, out: string, second: string): boolean {
+  if (parsed.docs.length === 1 && parsed.docs[0].content[0]?.kind === 'mapping') {
+    const theirs = goYamlRoundTrip(out, parsed.seqIndent[0] === 'wide');
+    if (theirs !== undefined) return theirs === second;
+  }
+  return (
+    /^[ ?]*\? #/m.test(out) ||
+    /^[^\n]*\n *#/.test(out) ||
+    /:( #[^\n]*)?\n *#/.test(out) ||
+    /[&!][^\s#]* #[^\n]*$/m.test(out) ||
+    /(^|[:-] )>[-+0-9]*( #[^\n]*)?$/m.test(out)
+  );
 }
 
 /**
