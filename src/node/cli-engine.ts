@@ -3,16 +3,16 @@
  * mapping beats a built-in), then built-ins and Starlark, WASM with --allow-alpha-wasm, exec
  * processes, and an opt-in container engine last; `--runtimes` chooses and orders them for the run
  * (src/node/runtime-order.ts). The engine records which runtime took each function and which
- * registry images ran (for --json and --verbose). `close()` ends the WASM worker pool.
+ * registry images ran (for --json and --verbose). The Starlark and WASM runtimes load their modules
+ * at first need (src/engine/lazy-runtime.ts). `close()` ends the WASM worker pool if one started.
  */
-import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
+import { createEngine, defaultRuntimes, type Engine } from '../create-engine.ts';
 import type { RuntimeChoice } from '../engine/chain.ts';
 import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
 import { nodeRuntimes } from './runtimes/options.ts';
-import { createNodeWasmRuntime } from './wasm/index.ts';
-import { nodeWasmImages } from './oci/wasm-images.ts';
+import { createLazyRuntime } from '../engine/lazy-runtime.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
 import { parsePullPolicy, pullPolicyError } from '../core/oci/pull-policy.ts';
 import { chosenRuntimeOrder, containerFollows } from './runtime-order.ts';
@@ -61,18 +61,25 @@ export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerF
     ...(policy ? { pullPolicy: policy } : {}),
   });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
+  // WASM modules run only with --allow-alpha-wasm (as kpt); the WASM host and its OCI client load,
+  // and the worker pool exists, only when a function first reaches the WASM runtime.
   // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
   const wasm =
     allowWasm && (!order || order.includes('wasm'))
-      ? createNodeWasmRuntime({
-          images: nodeWasmImages(
-            io.env,
-            policy,
-            (r) => images.push(r),
-            containerFollows(order, 'wasm', extra.last.length > 0),
-          ),
+      ? createLazyRuntime('wasm', async () => {
+          const [{ createNodeWasmRuntime }, { nodeWasmImages }] = await Promise.all([
+            import('./wasm/index.ts'),
+            import('./oci/wasm-images.ts'),
+          ]);
+          return createNodeWasmRuntime({
+            images: nodeWasmImages(
+              io.env,
+              policy,
+              (r) => images.push(r),
+              containerFollows(order, 'wasm', extra.last.length > 0),
+            ),
+          });
         })
       : undefined;
   const engine = createEngine({
@@ -86,5 +93,5 @@ export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerF
     ...(order ? { runtimeOrder: order } : {}),
     onRuntime: (choice) => runtimes.push(choice),
   });
-  return { engine, env, images, runtimes, close: async () => void (await wasm?.close()) };
+  return { engine, env, images, runtimes, close: async () => void (await wasm?.loaded()?.close()) };
 }
