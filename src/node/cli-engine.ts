@@ -11,7 +11,7 @@ import type { RuntimeChoice } from '../engine/chain.ts';
 import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
-import { nodeRuntimes } from './runtimes/options.ts';
+import type { NodeRuntimes } from './runtimes/options.ts';
 import { createLazyRuntime } from '../engine/lazy-runtime.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
 import { parsePullPolicy, pullPolicyError } from '../core/oci/pull-policy.ts';
@@ -35,31 +35,39 @@ export interface ContainerFlags {
   asCurrentUser: boolean;
 }
 
-/** Throws UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
-export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerFlags): CliEngine {
+/** Rejects with UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
+export async function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerFlags): Promise<CliEngine> {
   const policyText = str(p, 'image-pull-policy');
   const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
   if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
   const allowWasm = bool(p, 'allow-alpha-wasm');
   const remoteConfig = str(p, 'remote-config');
+  const remoteWanted = Boolean(remoteConfig ?? io.env.KRMFN_REMOTE_CONFIG);
   const { order, container: containerName } = chosenRuntimeOrder({
     runtimes: str(p, 'runtimes'),
     allowWasm,
-    remoteConfigured: Boolean(remoteConfig ?? io.env.KRMFN_REMOTE_CONFIG),
+    remoteConfigured: remoteWanted,
     containerFlag: str(p, 'container-runtime'),
   });
   const images: WasmImageReport[] = [];
   const runtimes: RuntimeChoice[] = [];
-  const extra = nodeRuntimes({
-    env: io.env,
-    cwd: io.cwd,
-    remoteConfig,
-    containers: containerName,
-    ...container,
-    // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
-    onImage: (r) => images.push(r),
-    ...(policy ? { pullPolicy: policy } : {}),
-  });
+  // The remote, container and sandbox runtimes (and the OCI client) load only when a flag or the
+  // environment asks for one: the conditions under which nodeRuntimes (src/node/runtimes/options.ts)
+  // returns any runtime.
+  const containerWanted = containerName !== false && Boolean(containerName ?? io.env.KRMFN_CONTAINER_RUNTIME);
+  const none: NodeRuntimes = { first: [], last: [] };
+  const extra = !(remoteWanted || containerWanted)
+    ? none
+    : (await import('./runtimes/options.ts')).nodeRuntimes({
+        env: io.env,
+        cwd: io.cwd,
+        remoteConfig,
+        containers: containerName,
+        ...container,
+        // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
+        onImage: (r) => images.push(r),
+        ...(policy ? { pullPolicy: policy } : {}),
+      });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
   // WASM modules run only with --allow-alpha-wasm (as kpt); the WASM host and its OCI client load,
   // and the worker pool exists, only when a function first reaches the WASM runtime.
