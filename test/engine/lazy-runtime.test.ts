@@ -26,7 +26,7 @@ const ctx = (displayName: string): ResolveContext => ({
 
 const echo: FunctionRuntime = {
   name: 'echo',
-  resolve: async () => ({ kind: 'objects', run: async (input) => ({ items: input.items, results: [] }) }),
+  resolve: async () => ({ kind: 'objects', run: async (input) => ({ output: input, stderr: '', exitCode: 0 }) }),
 };
 
 describe('createLazyRuntime', () => {
