@@ -3,16 +3,16 @@
  * mapping beats a built-in), then built-ins and Starlark, WASM with --allow-alpha-wasm, exec
  * processes, and an opt-in container engine last; `--runtimes` chooses and orders them for the run
  * (src/node/runtime-order.ts). The engine records which runtime took each function and which
- * registry images ran (for --json and --verbose). `close()` ends the WASM worker pool.
+ * registry images ran (for --json and --verbose). The Starlark and WASM runtimes load their modules
+ * at first need (src/engine/lazy-runtime.ts). `close()` ends the WASM worker pool if one started.
  */
-import { createEngine, defaultRuntimes, type Engine } from '../index.ts';
+import { createEngine, defaultRuntimes, type Engine } from '../create-engine.ts';
 import type { RuntimeChoice } from '../engine/chain.ts';
 import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
 import type { CliIO } from './io.ts';
-import { nodeRuntimes } from './runtimes/options.ts';
-import { createNodeWasmRuntime } from './wasm/index.ts';
-import { nodeWasmImages } from './oci/wasm-images.ts';
+import type { NodeRuntimes } from './runtimes/options.ts';
+import { createLazyRuntime } from '../engine/lazy-runtime.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
 import { parsePullPolicy, pullPolicyError } from '../core/oci/pull-policy.ts';
 import { chosenRuntimeOrder, containerFollows } from './runtime-order.ts';
@@ -35,44 +35,59 @@ export interface ContainerFlags {
   asCurrentUser: boolean;
 }
 
-/** Throws UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
-export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerFlags): CliEngine {
+/** Rejects with UsageError (or KrmfnError for an unreadable remote config) on bad flags. */
+export async function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerFlags): Promise<CliEngine> {
   const policyText = str(p, 'image-pull-policy');
   const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
   if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
   const allowWasm = bool(p, 'allow-alpha-wasm');
   const remoteConfig = str(p, 'remote-config');
+  const remoteWanted = Boolean(remoteConfig ?? io.env.KRMFN_REMOTE_CONFIG);
   const { order, container: containerName } = chosenRuntimeOrder({
     runtimes: str(p, 'runtimes'),
     allowWasm,
-    remoteConfigured: Boolean(remoteConfig ?? io.env.KRMFN_REMOTE_CONFIG),
+    remoteConfigured: remoteWanted,
     containerFlag: str(p, 'container-runtime'),
   });
   const images: WasmImageReport[] = [];
   const runtimes: RuntimeChoice[] = [];
-  const extra = nodeRuntimes({
-    env: io.env,
-    cwd: io.cwd,
-    remoteConfig,
-    containers: containerName,
-    ...container,
-    // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
-    onImage: (r) => images.push(r),
-    ...(policy ? { pullPolicy: policy } : {}),
-  });
+  // The remote, container and sandbox runtimes (and the OCI client) load only when a flag or the
+  // environment asks for one: the conditions under which nodeRuntimes (src/node/runtimes/options.ts)
+  // returns any runtime.
+  const containerWanted = containerName !== false && Boolean(containerName ?? io.env.KRMFN_CONTAINER_RUNTIME);
+  const none: NodeRuntimes = { first: [], last: [] };
+  const extra = !(remoteWanted || containerWanted)
+    ? none
+    : (await import('./runtimes/options.ts')).nodeRuntimes({
+        env: io.env,
+        cwd: io.cwd,
+        remoteConfig,
+        containers: containerName,
+        ...container,
+        // A sandbox report carries `runtime: 'sandbox'`, which wins over the default the JSON adds.
+        onImage: (r) => images.push(r),
+        ...(policy ? { pullPolicy: policy } : {}),
+      });
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
-  // WASM modules run only with --allow-alpha-wasm (as kpt); the worker pool exists only then.
+  // WASM modules run only with --allow-alpha-wasm (as kpt); the WASM host and its OCI client load,
+  // and the worker pool exists, only when a function first reaches the WASM runtime.
   // Deliberate deviation from kpt: `exec: *.wasm` (and OCI layouts) run as WASM, other exec
   // functions still run as processes, so one pipeline can mix both (kpt treats every exec as WASM).
   const wasm =
     allowWasm && (!order || order.includes('wasm'))
-      ? createNodeWasmRuntime({
-          images: nodeWasmImages(
-            io.env,
-            policy,
-            (r) => images.push(r),
-            containerFollows(order, 'wasm', extra.last.length > 0),
-          ),
+      ? createLazyRuntime('wasm', async () => {
+          const [{ createNodeWasmRuntime }, { nodeWasmImages }] = await Promise.all([
+            import('./wasm/index.ts'),
+            import('./oci/wasm-images.ts'),
+          ]);
+          return createNodeWasmRuntime({
+            images: nodeWasmImages(
+              io.env,
+              policy,
+              (r) => images.push(r),
+              containerFollows(order, 'wasm', extra.last.length > 0),
+            ),
+          });
         })
       : undefined;
   const engine = createEngine({
@@ -86,5 +101,5 @@ export function createCliEngine(p: ParsedArgs, io: CliIO, container?: ContainerF
     ...(order ? { runtimeOrder: order } : {}),
     onRuntime: (choice) => runtimes.push(choice),
   });
-  return { engine, env, images, runtimes, close: async () => void (await wasm?.close()) };
+  return { engine, env, images, runtimes, close: async () => void (await wasm?.loaded()?.close()) };
 }

@@ -130,7 +130,7 @@ export async function runEval(args: string[], io: CliIO): Promise<number> {
   const printer = eventPrinter(io, text, 'eval', level.text);
   let cli;
   try {
-    cli = createCliEngine(p, io, {
+    cli = await createCliEngine(p, io, {
       mounts: list(p, 'mount'),
       fnEnv: list(p, 'env'),
       asCurrentUser: bool(p, 'as-current-user'),

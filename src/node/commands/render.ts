@@ -73,7 +73,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const printer = eventPrinter(io, text, 'render', level.text);
   let cli;
   try {
-    cli = createCliEngine(p, io);
+    cli = await createCliEngine(p, io);
   } catch (e) {
     await write(io.stderr, `error: ${(e as Error).message}\n`);
     return 1;
