@@ -25,9 +25,10 @@ export function ensureBuilt(): void {
   if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
 }
 
-export async function startServeProcess(args: string[]): Promise<ServeProcess> {
+/** `nodeArgs` go to the server's own Node (e.g. a heap limit); its workers set their own. */
+export async function startServeProcess(args: string[], nodeArgs: string[] = []): Promise<ServeProcess> {
   ensureBuilt();
-  const proc = spawn(process.execPath, ['bin/krmfn.mjs', 'serve', '-p', '0', ...args], {
+  const proc = spawn(process.execPath, [...nodeArgs, 'bin/krmfn.mjs', 'serve', '-p', '0', ...args], {
     cwd: repo,
     env: { PATH: process.env.PATH },
     stdio: ['ignore', 'ignore', 'pipe'],
