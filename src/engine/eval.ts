@@ -48,11 +48,14 @@ function nonEmpty(s: Selector | undefined): s is Selector {
   );
 }
 
-async function loadFnConfig(opts: EvalOptions, limits: Limits): Promise<KubeObject> {
-  const p = opts.fnConfigPath!;
-  if ((await opts.fs.stat(p)) !== 'file')
+/**
+ * The functionConfig of an `eval --fn-config` file at absolute path `p`, as kpt reads it: exactly
+ * one document holding a mapping, given index annotations (also read by `krmfn check --fn-config`).
+ */
+export async function loadFnConfigFile(fs: EvalOptions['fs'], p: string, limits: Limits): Promise<KubeObject> {
+  if ((await fs.stat(p)) !== 'file')
     throw new KrmfnError({ code: 'usage', message: `missing function config file: ${p}` });
-  const parsed = parseYamlFile(dec.decode(await opts.fs.readFile(p)), { file: p, limits });
+  const parsed = parseYamlFile(dec.decode(await fs.readFile(p)), { file: p, limits });
   if (parsed.docs.length !== 1) {
     throw new KrmfnError({
       code: 'config-invalid',
@@ -131,7 +134,7 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
       }
     }
     const fnConfig = opts.fnConfigPath
-      ? await loadFnConfig(opts, limits)
+      ? await loadFnConfigFile(opts.fs, opts.fnConfigPath, limits)
       : argsFunctionConfig(opts.args?.kind, opts.args?.data ?? []);
     if (opts.save && 'dir' in opts.source) checkSavedConfigPath(opts.source.dir, opts.fnConfigPath);
     const runner = await env.runtime.resolve(spec, resolveContext(env, name, 'dir' in opts.source ? root : ''));

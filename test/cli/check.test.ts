@@ -87,8 +87,61 @@ describe('krmfn check', () => {
       'labels.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: l\n${LOCAL}data:\n  labelvalue: x\n`,
     });
     const r = await krmfn(['check'], dir);
-    expect(r.stdout).toBe('checked 1 built-in function config(s): no problems\n');
+    expect(r.stdout).toBe('checked 2 built-in function config(s): no problems\n');
     expect(r.code).toBe(0);
+  });
+
+  it('checks an inline configMap against the kinds the function accepts', async () => {
+    const dir = pkg({
+      Kptfile: kptfile('app', '    - image: apply-replacements:v0.1.1\n      configMap:\n        source: x\n'),
+    });
+    const r = await krmfn(['check'], dir);
+    expect(r.stdout).toBe(
+      'Kptfile: pipeline.mutators[0] (apply-replacements:v0.1.1): configMap: apply-replacements does not accept kind "ConfigMap" (it accepts ApplyReplacements)\n' +
+        '1 problem(s) in 1 built-in function config(s)\n',
+    );
+    expect(r.code).toBe(1);
+  });
+
+  it('checks the one config eval would pass with --image and --fn-config, walking no package', async () => {
+    const dir = pkg({
+      'labels.yaml': 'apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: l\nlables:\n  team: a\n',
+    });
+    const r = await krmfn(['check', '-i', 'set-labels:v0.2.0', '--fn-config', 'labels.yaml'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(
+      'labels.yaml: (set-labels:v0.2.0): set-labels does not read lables; did you mean "labels"?\n' +
+        '1 problem(s) in 1 built-in function config(s)\n',
+    );
+    expect(r.code).toBe(1);
+    const alone = await krmfn(['check', '--fn-config', 'labels.yaml'], dir);
+    expect(alone.stderr).toMatch(/^error: --image and --fn-config go together/);
+    expect(alone.code).toBe(1);
+    const missing = await krmfn(['check', '-i', 'set-labels:v0.2.0', '--fn-config', 'nope.yaml'], dir);
+    expect(missing.stderr).toBe(`error: missing function config file: ${join(dir, 'nope.yaml')}\n`);
+    expect(missing.code).toBe(1);
+  });
+
+  it('prints the problems as JSON with --json', async () => {
+    const dir = pkg({
+      Kptfile: kptfile('app', '    - image: set-labels:v0.2.0\n      configPath: labels.yaml\n'),
+      'labels.yaml': `apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: l\n${LOCAL}labels:\n  tier: 3\n`,
+    });
+    const r = await krmfn(['check', '--json'], dir);
+    expect(JSON.parse(r.stdout)).toEqual({
+      configs: 1,
+      problems: [
+        {
+          kptfile: 'Kptfile',
+          field: 'pipeline.mutators[0]',
+          image: 'set-labels:v0.2.0',
+          config: 'labels.yaml',
+          path: 'labels.tier',
+          message: 'labels.tier: must be string',
+        },
+      ],
+    });
+    expect(r.code).toBe(1);
   });
 
   it("reports a Kptfile it cannot read with kpt's message, exit 1", async () => {
