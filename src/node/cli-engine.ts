@@ -15,7 +15,7 @@ import type { NodeRuntimes } from './runtimes/options.ts';
 import { createLazyRuntime } from '../engine/lazy-runtime.ts';
 import type { WasmImageReport } from '../runtimes/wasm.ts';
 import { parsePullPolicy, pullPolicyError } from '../core/oci/pull-policy.ts';
-import { chosenRuntimeOrder, containerFollows } from './runtime-order.ts';
+import { chosenRuntimeOrder, containerFollows, runtimesText } from './runtime-order.ts';
 
 export interface CliEngine {
   engine: Engine;
@@ -44,7 +44,7 @@ export async function createCliEngine(p: ParsedArgs, io: CliIO, container?: Cont
   const remoteConfig = str(p, 'remote-config');
   const remoteWanted = Boolean(remoteConfig ?? io.env.KRMFN_REMOTE_CONFIG);
   const { order, container: containerName } = chosenRuntimeOrder({
-    runtimes: str(p, 'runtimes'),
+    ...runtimesText(str(p, 'runtimes'), io.env),
     allowWasm,
     remoteConfigured: remoteWanted,
     containerFlag: str(p, 'container-runtime'),

@@ -11,6 +11,7 @@ import { write, type CliIO } from '../io.ts';
 import { serveSpec } from './specs/serve.ts';
 import { parseContainerEngine } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
+import { chosenRuntimeOrder, runtimesText } from '../runtime-order.ts';
 import type { ServeConfig } from '../serve/config.ts';
 import { startServer } from '../serve/server.ts';
 import { chosenKptLevel } from '../kpt-level-args.ts';
@@ -35,8 +36,18 @@ function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
   const policyText = str(p, 'image-pull-policy');
   const policy = policyText === undefined ? undefined : parsePullPolicy(policyText);
   if (policyText !== undefined && !policy) throw new UsageError(pullPolicyError(policyText));
-  const containers = str(p, 'container-runtime');
-  if (containers !== undefined) parseContainerEngine(containers);
+  const containerFlag = str(p, 'container-runtime');
+  if (containerFlag !== undefined) parseContainerEngine(containerFlag);
+  const remote = str(p, 'remote-config') ?? io.env.KRMFN_REMOTE_CONFIG;
+  // The same choice and messages as render's (src/node/runtime-order.ts); exec only with --allow-exec.
+  const { order, container } = chosenRuntimeOrder({
+    ...runtimesText(str(p, 'runtimes'), io.env),
+    allowWasm: bool(p, 'allow-alpha-wasm'),
+    allowExec: bool(p, 'allow-exec'),
+    remoteConfigured: remote !== undefined,
+    containerFlag,
+  });
+  const containers = container === false ? undefined : (container ?? containerFlag);
   const env = Object.fromEntries(Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined));
   const config: ServeConfig = {
     timeoutMs: str(p, 'timeout') ? parseDuration(str(p, 'timeout')!) : 60_000,
@@ -50,8 +61,8 @@ function serveConfig(p: ParsedArgs, io: CliIO): ServeConfig {
     // The same choice and message as render's (src/node/kpt-level-args.ts).
     kptVersion: chosenKptLevel(p, io).version,
   };
-  const remote = str(p, 'remote-config') ?? io.env.KRMFN_REMOTE_CONFIG;
   if (remote !== undefined) config.remoteConfig = remote;
+  if (order !== undefined) config.runtimeOrder = order;
   if (containers !== undefined) config.containerRuntime = containers;
   if (policy !== undefined) config.imagePullPolicy = policy;
   // Fail here, on the main thread, on an unreadable remote config rather than in every worker.

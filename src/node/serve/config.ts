@@ -4,10 +4,12 @@
  * a field here, built into the same runtime chain `krmfn render` uses (src/node/cli-engine.ts):
  * remote runtimes first, built-ins and Starlark, WASM with `allowWasm` (modules read from the
  * posted package, and registry WASM images pulled through the server's disk cache and Docker
- * credentials (docs/oci.md), in hard-deadline workers), exec with `allowExec`, containers last.
+ * credentials (docs/oci.md), in hard-deadline workers), exec with `allowExec`, containers last;
+ * `runtimeOrder` (`--runtimes`, validated by src/node/runtime-order.ts) chooses and orders them.
  */
 import { createEngine, defaultRuntimes } from '../../index.ts';
-import { createRuntimeChain } from '../../engine/chain.ts';
+import { createRuntimeChain, selectRuntimes } from '../../engine/chain.ts';
+import type { FunctionRuntime } from '../../core/function.ts';
 import type { MemoryFs } from '../../core/memory-fs.ts';
 import { KrmfnError } from '../../core/errors.ts';
 import { createWasmRuntime, type WasmLoader } from '../../runtimes/wasm.ts';
@@ -27,6 +29,8 @@ export interface ServeConfig {
   cwd: string;
   remoteConfig?: string;
   containerRuntime?: string;
+  /** Runtime names in chain order (`--runtimes`); undefined: every runtime the other fields enable. */
+  runtimeOrder?: string[];
   imagePullPolicy?: PullPolicy;
   allowWasm: boolean;
   allowExec: boolean;
@@ -73,6 +77,16 @@ export interface ConfiguredService {
  */
 export const SERVE_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 
+/**
+ * `list` in `order`, keeping only the names `list` has: the request chain without WASM (the engine's
+ * own) keeps the others. `order` was checked against the flags before any chain was built.
+ */
+function ordered(list: FunctionRuntime[], order: readonly string[] | undefined): FunctionRuntime[] {
+  if (!order) return list;
+  const present = order.filter((name) => list.some((rt) => rt.name === name));
+  return present.length === 0 ? [] : selectRuntimes(list, present, '--runtimes');
+}
+
 export function createConfiguredService(config: ServeConfig, functions: FunctionInfo[]): ConfiguredService {
   const extra = nodeRuntimes({
     env: config.env,
@@ -84,7 +98,7 @@ export function createConfiguredService(config: ServeConfig, functions: Function
   const exec = config.allowExec ? [createExecRuntime({ env: config.env })] : [];
   const base = [...extra.first, ...defaultRuntimes()];
   const engine = createEngine({
-    runtimes: [...base, ...exec, ...extra.last],
+    runtimes: ordered([...base, ...exec, ...extra.last], config.runtimeOrder),
     limits: { timeoutMs: config.timeoutMs, maxOutputBytes: SERVE_MAX_OUTPUT_BYTES },
   });
   const executor = config.allowWasm
@@ -96,17 +110,22 @@ export function createConfiguredService(config: ServeConfig, functions: Function
     : undefined;
   const runtimeFor = executor
     ? (fs: MemoryFs, root: string) =>
-        createRuntimeChain([
-          ...base,
-          createWasmRuntime({
-            loader: packageLoader(fs, config.cwd, root),
-            executor,
-            cache,
-            ...(images ? { images } : {}),
-          }),
-          ...exec,
-          ...extra.last,
-        ])
+        createRuntimeChain(
+          ordered(
+            [
+              ...base,
+              createWasmRuntime({
+                loader: packageLoader(fs, config.cwd, root),
+                executor,
+                cache,
+                ...(images ? { images } : {}),
+              }),
+              ...exec,
+              ...extra.last,
+            ],
+            config.runtimeOrder,
+          ),
+        )
     : undefined;
   const service = createEngineService({
     engine,

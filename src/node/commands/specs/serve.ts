@@ -66,6 +66,12 @@ const HTTP_FLAGS: readonly FlagDef[] = [
     choices: ['docker', 'podman', 'nerdctl'],
   },
   {
+    name: 'runtimes',
+    kind: 'string',
+    value: 'LIST',
+    help: "the runtime chain of every request, in order, as render's --runtimes\n(or KRMFN_RUNTIMES; default: every runtime the other flags enable)",
+  },
+  {
     name: 'truncate-output',
     kind: 'bool',
     help: 'truncate Results/Stderr blocks of the render log to 4 lines',
