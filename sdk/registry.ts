@@ -119,7 +119,7 @@ function imageInfo(name: string, tag: string, version: string, digest: string, v
 /**
  * Why `image` is not a built-in, for the "function not found" error: an unknown version of a
  * built-in (with the versions krmfn has and the nearest), a digest krmfn cannot place, a catalog
- * function krmfn does not build in, or a misspelt name (with the nearest name). undefined when the
+ * function krmfn does not build in, the starlark function (the Starlark runtime's), or a misspelt name (with the nearest name). undefined when the
  * image is outside the catalog registries or is a built-in after all.
  */
 export function explainNotBuiltin(
@@ -141,6 +141,11 @@ export function explainNotBuiltin(
     }
     const near = nearestVersion(ref.tag, versions);
     return `${name} has no version ${JSON.stringify(ref.tag)}; krmfn has ${versions.join(', ')} (also vX.Y, vX, latest, unstable)${near ? `; nearest: ${name}:${near}` : ''}`;
+  }
+  // The catalog's starlark function is not a built-in: the Starlark runtime (src/runtimes/starlark.ts)
+  // runs it, so this hint is seen only when a runtime chain leaves that runtime out.
+  if (name === 'starlark') {
+    return 'starlark is run by the starlark runtime, which this runtime chain does not include';
   }
   if (builtinVersions(name).length > 0) {
     return `${name} is a catalog function that krmfn does not build in (released ${builtinVersions(name).join(', ')})`;

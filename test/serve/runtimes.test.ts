@@ -114,7 +114,9 @@ describe('KRMFN_RUNTIMES on render', () => {
     ensureBuilt();
     const limited = pkg();
     const r = krmfn(['render', limited], { KRMFN_RUNTIMES: 'builtin' });
-    expect(r.stderr).toContain('(tried: builtin)');
+    expect(r.stderr).toContain(
+      '(tried: builtin): starlark is run by the starlark runtime, which this runtime chain does not include',
+    );
     expect(r.status).toBe(1);
     expect(readFileSync(path.join(limited, 'cm.yaml'), 'utf8')).toBe(CM);
     const chosen = pkg();
