@@ -268,6 +268,35 @@ describe.skipIf(!REGISTRY_BINARY)('playground: WASM images from a registry', () 
     await page.close();
   });
 
+  it('keeps a pulled image in IndexedDB: a reload renders with it while the registry is down', async () => {
+    const own = await startRegistry(undefined, { cors: true });
+    const image = `${own.host}/fns/annotate:v2`;
+    await pushWasmImage(new OciClient(), parseReference(image), wasm, 'annotate-yaml.wasm');
+    const context = await browser.newContext();
+    try {
+      const open = async (): Promise<Page> => {
+        const page = await context.newPage();
+        await page.goto(server.url);
+        await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.renderState ?? ''));
+        return page;
+      };
+      const first = await open();
+      const pulled = await renderPackage(first, pkg(image));
+      expect(pulled.error).toBeUndefined();
+      await first.close();
+      await own.stop();
+      const second = await open();
+      const cached = await renderPackage(second, pkg(image));
+      expect(cached.error).toBeUndefined();
+      expect(cached.ok).toBe(true);
+      expect(cached.files['cm.yaml']).toBe(pulled.files['cm.yaml']);
+      expect(cached.files['cm.yaml']).toContain('wasm.krmfn.dev/touched: "true"');
+    } finally {
+      await context.close();
+      await own.stop();
+    }
+  });
+
   it('a registry that does not allow the page origin fails the render, naming the image', async () => {
     const page = await openPage();
     const image = `${closed.host}/fns/annotate:v1`;

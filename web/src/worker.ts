@@ -7,7 +7,8 @@
  * (kpt then labels every function WASM): when it carries `.wasm` modules, or when a function is
  * one the other runtimes do not take. Such an `image:` is pulled with `fetch` from its registry
  * (kpt's WASM image format, docs/oci.md), which must allow this page's origin (CORS); pulled
- * blobs are kept in memory by digest for the page's lifetime.
+ * blobs are kept by digest in IndexedDB (web/src/idb-blob-store.ts), so an image pulled once runs
+ * again after a reload and offline (pull policy IfNotPresent, as kpt's default).
  */
 import {
   createEngine,
@@ -15,13 +16,13 @@ import {
   defaultRuntimes,
   formatEvent,
   formatFailure,
-  MemoryBlobStore,
   MemoryFs,
   OciClient,
   type EngineEvent,
   type RunOutcome,
 } from 'krmfn';
 import { createWebWorkerPool, ModuleCache } from 'krmfn/wasm';
+import { openBlobStore } from './idb-blob-store.ts';
 import type { RenderJob, RenderReply, ResultView } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -37,7 +38,7 @@ const cache = new ModuleCache();
 const pool = createWebWorkerPool({
   create: () => new Worker(new URL('./wasm-worker.js', import.meta.url), { type: 'module' }),
 });
-const registry = new OciClient({ store: new MemoryBlobStore() });
+const registry = openBlobStore().then((store) => new OciClient({ store }));
 
 self.onmessage = async (e: MessageEvent<RenderJob>): Promise<void> => {
   const job = e.data;
@@ -96,7 +97,7 @@ async function attempt(job: RenderJob, allowWasm: boolean, started: number): Pro
   const engine = createEngine({
     runtimes: [
       ...defaultRuntimes(),
-      createWasmRuntime({ loader: fs, executor: pool, cache, images: { client: registry } }),
+      createWasmRuntime({ loader: fs, executor: pool, cache, images: { client: await registry } }),
     ],
   });
   const outcome = await engine.render({
