@@ -196,6 +196,25 @@ describe('apply-replacements: kustomize api v0.10.1 (v0.1.1) vs v0.19.0 (v0.1.2)
     }
   });
 
+  it('create before an index: v0.1.1 makes a mapping (then a kind error), v0.1.2 a list', async () => {
+    const target = DEPLOY('spec.template.spec.tolerations.0.key', ', options: {create: true}');
+    const old = await run('v0.1.1', WORD, target);
+    expect(old.results[0].message).toBe(
+      'wrong Node Kind for spec.template.spec.tolerations expected: SequenceNode was MappingNode: value: {{}}',
+    );
+    const now = await run('v0.1.2', WORD, target);
+    expect(now.exitCode).toBe(0);
+    expect(now.items[1].get('spec.template.spec.tolerations')).toEqual([{ key: 'hello' }]);
+  });
+
+  it('a negative index: an error in v0.1.1, a field name on a list (kind error) in v0.1.2', async () => {
+    const target = DEPLOY('spec.template.spec.containers.-1.image');
+    expect((await run('v0.1.1', WORD, target)).results[0].message).toBe('array index -1 cannot be negative');
+    expect((await run('v0.1.2', WORD, target)).results[0].message).toBe(
+      'unable to find field "spec.template.spec.containers.-1.image" in replacement target: wrong node kind: expected MappingNode but got SequenceNode: node contents:\n- name: app\n  image: "placeholder" # img\n- name: app-sidecar\n  image: side:1\n- name: other\n  image: other:1\n',
+    );
+  });
+
   it('targets: [] is not nil: nothing happens (every tag)', async () => {
     for (const tag of TAGS) {
       const r = await runBuiltin(
