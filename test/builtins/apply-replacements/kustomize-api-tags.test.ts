@@ -215,6 +215,12 @@ describe('apply-replacements: kustomize api v0.10.1 (v0.1.1) vs v0.19.0 (v0.1.2)
     );
   });
 
+  it('a mapping source into a scalar target: the mapping in v0.1.1, an empty text in v0.1.2', async () => {
+    const source = '{kind: Deployment, fieldPath: spec.template.metadata}';
+    expect((await run('v0.1.1', source, CM('data.word'))).items[0].get('data.word')).toEqual({ labels: {} });
+    expect((await run('v0.1.2', source, CM('data.word'))).output).toContain('  word: ""\n');
+  });
+
   it('targets: [] is not nil: nothing happens (every tag)', async () => {
     for (const tag of TAGS) {
       const r = await runBuiltin(
