@@ -1,7 +1,10 @@
 /**
- * apply-replacements (builtins/docs/apply-replacements.md): kustomize `replacements` applied in order. Versions:
- * v0.1.0–v0.1.1 (kustomize api v0.10.1) silently skip a target field that is missing without
- * `create`; v0.1.2 and newer (api v0.19.0) report it as an error and accept `*` wildcards.
+ * apply-replacements (builtins/docs/apply-replacements.md): kustomize `replacements` applied in
+ * order. v0.1.0–v0.1.1 (kustomize api v0.10.1, kyaml v0.13.6) find targets with kyaml's
+ * `PathGetter`: a missing target is skipped, a found one becomes a copy of the source node.
+ * v0.1.2 (api v0.19.0, kyaml v0.19.0) finds them with `PathMatcher` (regexp list matches, `*`,
+ * index errors, a missing target is an error) and gives a scalar target only the source's text.
+ * Paths: lib/kustomize-path.ts, lib/kyaml-path-matcher.ts.
  */
 import { type GoType, goJsonTypeError } from './lib/go-json-decode.ts';
 import {
@@ -17,6 +20,7 @@ import {
   type YNode,
 } from '../sdk/index.ts';
 import { emulatedVersion, finish } from './lib/catalog-fn.ts';
+import { NIL_DEREFERENCE } from './lib/go-panic.ts';
 import { splitApiVersion } from './lib/gvk.ts';
 import { KyamlPathError, pathGet, settleCreatedScalar, smarterPathSplit } from './lib/kustomize-path.ts';
 import { pathMatch } from './lib/kyaml-path-matcher.ts';
@@ -94,8 +98,16 @@ const REPLACEMENTS = {
   },
 } as const satisfies GoType;
 
-export function parseApplyReplacementsConfig(fc: KubeObject | undefined): Replacement[] | string {
-  if (!fc || fc.kind === '') return 'FunctionConfig is missing. Expect `ApplyReplacements`';
+/**
+ * `Replacements.Config`: v0.1.1 and later first refuse an empty config (`IsEmpty`: no field at
+ * all; the SDK gives an absent one as empty); v0.1.0 has no such check, and its SDK (f687d1b931e6)
+ * leaves an absent config nil, so `GetKind` dereferences nil and `Run` reports the recovered panic.
+ */
+export function parseApplyReplacementsConfig(fc: KubeObject | undefined, version = 'v0.1.1'): Replacement[] | string {
+  const checksEmpty = atLeast(version, '0.1.1');
+  if (!fc && !checksEmpty) return NIL_DEREFERENCE;
+  if (!fc || (checksEmpty && fc.root.content.length === 0))
+    return 'FunctionConfig is missing. Expect `ApplyReplacements`';
   if (fc.kind !== 'ApplyReplacements' || fc.apiVersion !== 'fn.kpt.dev/v1alpha1') {
     return `received functionConfig of kind ${fc.kind} and apiVersion ${fc.apiVersion}, only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported`;
   }
@@ -311,7 +323,7 @@ export const applyReplacementsFn = defineMutator({
   usage: 'Copies field values from one resource into fields of others (kustomize replacements).',
   run(ctx) {
     const version = emulatedVersion(ctx, VERSIONS[VERSIONS.length - 1]);
-    const cfg = parseApplyReplacementsConfig(ctx.functionConfig);
+    const cfg = parseApplyReplacementsConfig(ctx.functionConfig, version);
     finish(ctx, typeof cfg === 'string' ? fail(cfg) : applyReplacements(ctx.items.all, cfg, version), 'fn-sdk');
   },
 });

@@ -232,3 +232,32 @@ describe('apply-replacements: kustomize api v0.10.1 (v0.1.1) vs v0.19.0 (v0.1.2)
     }
   });
 });
+
+describe('apply-replacements config: v0.1.0 has no empty-config check', () => {
+  it('absent config: a recovered nil dereference in v0.1.0, "missing" from v0.1.1', async () => {
+    const old = await runBuiltin(`${IMG}:v0.1.0`, ITEMS);
+    expect(old.exitCode).toBe(1);
+    expect(old.results.map((x) => x.message)).toEqual([
+      'runtime error: invalid memory address or nil pointer dereference',
+    ]);
+    for (const tag of TAGS) {
+      const r = await runBuiltin(`${IMG}:${tag}`, ITEMS);
+      expect(
+        r.results.map((x) => x.message),
+        tag,
+      ).toEqual(['FunctionConfig is missing. Expect `ApplyReplacements`']);
+    }
+  });
+
+  it('a config without kind is not empty: the kind message at every tag', async () => {
+    for (const tag of ['v0.1.0', ...TAGS]) {
+      const r = await runBuiltin(`${IMG}:${tag}`, ITEMS, 'metadata:\n  name: r\n');
+      expect(
+        r.results.map((x) => x.message),
+        tag,
+      ).toEqual([
+        'received functionConfig of kind  and apiVersion , only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported',
+      ]);
+    }
+  });
+});
