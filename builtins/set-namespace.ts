@@ -3,8 +3,9 @@
  * - v0.1.x / v0.2.x: kustomize's namespace transformer over every item (Kptfile included),
  *   kyaml-framework errors (error item, exit 1, `[error] : msg` on stderr), style group B;
  * - v0.3.x: replace the one old namespace (matcher, Namespace object or the common namespace);
- * - v0.4.x: visit non-local-config items, rewrite namespace fields, depends-on, one info result;
- * - v0.5.x / latest: origin-aware matching, `namespaceMatcher`, config errors exit 0.
+ * - v0.4.0–v0.4.1: visit non-local-config items, rewrite namespace fields, depends-on, one info result;
+ * - v0.4.2–v0.4.5, v0.5.x / latest: origin-aware matching, `namespaceMatcher`, config errors exit 0
+ *   (only the v0.5.0 demo build warns about items without an upstream origin).
  * Known upstream bugs are reproduced (see builtins/docs/set-namespace.md for each decision).
  */
 import {
@@ -284,7 +285,13 @@ function originOf(o: KubeObject): Origin {
 const effectiveNs = (o: KubeObject): string => o.namespace || (o.isNamespaceScoped ? 'default' : '~C');
 const dependsOnId = (o: KubeObject): string => `${o.group}/namespaces/${effectiveNs(o)}/${o.kind}/${o.name}`;
 
-function runV05(ctx: Ctx): void {
+/**
+ * The origin-aware function (kptdev/krm-functions-catalog functions/go/set-namespace/transformer/
+ * namespace.go since its "New set-namespace with origin logic" change). `warnWithoutOrigin`: list
+ * each item without `internal.kpt.dev/upstream-identifier` first (the 2022 build, v0.5.0; the
+ * releases v0.4.2 and later do not, builtins/docs/set-namespace.md "Tags after v0.4.1").
+ */
+function runV05(ctx: Ctx, warnWithoutOrigin: boolean): void {
   let s: Settings;
   try {
     s = sdkConfig(ctx);
@@ -297,7 +304,7 @@ function runV05(ctx: Ctx): void {
   const preIds = new Set(items.map(dependsOnId));
   const origins = new Map<KubeObject, Origin>();
   for (const o of items) {
-    if (o.getAnnotation(ANNOTATIONS.upstreamIdentifier) === undefined)
+    if (warnWithoutOrigin && o.getAnnotation(ANNOTATIONS.upstreamIdentifier) === undefined)
       ctx.results.info(`${resourceId(o)} does not have upstream origin.`);
     let origin: Origin;
     try {
@@ -410,7 +417,9 @@ export const SET_NAMESPACE_VERSIONS: readonly string[] = Object.freeze([
   'v0.3.4',
   'v0.4.0',
   'v0.4.1',
+  'v0.4.2',
   'v0.4.3',
+  'v0.4.4',
   'v0.4.5',
   'v0.5.0',
   'v0.5.1',
@@ -444,7 +453,8 @@ export const setNamespace = defineMutator({
         v02: versionAtLeast(version, 'v0.2.0'),
         goMap: !versionAtLeast(version, 'v0.1.3'),
       });
-    if (versionAtLeast(version, 'v0.5.0')) return runV05(ctx);
+    if (versionAtLeast(version, 'v0.4.2'))
+      return runV05(ctx, versionAtLeast(version, 'v0.5.0') && !versionAtLeast(version, 'v0.5.1'));
     runSetNamespaceFnSdk(ctx, version);
   },
 });

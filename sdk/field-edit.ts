@@ -110,15 +110,16 @@ export function setListItems(obj: KubeObject, path: readonly PathSegment[], item
 
 /**
  * Replaces the node at `path` with a copy of `value` (kustomize replacements' `SetYNode`): the
- * new node takes `value`'s kind, tag and style; the target keeps its own comments where it has
- * them (else `value`'s). The path must exist.
+ * new node takes `value`'s kind, tag, style and comments; where `value` has no comment the
+ * target's stays, as kpt's comment restore after a function leaves it (kyaml
+ * comments.CopyComments fills only empty slots). The path must exist.
  */
 export function replaceNode(obj: KubeObject, path: readonly PathSegment[], value: YNode): void {
   const target = obj.getNode(path);
   if (!target) throw notScalar(path, target);
-  const head = target.headComment || value.headComment;
-  const line = target.lineComment || value.lineComment;
-  const foot = target.footComment || value.footComment;
+  const head = value.headComment || target.headComment;
+  const line = value.lineComment || target.lineComment;
+  const foot = value.footComment || target.footComment;
   const fresh = cloneNode(value);
   fresh.anchor = '';
   obj.set([...path], fresh);
