@@ -221,25 +221,29 @@ function writeField(field: string, comma: string): string {
 
 const readAll = new Builtin('read_all', (thread: Thread, args: Value[], kwargs: Kwargs) => {
   const fn = 'read_all';
-  const { values: v } = unpack(
+  // Upstream's UnpackArgs spec, `comment` and later without `?` (see unpack in ../args.ts).
+  const { values: v, labels: l } = unpack(
     fn,
     args,
     kwargs,
-    ['source', 'comma?', 'comment?', 'lazy_quotes?', 'trim_leading_space?', 'fields_per_record?', 'skip?'],
+    ['source', 'comma?', 'comment', 'lazy_quotes', 'trim_leading_space', 'fields_per_record', 'skip'],
     thread.release,
   );
   const source = v[0]!;
-  const text = typeof source === 'string' ? source : '';
-  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
-  const comment = singleChar(v[2] === undefined ? '' : wantString(fn, 'comment', v[2]), 'comment');
+  // Upstream reads only a string source; any other leaves its reader nil and the Go process
+  // panics on the first read (a crash of the catalog image; here an error with the panic's text).
+  if (typeof source !== 'string') fail('runtime error: invalid memory address or nil pointer dereference');
+  const text = source;
+  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, l[1], v[1]), 'comma') || ',';
+  const comment = singleChar(v[2] === undefined ? '' : wantString(fn, l[2], v[2]), 'comment');
   const opts: ReaderOptions = {
     comma,
     comment,
-    lazyQuotes: v[3] === undefined ? false : wantBool(fn, 'lazy_quotes', v[3]),
-    trimLeadingSpace: v[4] === undefined ? false : wantBool(fn, 'trim_leading_space', v[4]),
-    fieldsPerRecord: v[5] === undefined ? 0 : wantInt(fn, 'fields_per_record', v[5]),
+    lazyQuotes: v[3] === undefined ? false : wantBool(fn, l[3], v[3]),
+    trimLeadingSpace: v[4] === undefined ? false : wantBool(fn, l[4], v[4]),
+    fieldsPerRecord: v[5] === undefined ? 0 : wantInt(fn, l[5], v[5]),
   };
-  const skip = v[6] === undefined ? 0 : wantInt(fn, 'skip', v[6]);
+  const skip = v[6] === undefined ? 0 : wantInt(fn, l[6], v[6]);
   thread.alloc(2 * text.length);
   if (!validDelim(comma) || comma === comment || (comment !== '' && !validDelim(comment)))
     fail('csv: invalid field or comment delimiter');
@@ -263,8 +267,8 @@ const readAll = new Builtin('read_all', (thread: Thread, args: Value[], kwargs: 
 
 const writeAll = new Builtin('write_all', (thread: Thread, args: Value[], kwargs: Kwargs) => {
   const fn = 'write_all';
-  const { values: v } = unpack(fn, args, kwargs, ['source', 'comma?'], thread.release);
-  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
+  const { values: v, labels: l } = unpack(fn, args, kwargs, ['source', 'comma?'], thread.release);
+  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, l[1], v[1]), 'comma') || ',';
   const source = v[0]!;
   if (!(source instanceof List || source instanceof Tuple)) {
     goValueString(source);
