@@ -102,6 +102,26 @@ function resolvePlain(s: string): Value {
   return fromHostString(s);
 }
 
+/** The tag yaml.v2 resolves a plain scalar's value to. */
+function resolvedTag(v: Value): string {
+  if (v === None) return '!!null';
+  if (typeof v === 'boolean') return '!!bool';
+  if (typeof v === 'number' || typeof v === 'bigint') return '!!int';
+  return v instanceof Float ? '!!float' : '!!str';
+}
+
+/**
+ * An explicit `!!null`/`!!bool`/`!!int`/`!!float` scalar (yaml.v2 v2.4.0 resolve.go `resolve`): the value
+ * must resolve to that tag (an int is accepted as a float), else `cannot decode !!str \`x\` as a !!int`.
+ */
+function resolveTagged(tag: string, text: string): Value {
+  const v = resolvePlain(text);
+  const rtag = resolvedTag(v);
+  if (rtag === tag) return v;
+  if (tag === '!!float' && rtag === '!!int') return new Float(Number(v));
+  return fail(`yaml: cannot decode ${rtag} \`${text}\` as a ${tag}`);
+}
+
 function scalarValue(n: YNode): Value {
   if (n.style !== '' && !n.tagged) return fromHostString(n.value);
   if (!n.tagged) return resolvePlain(n.value);
@@ -115,7 +135,7 @@ function scalarValue(n: YNode): Value {
     case '!!bool':
     case '!!int':
     case '!!float':
-      return resolvePlain(n.value);
+      return resolveTagged(n.tag, n.value);
     default:
       return fromHostString(n.value);
   }
