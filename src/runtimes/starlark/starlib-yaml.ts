@@ -166,7 +166,7 @@ function goQuote(binary: string): string {
     else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
     else out += '\\U' + cp.toString(16).padStart(8, '0');
   }
-  return fromHostString(out + '"') as string;
+  return fromHostString(out + '"');
 }
 
 /**
