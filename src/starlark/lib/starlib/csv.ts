@@ -14,7 +14,7 @@
 import { Builtin } from '../../value/builtin.ts';
 import type { Kwargs, Thread, Value } from '../../value/contract.ts';
 import { None } from '../../value/contract.ts';
-import { fail } from '../../value/errors.ts';
+import { fail, prefixed } from '../../value/errors.ts';
 import { Float, formatG } from '../../value/float.ts';
 import { Dict } from '../../value/hashtable.ts';
 import { List, Tuple } from '../../value/list.ts';
@@ -175,8 +175,12 @@ function goValueString(v: Value): string {
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
-    case 'bigint':
+    case 'bigint': {
+      // util.Unmarshal's starlark.AsInt into a Go int (64-bit in the catalog's image).
+      const big = BigInt(v);
+      if (big < -(1n << 63n) || big >= 1n << 63n) fail(`${v} out of range (want value in signed 64-bit range)`);
       return String(v);
+    }
   }
   if (v instanceof Float) {
     const x = v.value;
@@ -186,10 +190,15 @@ function goValueString(v: Value): string {
   }
   if (v instanceof List || v instanceof Tuple) return `[${v.elems.map((e) => goValueString(e)).join(' ')}]`;
   if (v instanceof Dict) {
-    const pairs = v.entries().map(([k, x]) => [goValueString(k), goValueString(x)] as const);
+    // util.Unmarshal converts each value, then its key, wrapping a failure per dict level.
+    const pairs = v.entries().map(([k, x]) => {
+      const value = prefixed('unmarshaling starlark value', () => goValueString(x));
+      return [prefixed('unmarshaling starlark key', () => goValueString(k)), value] as const;
+    });
     pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return `map[${pairs.map(([k, x]) => `${k}:${x}`).join(' ')}]`;
   }
+  if (typeNameOf(v) === 'set') fail("sets aren't yet supported");
   return fail(`unrecognized starlark type: ${typeNameOf(v)}`);
 }
 
@@ -270,10 +279,9 @@ const writeAll = new Builtin('write_all', (thread: Thread, args: Value[], kwargs
   const { values: v, labels: l } = unpack(fn, args, kwargs, ['source', 'comma?'], thread.release);
   const comma = singleChar(v[1] === undefined ? '' : wantString(fn, l[1], v[1]), 'comma') || ',';
   const source = v[0]!;
-  if (!(source instanceof List || source instanceof Tuple)) {
-    goValueString(source);
-    fail('expected value to be an array type');
-  }
+  // Upstream converts the whole source first (util.Unmarshal), so its errors come before any row's.
+  goValueString(source);
+  if (!(source instanceof List || source instanceof Tuple)) fail('expected value to be an array type');
   const out: string[] = [];
   let size = 0;
   source.elems.forEach((row, i) => {
