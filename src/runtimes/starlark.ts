@@ -49,7 +49,7 @@ import type { Dialect, Value } from '../starlark/index.ts';
 import { readScriptConfig } from './starlark/config.ts';
 import { KrmContext } from './starlark/context.ts';
 import { functionEnvironment } from './starlark/environment.ts';
-import { OutputConversionError, nodeToStarlark, starlarkToNode } from './starlark/convert.ts';
+import { OutputConversionError, nodeToStarlark, starlarkToNode, wrapped } from './starlark/convert.ts';
 import { krmLoader } from './starlark/modules.ts';
 import {
   NEWEST_STARLARK_VERSION,
@@ -232,7 +232,11 @@ export function runStarlarkFunction(
 
   let items: KubeObject[];
   try {
-    items = readBackItems(resourceList.lookup(b('items')), byId);
+    items = readBackItems(
+      resourceList.lookup(b('items')),
+      byId,
+      profile.generation === 'kyaml-filter' ? 'int32' : 'int64',
+    );
   } catch (e) {
     if (e instanceof OutputConversionError) return failed(input, e.message, printed, profile);
     throw e;
@@ -281,7 +285,11 @@ function stampIds(item: Dict, id: string): void {
 }
 
 /** The script's `items` as KubeObjects: matched ids update the input object in place. */
-function readBackItems(items: Value | undefined, byId: ReadonlyMap<string, KubeObject>): KubeObject[] {
+function readBackItems(
+  items: Value | undefined,
+  byId: ReadonlyMap<string, KubeObject>,
+  ints: 'int32' | 'int64',
+): KubeObject[] {
   if (!(items instanceof List || items instanceof Tuple)) {
     throw new OutputConversionError(
       `ctx.resource_list["items"] must be a list, got ${items === undefined ? 'nothing' : ((items as { starlarkType?: string }).starlarkType ?? typeof items)}`,
@@ -290,7 +298,8 @@ function readBackItems(items: Value | undefined, byId: ReadonlyMap<string, KubeO
   const out: KubeObject[] = [];
   const used = new Set<string>();
   for (const v of items.elems) {
-    const root = starlarkToNode(v);
+    // Upstream converts the whole ResourceList dict, so `items` is one dict value deep.
+    const root = wrapped('unmarshaling starlark value: ', () => starlarkToNode(v, 0, ints));
     if (root.kind !== 'mapping') throw new OutputConversionError('every item must be a dict');
     const id = takeIds(root);
     const original = id !== undefined && !used.has(id) ? byId.get(id) : undefined;

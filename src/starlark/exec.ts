@@ -6,7 +6,7 @@
 import { withAllocSink } from './value/alloc-sink.ts';
 import type { Value } from './value/contract.ts';
 import { UNIVERSE } from './lib/universe.ts';
-import { parseExpr, parseFile } from './syntax/parser.ts';
+import { parseExpr, parseFile, type ParseOptions } from './syntax/parser.ts';
 import { resolveFile } from './resolve/resolver.ts';
 import type { ResolveOptions } from './resolve/resolver.ts';
 import { compileModule } from './compile/compiler.ts';
@@ -88,6 +88,14 @@ const UNIVERSE_MAP: Map<string, Value> = toMap(UNIVERSE);
 function universeOf(release: StarlarkGoRelease): (name: string) => boolean {
   if (release.has('bytesType')) return (n) => UNIVERSE_MAP.has(n);
   return (n) => n !== 'bytes' && UNIVERSE_MAP.has(n);
+}
+
+/** The parser's options: what the release does differently (src/starlark/release.ts). */
+function parseOptions(release: StarlarkGoRelease): ParseOptions {
+  return {
+    primaryErrorAtTokenStart: release.has('primaryErrorAtTokenStart'),
+    reservedWordTokens: release.has('reservedWordTokens'),
+  };
 }
 
 /** The resolver's options: the dialect, plus what the release refuses (src/starlark/release.ts). */
@@ -218,8 +226,8 @@ export function execFile(opts: ExecOptions): ExecResult {
   const dialect = opts.dialect ?? {};
   const pre = toMap(opts.predeclared);
   const compiled = guarded(opts.filename, () => {
-    const file = parseFile(opts.filename, opts.source);
     const release = opts.thread?.release ?? opts.release ?? STARLARK_GO_HEAD;
+    const file = parseFile(opts.filename, opts.source, parseOptions(release));
     const mod = resolveFile(file, resolveOptions(dialect, release), {
       isPredeclared: (n) => pre.has(n),
       isUniversal: universeOf(release),

@@ -22,6 +22,7 @@ export {
 export type { SyntaxErrorItem, LimitKind } from './errors.ts';
 
 export { parseFile, parseExpr } from './syntax/parser.ts';
+export type { ParseOptions } from './syntax/parser.ts';
 export { Scanner } from './syntax/scanner.ts';
 export type { Token, TokenKind, Pos } from './syntax/tokens.ts';
 export type * as ast from './syntax/ast.ts';

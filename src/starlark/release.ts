@@ -21,6 +21,10 @@ export const STARLARK_GO_CHANGES = {
   stringRemoveAffix: '2022-02-23',
   /** `dict | dict` and `dict |= dict` (#397, starlark/eval.go Binary PIPE). */
   dictUnion: '2022-08-17',
+  /** `got newline, want primary expression` at the newline's own line, not the next (#533, syntax/parse.go). */
+  primaryErrorAtTokenStart: '2024-03-29',
+  /** A reserved word (`class`, `del`, …) is named in parse errors, not `illegal token` (#591, syntax/scan.go). */
+  reservedWordTokens: '2025-05-30',
   /** `json.decode(x, default)` (#466, lib/json/json.go). */
   jsonDecodeDefault: '2023-05-25',
   /** `set.add`, `clear`, `discard`, `pop`, `remove` (#497, starlark/library.go setMethods). */

@@ -9,7 +9,11 @@
  * Out (what kpt's function writes, re-marshalled from Go values): dict → mapping with sorted keys,
  * list/tuple → sequence, int → int, float → float but integral floats as ints, string, bool,
  * None → null; fresh nodes in plain/block style (multi-line strings literal). A set fails with
- * `sets aren't yet supported`, other values with `unrecognized starlark type: <type>`.
+ * `sets aren't yet supported`, other values with `unrecognized starlark type: <type>`, an int
+ * outside Go's `int` with `N out of range (want value in signed 64-bit range)` (v0.1.x's fork:
+ * outside int32, `N out of range`); a failure inside a dict value or key is wrapped in
+ * `unmarshaling starlark value: ` / `unmarshaling starlark key: ` per level, values before keys
+ * (qri-io/starlib v0.5.0 util/util.go `Unmarshal`; kyaml v0.10.13's fork of it for v0.1.x).
  */
 import { Dict, Float, List, None, Tuple, fromHostString, toHostString, typeName } from '../../starlark/index.ts';
 import type { Value } from '../../starlark/index.ts';
@@ -111,23 +115,50 @@ export class OutputConversionError extends KrmfnError {
   }
 }
 
+/** The ints util.Unmarshal accepts: Go's 64-bit `int` (starlark.AsInt), or int32 (v0.1.x's fork, AsInt32). */
+export type IntRange = 'int64' | 'int32';
+
+const INT_LIMITS: Readonly<Record<IntRange, readonly [bigint, bigint, string]>> = {
+  int64: [-(1n << 63n), (1n << 63n) - 1n, ' (want value in signed 64-bit range)'],
+  int32: [-(1n << 31n), (1n << 31n) - 1n, ''],
+};
+
+/** Runs `convert`, prefixing the message of an OutputConversionError it throws (util.Unmarshal's wrapping). */
+export function wrapped<T>(prefix: string, convert: () => T): T {
+  try {
+    return convert();
+  } catch (e) {
+    if (e instanceof OutputConversionError) throw new OutputConversionError(prefix + e.message);
+    throw e;
+  }
+}
+
 /** A Starlark value as a fresh YAML node tree, as kpt's function marshals it. */
-export function starlarkToNode(v: Value, depth = 0): YNode {
+export function starlarkToNode(v: Value, depth = 0, ints: IntRange = 'int64'): YNode {
   if (depth > 10_000) throw new OutputConversionError('value nested too deeply');
   if (v === None) return newNode('scalar', { tag: '!!null', value: 'null' });
   switch (typeof v) {
     case 'boolean':
       return newNode('scalar', { tag: '!!bool', value: v ? 'true' : 'false' });
     case 'number':
-    case 'bigint':
+    case 'bigint': {
+      const [min, max, want] = INT_LIMITS[ints];
+      const big = BigInt(v);
+      if (big < min || big > max) throw new OutputConversionError(`${v} out of range${want}`);
       return newNode('scalar', { tag: '!!int', value: v.toString() });
+    }
     case 'string':
       return stringNode(toHostString(v));
   }
   if (v instanceof Float) return floatNode(v.value);
-  if (v instanceof List || v instanceof Tuple) return sequenceNode(v.elems.map((e) => starlarkToNode(e, depth + 1)));
+  if (v instanceof List || v instanceof Tuple) {
+    return sequenceNode(v.elems.map((e) => starlarkToNode(e, depth + 1, ints)));
+  }
   if (v instanceof Dict) {
-    const pairs = v.entries().map(([k, x]) => [keyNode(k), starlarkToNode(x, depth + 1)] as const);
+    const pairs = v.entries().map(([k, x]) => {
+      const value = wrapped('unmarshaling starlark value: ', () => starlarkToNode(x, depth + 1, ints));
+      return [wrapped('unmarshaling starlark key: ', () => keyNode(k, ints)), value] as const;
+    });
     pairs.sort((a, b) => naturalCompare(a[0].value, b[0].value));
     return mappingNode(pairs.flatMap(([k, x]) => [k, x]));
   }
@@ -145,10 +176,10 @@ function stringNode(s: string): YNode {
   return strNode(s, YAML11_SPECIAL.test(s) ? 'double' : '');
 }
 
-function keyNode(k: Value): YNode {
+function keyNode(k: Value, ints: IntRange): YNode {
   if (typeof k === 'string') return stringNode(toHostString(k));
   if (typeof k === 'number' || typeof k === 'bigint' || typeof k === 'boolean' || k === None || k instanceof Float) {
-    return starlarkToNode(k);
+    return starlarkToNode(k, 0, ints);
   }
   throw new OutputConversionError(`unrecognized starlark type: ${typeName(k)}`);
 }

@@ -68,17 +68,33 @@ function reSub(re: GoRegexp, repl: string, s: string): Value {
 
 type Op = 'search' | 'match' | 'split' | 'findall' | 'sub';
 
-/** Parameter lists after `pattern` (module functions) or as methods (upstream's UnpackArgs specs). */
+/**
+ * Parameter lists after `pattern` (module functions) or as methods: upstream's UnpackArgs specs,
+ * where `split`'s and `sub`'s `flags` has no `?` (so a positional `maxsplit`/`count` makes it
+ * required; see unpack in src/starlark/lib/args.ts). `flags`, `count` are type-checked, then unused.
+ */
 const PARAMS: Readonly<Record<Op, readonly string[]>> = {
   search: ['string', 'flags?'],
   match: ['string', 'flags?'],
-  split: ['string', 'maxsplit?', 'flags?'],
+  split: ['string', 'maxsplit?', 'flags'],
   findall: ['string', 'flags?'],
-  sub: ['repl', 'string', 'count?', 'flags?'],
+  sub: ['repl', 'string', 'count?', 'flags'],
 };
 
-function run(op: Op, thread: Thread, re: GoRegexp, v: (Value | undefined)[]): Value {
-  const s = wantString(op, 'string', v[op === 'sub' ? 1 : 0]!);
+function run(op: Op, thread: Thread, re: GoRegexp, v: (Value | undefined)[], l: string[]): Value {
+  // Type checks in parameter order, as UnpackArgs converts them.
+  const params = PARAMS[op];
+  let s = '';
+  let repl = '';
+  let maxSplit = 0;
+  params.forEach((p, i) => {
+    if (v[i] === undefined) return;
+    const name = p.replace('?', '');
+    if (name === 'string') s = wantString(op, l[i], v[i]);
+    else if (name === 'repl') repl = wantString(op, l[i], v[i]);
+    else if (name === 'maxsplit') maxSplit = wantInt(op, l[i], v[i]);
+    else wantInt(op, l[i], v[i]); // count, flags: checked, unused upstream
+  });
   thread.alloc(2 * s.length);
   switch (op) {
     case 'search':
@@ -88,19 +104,16 @@ function run(op: Op, thread: Thread, re: GoRegexp, v: (Value | undefined)[]): Va
     case 'findall':
       return reFindall(re, s);
     case 'split':
-      return reSplit(re, s, v[1] === undefined ? 0 : wantInt(op, 'maxsplit', v[1]));
-    case 'sub': {
-      const repl = wantString(op, 'repl', v[0]!);
-      if (v[2] !== undefined) wantInt(op, 'count', v[2]);
+      return reSplit(re, s, maxSplit);
+    case 'sub':
       return reSub(re, repl, s);
-    }
   }
 }
 
 function moduleFunction(op: Op): Builtin {
   return new Builtin(op, (thread: Thread, args: Value[], kwargs: Kwargs) => {
-    const { values } = unpack(op, args, kwargs, ['pattern', ...PARAMS[op]]);
-    const pattern = wantString(op, 'pattern', values[0]!);
+    const { values, labels } = unpack(op, args, kwargs, ['pattern', ...PARAMS[op]], thread.release);
+    const pattern = wantString(op, labels[0], values[0]!);
     if (op === 'sub') {
       let re: GoRegexp;
       try {
@@ -109,9 +122,9 @@ function moduleFunction(op: Op): Builtin {
         if (e instanceof GoRegexpError) return None;
         throw e;
       }
-      return run(op, thread, re, values.slice(1));
+      return run(op, thread, re, values.slice(1), labels.slice(1));
     }
-    return run(op, thread, compile(pattern), values.slice(1));
+    return run(op, thread, compile(pattern), values.slice(1), labels.slice(1));
   });
 }
 
@@ -119,13 +132,16 @@ const METHODS: Readonly<Record<Op, Builtin>> = Object.fromEntries(
   (Object.keys(PARAMS) as Op[]).map((op) => [
     op,
     new Builtin(op, (thread: Thread, args: Value[], kwargs: Kwargs, self: Builtin) => {
-      const { values } = unpack(op, args, kwargs, PARAMS[op]);
-      return run(op, thread, (self.recv as Regex).re, values);
+      const { values, labels } = unpack(op, args, kwargs, PARAMS[op], thread.release);
+      return run(op, thread, (self.recv as Regex).re, values, labels);
     }),
   ]),
 ) as Record<Op, Builtin>;
 
-/** starlib's `*Regex` value. */
+/**
+ * starlib's `*Regex` value. Hashed by identity: upstream hashes the pattern but has no equality
+ * of its own, so only the same value finds its dict entry (`re.compile("a") != re.compile("a")`).
+ */
 export class Regex {
   readonly starlarkType = 'regexp';
   readonly re: GoRegexp;
@@ -141,9 +157,6 @@ export class Regex {
   attrNames(): string[] {
     return Object.keys(METHODS).sort();
   }
-  hashKey(): string {
-    return `regexp:${this.pattern}`;
-  }
   truth(): boolean {
     return this.pattern !== '';
   }
@@ -156,9 +169,10 @@ export class Regex {
   freeze(): void {}
 }
 
-const compileBuiltin = new Builtin('compile', (_thread: Thread, args: Value[], kwargs: Kwargs) => {
-  const { values } = unpack('compile', args, kwargs, ['pattern', 'flags?']);
-  const pattern = wantString('compile', 'pattern', values[0]!);
+const compileBuiltin = new Builtin('compile', (thread: Thread, args: Value[], kwargs: Kwargs) => {
+  const { values, labels } = unpack('compile', args, kwargs, ['pattern', 'flags?'], thread.release);
+  const pattern = wantString('compile', labels[0], values[0]!);
+  if (values[1] !== undefined) wantInt('compile', labels[1], values[1]);
   return new Regex(pattern, compile(pattern));
 });
 

@@ -21,6 +21,7 @@ import type { Value } from '../../starlark/index.ts';
 import { unpack, wantString } from '../../starlark/lib/args.ts';
 import { STANDARD_BASE64, base64Decode } from '../../starlark/lib/starlib/base64.ts';
 import { OutputConversionError, starlarkToNode } from './convert.ts';
+import { formatG } from '../../starlark/value/float.ts';
 
 const BOOLS: Readonly<Record<string, boolean>> = {
   y: true,
@@ -102,6 +103,26 @@ function resolvePlain(s: string): Value {
   return fromHostString(s);
 }
 
+/** The tag yaml.v2 resolves a plain scalar's value to. */
+function resolvedTag(v: Value): string {
+  if (v === None) return '!!null';
+  if (typeof v === 'boolean') return '!!bool';
+  if (typeof v === 'number' || typeof v === 'bigint') return '!!int';
+  return v instanceof Float ? '!!float' : '!!str';
+}
+
+/**
+ * An explicit `!!null`/`!!bool`/`!!int`/`!!float` scalar (yaml.v2 v2.4.0 resolve.go `resolve`): the value
+ * must resolve to that tag (an int is accepted as a float), else `cannot decode !!str \`x\` as a !!int`.
+ */
+function resolveTagged(tag: string, text: string): Value {
+  const v = resolvePlain(text);
+  const rtag = resolvedTag(v);
+  if (rtag === tag) return v;
+  if (tag === '!!float' && rtag === '!!int') return new Float(Number(v));
+  return fail(`yaml: cannot decode ${rtag} \`${text}\` as a ${tag}`);
+}
+
 function scalarValue(n: YNode): Value {
   if (n.style !== '' && !n.tagged) return fromHostString(n.value);
   if (!n.tagged) return resolvePlain(n.value);
@@ -115,10 +136,61 @@ function scalarValue(n: YNode): Value {
     case '!!bool':
     case '!!int':
     case '!!float':
-      return resolvePlain(n.value);
+      return resolveTagged(n.tag, n.value);
     default:
       return fromHostString(n.value);
   }
+}
+
+/** Go's `strconv.Quote` of a binary (UTF-8 byte) string, as a binary string. */
+function goQuote(binary: string): string {
+  const text = toHostString(binary);
+  let out = '"';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    const esc: Record<string, string> = {
+      '"': '\\"',
+      '\\': '\\\\',
+      '\x07': '\\a',
+      '\b': '\\b',
+      '\f': '\\f',
+      '\n': '\\n',
+      '\r': '\\r',
+      '\t': '\\t',
+      '\v': '\\v',
+    };
+    if (esc[ch] !== undefined) out += esc[ch];
+    else if (cp === 0xfffd) out += '\\ufffd';
+    else if (/[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u.test(ch)) out += ch;
+    else if (cp < 0x80) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp < 0x10000) out += '\\u' + cp.toString(16).padStart(4, '0');
+    else out += '\\U' + cp.toString(16).padStart(8, '0');
+  }
+  return fromHostString(out + '"');
+}
+
+/**
+ * Go's `%#v` of what yaml.v2 decodes (`[]interface {}`, `map[interface {}]interface {}` with its
+ * keys sorted as fmt sorts them, strings, ints, float64, bools, nil), for yaml.v2's
+ * `invalid map key: %#v` (decode.go `d.mapping`).
+ */
+function goSharpV(v: Value): string {
+  if (v === None) return 'interface {}(nil)';
+  if (typeof v === 'boolean' || typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'string') return goQuote(v);
+  if (v instanceof Float) {
+    if (Number.isNaN(v.value)) return 'NaN';
+    if (!Number.isFinite(v.value)) return v.value > 0 ? '+Inf' : '-Inf';
+    return formatG(v.value);
+  }
+  if (v instanceof List) return `[]interface {}{${v.elems.map((e) => goSharpV(e)).join(', ')}}`;
+  if (v instanceof Dict) {
+    const entries = v.entries();
+    const sortable = entries.every(([k]) => typeof k === 'string') || entries.every(([k]) => typeof k === 'number');
+    if (sortable) entries.sort(([a], [b]) => ((a as string | number) < (b as string | number) ? -1 : 1));
+    return `map[interface {}]interface {}{${entries.map(([k, x]) => `${goSharpV(k)}:${goSharpV(x)}`).join(', ')}}`;
+  }
+  return String(v);
 }
 
 interface LoadBudget {
@@ -150,7 +222,7 @@ function toValue(n: YNode, depth: number, budget: LoadBudget): Value {
           continue;
         }
         const key = toValue(k, depth + 1, budget);
-        if (key instanceof Dict || key instanceof List) fail('yaml: invalid map key');
+        if (key instanceof Dict || key instanceof List) fail(`yaml: invalid map key: ${goSharpV(key)}`);
         d.insert(key, toValue(c[i + 1], depth + 1, budget));
       }
       for (const m of merges)

@@ -57,7 +57,10 @@ export function unpack(
       labels[i] = quote(k);
     }
   }
-  for (let i = 0; i < params.length; i++) {
+  // From the first parameter not given positionally, as google/starlark-go starlark/unpack.go does:
+  // a required parameter after an optional one is required only once a positional argument reaches
+  // past the optional one (qri-io/starlib v0.5.0's csv.read_all(source, ";") misses `comment`).
+  for (let i = args.length; i < params.length; i++) {
     if (params[i].endsWith('?')) break;
     if (values[i] === undefined) failIn(fn, `missing argument for ${names[i]}`);
   }

@@ -6,7 +6,7 @@
  * `parseFile(filename, source)` parses a module; `parseExpr` a single expression (REPL).
  */
 import { Scanner } from './scanner.ts';
-import { describeToken } from './tokens.ts';
+import { describeToken, RESERVED } from './tokens.ts';
 import type { Pos, TokenKind } from './tokens.ts';
 import type {
   Arg,
@@ -85,16 +85,28 @@ function terminatesExprList(k: TokenKind): boolean {
   return k === 'eof' || k === 'newline' || k === '=' || k === '}' || k === ']' || k === ')' || k === ';';
 }
 
+const HEAD_PARSE: Required<ParseOptions> = { primaryErrorAtTokenStart: true, reservedWordTokens: true };
+
 class Parser {
   /** The scanner; its fields describe the lookahead token. */
   private readonly sc: Scanner;
   /** Kind of the lookahead; may be rewritten to 'not in'. */
   private k: TokenKind;
 
-  constructor(file: string, src: string) {
+  private readonly opts: Required<ParseOptions>;
+
+  constructor(file: string, src: string, opts: Required<ParseOptions> = HEAD_PARSE) {
+    this.opts = opts;
     this.sc = new Scanner(file, src);
     this.sc.advance();
     this.k = this.sc.kind;
+  }
+
+  /** The lookahead as errors name it (google/starlark-go syntax/scan.go Token.GoString). */
+  private describeLookahead(): string {
+    const k = this.tk();
+    if (k === 'illegal' && this.opts.reservedWordTokens && RESERVED.has(this.sc.raw)) return this.sc.raw;
+    return describeToken(k);
   }
 
   /** Start position of the lookahead (a fresh object, for the AST). */
@@ -132,12 +144,12 @@ class Parser {
 
   /** Consumes the lookahead, which must be `k`, without recording its position. */
   private expect(k: TokenKind): void {
-    if (this.k !== k) this.failHere(`got ${describeToken(this.tk())}, want ${describeToken(k)}`);
+    if (this.k !== k) this.failHere(`got ${this.describeLookahead()}, want ${describeToken(k)}`);
     this.skip();
   }
 
   private consume(k: TokenKind): Pos {
-    if (this.tk() !== k) this.failHere(`got ${describeToken(this.tk())}, want ${describeToken(k)}`);
+    if (this.tk() !== k) this.failHere(`got ${this.describeLookahead()}, want ${describeToken(k)}`);
     return this.next();
   }
 
@@ -156,7 +168,7 @@ class Parser {
   parseExprOnly(): Expr {
     const x = this.parseTest();
     if (this.tk() === 'newline') this.next();
-    if (this.tk() !== 'eof') this.failHere(`got ${describeToken(this.tk())} after expression, want EOF`);
+    if (this.tk() !== 'eof') this.failHere(`got ${this.describeLookahead()} after expression, want EOF`);
     return x;
   }
 
@@ -304,7 +316,7 @@ class Parser {
         from.push({ name: this.sc.value as string, pos: p });
         this.skip();
       } else {
-        this.failHere(`load operand must be "name" or localname="name" (got ${describeToken(this.tk())})`);
+        this.failHere(`load operand must be "name" or localname="name" (got ${this.describeLookahead()})`);
       }
     }
     this.expect(')');
@@ -426,7 +438,7 @@ class Parser {
     for (;;) {
       if (this.tk() === 'not') {
         this.skip();
-        if (this.tk() !== 'in') this.failHere(`got ${describeToken(this.tk())}, want in`);
+        if (this.tk() !== 'in') this.failHere(`got ${this.describeLookahead()}, want in`);
         this.k = 'not in';
       }
       const opprec = precedence(this.tk());
@@ -497,15 +509,12 @@ class Parser {
       this.skip();
       return { k: 'call', pos, fn, args };
     }
-    let stars = false;
+    // A trailing comma is allowed after any argument, `*args` and `**kwargs` included (every pinned
+    // google/starlark-go has syntax/parse.go parseArgs from 2020-03-05, #263).
     while (this.tk() !== ')' && this.tk() !== 'eof') {
       if (args.length > 0) this.expect(',');
-      if (this.tk() === ')') {
-        if (stars) this.failHere(`got ${describeToken(this.tk())}, want argument`);
-        break;
-      }
+      if (this.tk() === ')') break;
       if (this.tk() === '*' || this.tk() === '**') {
-        stars = true;
         const kind = this.tk() === '*' ? 'star' : 'starstar';
         const p = this.next();
         args.push({ kind, pos: p, name: null, value: this.parseTest() });
@@ -566,7 +575,10 @@ class Parser {
         return { k: 'unary', pos, op, x };
       }
     }
-    return this.failHere(`got ${describeToken(this.tk())}, want primary expression`);
+    // At the token's start, not after it: a NEWLINE token belongs to the line it ends
+    // (google/starlark-go syntax/parse.go parsePrimary, since 2024-03-29, #533).
+    const msg = `got ${this.describeLookahead()}, want primary expression`;
+    return this.opts.primaryErrorAtTokenStart ? this.fail(this.curPos(), msg) : this.failHere(msg);
   }
 
   private parseList(): Expr {
@@ -621,7 +633,7 @@ class Parser {
         const p = this.next();
         clauses.push({ k: 'if', pos: p, cond: this.parseTestNoCond() });
       } else {
-        this.failHere(`got ${describeToken(this.tk())}, want '${end}', for, or if`);
+        this.failHere(`got ${this.describeLookahead()}, want '${end}', for, or if`);
       }
     }
     this.skip();
@@ -630,8 +642,25 @@ class Parser {
 }
 
 /** Parses a whole file. Throws `StarlarkSyntaxError` on the first error. */
-export function parseFile(filename: string, source: string): File {
-  return new Parser(filename, source).parseFile();
+/** What differs between google/starlark-go releases in the parser (src/starlark/release.ts). */
+export interface ParseOptions {
+  /**
+   * `want primary expression` at the start of the offending token (HEAD, since 2024-03-29) or,
+   * as before, at the scanner position after it. Default: true.
+   */
+  primaryErrorAtTokenStart?: boolean;
+  /**
+   * A reserved word is named in errors (`got class, want …`; HEAD, since 2025-05-30) or, as
+   * before, described as `illegal token`. Default: true.
+   */
+  reservedWordTokens?: boolean;
+}
+
+export function parseFile(filename: string, source: string, opts: ParseOptions = {}): File {
+  return new Parser(filename, source, {
+    primaryErrorAtTokenStart: opts.primaryErrorAtTokenStart ?? true,
+    reservedWordTokens: opts.reservedWordTokens ?? true,
+  }).parseFile();
 }
 
 /** Parses a single expression (optionally followed by a newline). */

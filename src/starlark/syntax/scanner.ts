@@ -572,7 +572,7 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
       continue;
     }
     // backslash
-    if (i + 1 >= n) fail('invalid escape sequence \\');
+    if (i + 1 >= n) fail('truncated escape sequence \\');
     const e = body[i + 1];
     if (raw) {
       // Raw strings keep the backslash; it only stops a quote from closing the literal.
@@ -649,10 +649,11 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
         continue;
       }
       case 'x': {
+        // google/starlark-go syntax/quote.go unquote: fewer than 2 characters left is
+        // "truncated" (quoting the rest of the literal), 2 non-hex ones are "invalid".
         const h = body.slice(i + 2, i + 4);
-        if (h.length < 2 || !isHex(h.charCodeAt(0)) || !isHex(h.charCodeAt(1))) {
-          fail(`truncated escape sequence ${body.slice(i, i + 2 + h.length)}`);
-        }
+        if (h.length < 2) fail(`truncated escape sequence ${body.slice(i)}`);
+        if (!isHex(h.charCodeAt(0)) || !isHex(h.charCodeAt(1))) fail(`invalid escape sequence ${body.slice(i, i + 4)}`);
         const v = parseInt(h, 16);
         if (!bytes && v >= 128) {
           fail(
@@ -667,12 +668,13 @@ export function decodeLiteralBody(body: string, raw: boolean, bytes: boolean, fa
       case 'U': {
         const len = e === 'u' ? 4 : 8;
         const h = body.slice(i + 2, i + 2 + len);
-        let ok = h.length === len;
-        for (let k = 0; ok && k < h.length; k++) if (!isHex(h.charCodeAt(k))) ok = false;
-        if (!ok) fail(`truncated escape sequence ${body.slice(i, i + 2 + h.length)}`);
+        if (h.length < len) fail(`truncated escape sequence ${body.slice(i)}`);
+        for (let k = 0; k < len; k++) {
+          if (!isHex(h.charCodeAt(k))) fail(`invalid escape sequence ${body.slice(i, i + 2 + len)}`);
+        }
         const v = parseInt(h, 16);
         if (v > 0x10ffff) fail(`code point out of range: ${body.slice(i, i + 2 + len)} (max \\U0010ffff)`);
-        if (v >= 0xd800 && v < 0xe000) fail(`invalid Unicode code point ${body.slice(i, i + 2 + len)}`);
+        if (v >= 0xd800 && v < 0xe000) fail(`invalid Unicode code point U+${v.toString(16).toUpperCase()}`);
         out += encodeCodePoint(v);
         i += 2 + len;
         continue;

@@ -1,6 +1,6 @@
 /**
- * `struct(**kw)` values (fields sorted by name, read-only, hashable when the fields are) and
- * `module` values (`<module "json">`, attribute namespace for library modules).
+ * `struct(**kw)` values (fields sorted by name, read-only, hashable when the fields are; `a + b`
+ * is a new struct with the fields of both, `b`'s winning) and `module` values (`<module "json">`, attribute namespace for library modules).
  */
 import type { Value } from './contract.ts';
 import { encodeElems } from './hashkey.ts';
@@ -22,6 +22,19 @@ export class Struct {
   }
   attrNames(): string[] {
     return [...this.names];
+  }
+  /**
+   * `struct + struct`: google/starlark-go starlarkstruct/struct.go `Struct.Binary` at HEAD. Every
+   * struct krmfn makes has the `struct` constructor, so the "different constructors" case cannot
+   * arise.
+   */
+  binaryOp(op: string, other: Value, side: 'left' | 'right'): Value | undefined {
+    if (op !== '+' || !(other instanceof Struct)) return undefined;
+    const [x, y] = side === 'left' ? [this, other] : [other, this];
+    const merged = new Map<string, Value>();
+    x.names.forEach((n, i) => merged.set(n, x.values[i]));
+    y.names.forEach((n, i) => merged.set(n, y.values[i]));
+    return new Struct(merged);
   }
   hashKey(): string {
     return '\u0104' + this.names.join(',') + encodeElems(this.values);

@@ -2,7 +2,7 @@
 // (message and 1-based position, as starlark-go reports them).
 import { describe, expect, it } from 'vitest';
 import { parseFile, parseExpr, isStarlarkSyntaxError, Scanner } from 'krmfn/starlark';
-import type { Token } from 'krmfn/starlark';
+import type { ParseOptions, Token } from 'krmfn/starlark';
 
 function tokens(src: string): string[] {
   const sc = new Scanner('t.star', src);
@@ -13,9 +13,9 @@ function tokens(src: string): string[] {
   }
 }
 
-function firstError(src: string): string {
+function firstError(src: string, opts: ParseOptions = {}): string {
   try {
-    parseFile('f.star', src);
+    parseFile('f.star', src, opts);
   } catch (e) {
     if (!isStarlarkSyntaxError(e)) throw e;
     const x = e.errors[0];
@@ -116,7 +116,7 @@ describe('string and bytes literals decode to binary strings', () => {
 describe('first syntax error', () => {
   const cases: [string, string][] = [
     ['f(2 ** 3)', "1:7: got '**', want ','"],
-    ['x = 1 +\n', '2:1: got newline, want primary expression'],
+    ['x = 1 +\n', '1:8: got newline, want primary expression'],
     ['if True:\npass', '2:5: got pass, want indent'],
     ['a = 1\n  b = 2', '2:3: got indent, want primary expression'],
     ['x = [1, 2', "1:10: got end of file, want ']'"],
@@ -131,7 +131,11 @@ describe('first syntax error', () => {
     ['x = "\\xff"', '1:5: non-ASCII hex escape \\xff (use \\u00FF for the UTF-8 encoding of U+00FF)'],
     ['x = "\\377"', '1:5: non-ASCII octal escape \\377 (use \\u00FF for the UTF-8 encoding of U+00FF)'],
     ['x = "\\q"', '1:5: invalid escape sequence \\q'],
-    ['x = "\\uD800"', '1:5: invalid Unicode code point \\uD800'],
+    ['x = "\\uD800"', '1:5: invalid Unicode code point U+D800'],
+    ['x = "\\x-0"', '1:5: invalid escape sequence \\x-0'],
+    ['x = "\\x4"', '1:5: truncated escape sequence \\x4'],
+    ['x = "\\u12g4 and more"', '1:5: invalid escape sequence \\u12g4'],
+    ['x = "\\U1234"', '1:5: truncated escape sequence \\U1234'],
     ['x = "\\U00110000"', '1:5: code point out of range: \\U00110000 (max \\U0010ffff)'],
     ['x = "abc', '1:5: unexpected EOF in string'],
     ['x = "ab\nc"', '1:5: unexpected newline in string'],
@@ -149,10 +153,9 @@ describe('first syntax error', () => {
     ['[x for x in 1, 2]', "1:15: got ',', want ']', for, or if"],
     ['f(x for x in y)', "1:8: got for, want ','"],
     ['f(a.b=1)', '1:7: keyword argument must have form name=expr'],
-    ['f(*a,)', "1:7: got ')', want argument"],
     ['x = 1 if 2', '1:7: conditional expression without else clause'],
-    ['class Foo: pass', '1:6: got illegal token, want primary expression'],
-    ['x = 1;;', "1:8: got ';', want primary expression"],
+    ['class Foo: pass', '1:1: got class, want primary expression'],
+    ['x = 1;;', "1:7: got ';', want primary expression"],
     ['x = 1, 2,', '1:9: unparenthesized tuple with trailing comma'],
     ['a not b', '1:8: got identifier, want in'],
     ['def 1(): pass', '1:6: not an identifier'],
@@ -161,6 +164,20 @@ describe('first syntax error', () => {
   for (const [src, want] of cases) {
     it(JSON.stringify(src), () => expect(firstError(src)).toBe(want));
   }
+});
+
+describe('first syntax error before google/starlark-go 2024-03-29 (#533) and 2025-05-30 (#591)', () => {
+  const old = { primaryErrorAtTokenStart: false, reservedWordTokens: false };
+  const cases: [string, string][] = [
+    ['x = 1 +\n', '2:1: got newline, want primary expression'],
+    ['class Foo: pass', '1:6: got illegal token, want primary expression'],
+    ['x = 1;;', "1:8: got ';', want primary expression"],
+    ['x = 1 del', '1:10: got illegal token, want newline'],
+  ];
+  for (const [src, want] of cases) {
+    it(JSON.stringify(src), () => expect(firstError(src, old)).toBe(want));
+  }
+  it('HEAD names the reserved word', () => expect(firstError('x = 1 del')).toBe('1:10: got del, want newline'));
 });
 
 describe('grammar accepted', () => {
@@ -183,6 +200,7 @@ describe('grammar accepted', () => {
     'x = 1; y = 2;\n',
     'load("m", "a", b = "c")\n',
     'f(*a, **b)\nf(a, *b, **c)\nf(a, b=1, *c, **d)\n',
+    'f(*a,)\nf(**b,)\nf(a, *b, **c,)\n',
     'x = 1 if a else 2 if b else 3\n',
     'x = lambda: lambda: 1\n',
     'x = "a" "b"'.replace(' "b"', '') + '\n',

@@ -10,6 +10,7 @@ import type { Kwargs, Thread, Value } from '../../value/contract.ts';
 import { fail } from '../../value/errors.ts';
 import { Module } from '../../value/struct.ts';
 import { unpack, wantString } from '../args.ts';
+import { quote } from '../../value/string.ts';
 
 const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -37,7 +38,8 @@ const ENCODINGS: Readonly<Record<string, Encoding>> = {
 
 function select(name: string): Encoding {
   const e = ENCODINGS[name === '' ? 'standard' : name];
-  if (!e) fail(`unsupported encoding format: ${name}`);
+  // Upstream formats the starlark.String with %s: its quoted Starlark form.
+  if (!e) fail(`unsupported encoding format: ${quote(name)}`);
   return e;
 }
 
@@ -112,9 +114,9 @@ export function base64Decode(src: string, enc: Encoding): string {
 
 function method(name: string, run: (data: string, enc: Encoding) => string): Builtin {
   return new Builtin(name, (thread: Thread, args: Value[], kwargs: Kwargs) => {
-    const { values } = unpack(name, args, kwargs, ['data', 'encoding?'], thread.release);
-    const data = wantString(name, 'data', values[0]!);
-    const enc = select(values[1] === undefined ? '' : wantString(name, 'encoding', values[1]));
+    const { values, labels } = unpack(name, args, kwargs, ['data', 'encoding?'], thread.release);
+    const data = wantString(name, labels[0], values[0]!);
+    const enc = select(values[1] === undefined ? '' : wantString(name, labels[1], values[1]));
     thread.alloc(2 * data.length);
     return run(data, enc);
   });

@@ -14,7 +14,7 @@
 import { Builtin } from '../../value/builtin.ts';
 import type { Kwargs, Thread, Value } from '../../value/contract.ts';
 import { None } from '../../value/contract.ts';
-import { fail } from '../../value/errors.ts';
+import { fail, prefixed } from '../../value/errors.ts';
 import { Float, formatG } from '../../value/float.ts';
 import { Dict } from '../../value/hashtable.ts';
 import { List, Tuple } from '../../value/list.ts';
@@ -175,8 +175,12 @@ function goValueString(v: Value): string {
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
-    case 'bigint':
+    case 'bigint': {
+      // util.Unmarshal's starlark.AsInt into a Go int (64-bit in the catalog's image).
+      const big = BigInt(v);
+      if (big < -(1n << 63n) || big >= 1n << 63n) fail(`${v} out of range (want value in signed 64-bit range)`);
       return String(v);
+    }
   }
   if (v instanceof Float) {
     const x = v.value;
@@ -186,10 +190,15 @@ function goValueString(v: Value): string {
   }
   if (v instanceof List || v instanceof Tuple) return `[${v.elems.map((e) => goValueString(e)).join(' ')}]`;
   if (v instanceof Dict) {
-    const pairs = v.entries().map(([k, x]) => [goValueString(k), goValueString(x)] as const);
+    // util.Unmarshal converts each value, then its key, wrapping a failure per dict level.
+    const pairs = v.entries().map(([k, x]) => {
+      const value = prefixed('unmarshaling starlark value', () => goValueString(x));
+      return [prefixed('unmarshaling starlark key', () => goValueString(k)), value] as const;
+    });
     pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return `map[${pairs.map(([k, x]) => `${k}:${x}`).join(' ')}]`;
   }
+  if (typeNameOf(v) === 'set') fail("sets aren't yet supported");
   return fail(`unrecognized starlark type: ${typeNameOf(v)}`);
 }
 
@@ -221,25 +230,29 @@ function writeField(field: string, comma: string): string {
 
 const readAll = new Builtin('read_all', (thread: Thread, args: Value[], kwargs: Kwargs) => {
   const fn = 'read_all';
-  const { values: v } = unpack(
+  // Upstream's UnpackArgs spec, `comment` and later without `?` (see unpack in ../args.ts).
+  const { values: v, labels: l } = unpack(
     fn,
     args,
     kwargs,
-    ['source', 'comma?', 'comment?', 'lazy_quotes?', 'trim_leading_space?', 'fields_per_record?', 'skip?'],
+    ['source', 'comma?', 'comment', 'lazy_quotes', 'trim_leading_space', 'fields_per_record', 'skip'],
     thread.release,
   );
   const source = v[0]!;
-  const text = typeof source === 'string' ? source : '';
-  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
-  const comment = singleChar(v[2] === undefined ? '' : wantString(fn, 'comment', v[2]), 'comment');
+  // Upstream reads only a string source; any other leaves its reader nil and the Go process
+  // panics on the first read (a crash of the catalog image; here an error with the panic's text).
+  if (typeof source !== 'string') fail('runtime error: invalid memory address or nil pointer dereference');
+  const text = source;
+  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, l[1], v[1]), 'comma') || ',';
+  const comment = singleChar(v[2] === undefined ? '' : wantString(fn, l[2], v[2]), 'comment');
   const opts: ReaderOptions = {
     comma,
     comment,
-    lazyQuotes: v[3] === undefined ? false : wantBool(fn, 'lazy_quotes', v[3]),
-    trimLeadingSpace: v[4] === undefined ? false : wantBool(fn, 'trim_leading_space', v[4]),
-    fieldsPerRecord: v[5] === undefined ? 0 : wantInt(fn, 'fields_per_record', v[5]),
+    lazyQuotes: v[3] === undefined ? false : wantBool(fn, l[3], v[3]),
+    trimLeadingSpace: v[4] === undefined ? false : wantBool(fn, l[4], v[4]),
+    fieldsPerRecord: v[5] === undefined ? 0 : wantInt(fn, l[5], v[5]),
   };
-  const skip = v[6] === undefined ? 0 : wantInt(fn, 'skip', v[6]);
+  const skip = v[6] === undefined ? 0 : wantInt(fn, l[6], v[6]);
   thread.alloc(2 * text.length);
   if (!validDelim(comma) || comma === comment || (comment !== '' && !validDelim(comment)))
     fail('csv: invalid field or comment delimiter');
@@ -263,13 +276,12 @@ const readAll = new Builtin('read_all', (thread: Thread, args: Value[], kwargs: 
 
 const writeAll = new Builtin('write_all', (thread: Thread, args: Value[], kwargs: Kwargs) => {
   const fn = 'write_all';
-  const { values: v } = unpack(fn, args, kwargs, ['source', 'comma?'], thread.release);
-  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, 'comma', v[1]), 'comma') || ',';
+  const { values: v, labels: l } = unpack(fn, args, kwargs, ['source', 'comma?'], thread.release);
+  const comma = singleChar(v[1] === undefined ? '' : wantString(fn, l[1], v[1]), 'comma') || ',';
   const source = v[0]!;
-  if (!(source instanceof List || source instanceof Tuple)) {
-    goValueString(source);
-    fail('expected value to be an array type');
-  }
+  // Upstream converts the whole source first (util.Unmarshal), so its errors come before any row's.
+  goValueString(source);
+  if (!(source instanceof List || source instanceof Tuple)) fail('expected value to be an array type');
   const out: string[] = [];
   let size = 0;
   source.elems.forEach((row, i) => {
