@@ -961,10 +961,13 @@ class PieceParser {
 
   /**
    * A block mapping's end takes the held comments (go-yaml's MAPPING-END event): the head is
-   * dropped, the foot goes to the last key (decode.go at v3.0.1, parser.mapping).
+   * dropped, the foot goes to the last key, a line comment no scalar took (`? ? # c`) becomes the
+   * mapping's own (decode.go at v3.0.1, parser.mapping).
    */
   private endHeldComments(map: YNode): void {
     this.nextScalarHead = '';
+    if (this.nextScalarLine && !map.lineComment) map.lineComment = this.nextScalarLine;
+    this.nextScalarLine = '';
     if (this.nextScalarFoot && map.content.length >= 2)
       map.content[map.content.length - 2].footComment = this.nextScalarFoot;
     this.nextScalarFoot = '';
