@@ -1237,8 +1237,11 @@ class PieceParser {
       // go-yaml's parser wants a node after `[`, `{` or `,`, and meets the end of the stream.
       if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
       let c = src.charCodeAt(this.pos);
-      if (c === close) break;
-      if (c === COMMA || c === 0x5d || c === 0x7d) this.fail(this.pos, 'did not find expected node content');
+      // An anchor or tag alone is an empty node with those properties (`{&x }`, `[!!str , a]`).
+      const bareProps = this.props !== null && (c === COMMA || c === 0x5d || c === 0x7d);
+      if (c === close && !bareProps) break;
+      if ((c === COMMA || c === 0x5d || c === 0x7d) && !bareProps)
+        this.fail(this.pos, 'did not find expected node content');
       const head = this.flowHead;
       this.flowHead = '';
       let explicit = false;
@@ -1251,9 +1254,9 @@ class PieceParser {
       }
       const colonHere =
         c === COLON && (isBlankZ(src.charCodeAt(this.pos + 1)) || isFlowIndicator(src.charCodeAt(this.pos + 1)));
-      if (colonHere && !explicit) this.fail(this.pos, 'did not find expected node content');
+      if (colonHere && !explicit && this.props === null) this.fail(this.pos, 'did not find expected node content');
       let key: YNode;
-      if (colonHere || (explicit && (c === COMMA || c === close))) {
+      if (colonHere || bareProps || (explicit && (c === COMMA || c === close))) {
         key = this.node('scalar', '!!null', '', this.pos);
         this.applyProps(key, this.takeProps());
       } else key = this.inlineNode(depth + 1, null, true, -1);
