@@ -38,6 +38,7 @@ import {
   List,
   Tuple,
   execFile,
+  formatStarlarkPosition,
   fromHostString,
   isStarlarkEvalError,
   isStarlarkSyntaxError,
@@ -217,12 +218,7 @@ export function runStarlarkFunction(
   } catch (e) {
     if (isStarlarkSyntaxError(e)) {
       const first = e.errors[0];
-      return failed(
-        input,
-        `${first.file}:${first.line}:${first.col}: ${toHostString(first.message)}`,
-        printed,
-        profile,
-      );
+      return failed(input, `${formatStarlarkPosition(first)}: ${toHostString(first.message)}`, printed, profile);
     }
     if (isStarlarkEvalError(e)) return failed(input, e.traced ? e.message : toHostString(e.message), printed, profile);
     throw e;

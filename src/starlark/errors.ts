@@ -38,7 +38,7 @@ export class StarlarkSyntaxError extends Error {
   readonly col: number;
   constructor(code: SyntaxErrorCode, errors: SyntaxErrorItem[]) {
     const first = errors[0] ?? { file: '', line: 0, col: 0, message: 'syntax error' };
-    super(formatPos(first) + ': ' + first.message);
+    super(formatStarlarkPosition(first) + ': ' + first.message);
     this.name = 'StarlarkSyntaxError';
     this.code = code;
     this.errors = errors;
@@ -48,7 +48,7 @@ export class StarlarkSyntaxError extends Error {
   }
   /** Every error, one per line, `file:line:col: msg`. */
   format(): string {
-    return this.errors.map((e) => formatPos(e) + ': ' + e.message).join('\n');
+    return this.errors.map((e) => formatStarlarkPosition(e) + ': ' + e.message).join('\n');
   }
 }
 
@@ -94,7 +94,7 @@ export class StarlarkEvalError extends Error {
       last = 'Error in ' + inner.name + ': ' + this.message;
     }
     const lines = ['Traceback (most recent call last):'];
-    for (const f of frames) lines.push('  ' + formatPos(f) + ': in ' + f.name);
+    for (const f of frames) lines.push('  ' + formatStarlarkPosition(f) + ': in ' + f.name);
     lines.push(last);
     return lines.join('\n');
   }
@@ -135,7 +135,8 @@ export function isStarlarkLimitError(e: unknown): e is StarlarkLimitError {
   return isStarlarkEvalError(e) && e.code === 'starlark-limit';
 }
 
-function formatPos(p: { file: string; line: number; col: number }): string {
+/** starlark-go's Position.String: `file:line:col`, only `file` when the line is unknown (0). */
+export function formatStarlarkPosition(p: { file: string; line: number; col: number }): string {
   if (p.line === 0) return p.file;
   return p.file + ':' + p.line + ':' + p.col;
 }
@@ -158,6 +159,10 @@ export function toEvalError(e: unknown): StarlarkEvalError {
     // No regexps here: this may run with almost no stack left.
     if (e instanceof RangeError && e.message.includes('call stack')) {
       return new StarlarkLimitError('depth', 'Starlark stack overflow');
+    }
+    // A value past V8's string or array length ("Invalid string length"): Starlark's words, not V8's.
+    if (e instanceof RangeError && e.message.startsWith('Invalid ') && e.message.endsWith(' length')) {
+      return new StarlarkEvalError('result too large');
     }
     if (e instanceof Error) {
       const err = new StarlarkEvalError(e.message);

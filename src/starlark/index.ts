@@ -18,6 +18,7 @@ export {
   isStarlarkSyntaxError,
   isStarlarkEvalError,
   isStarlarkLimitError,
+  formatStarlarkPosition,
 } from './errors.ts';
 export type { SyntaxErrorItem, LimitKind } from './errors.ts';
 

@@ -5,9 +5,9 @@
  * implementations disagreeing. fuzz.test.ts runs every target briefly with a fixed seed inside
  * `npm test`; `npm run fuzz -- --seconds N [--target name]` (run.mjs) runs them longer.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type fc from 'fast-check';
+import fc from 'fast-check';
 import { isKrmfnError } from '../../src/core/errors.ts';
 
 export interface FuzzTarget<T = unknown> {
@@ -51,6 +51,17 @@ export function onlyCleanErrors<T>(body: () => T, clean: (e: unknown) => boolean
       },
     );
   }
+}
+
+/**
+ * Writes `input` to `file` before it is checked, so an input that hangs the process is on disk
+ * when the watchdog in run.mjs stops it: a byte array or a string as its bytes (ready for the seed
+ * corpus), anything else as fast-check's `stringify` text.
+ */
+export function recordInput(file: string, input: unknown): void {
+  const bytes =
+    input instanceof Uint8Array ? input : typeof input === 'string' ? new TextEncoder().encode(input) : undefined;
+  writeFileSync(file, bytes ?? fc.stringify(input));
 }
 
 export const utf8 = (b: Uint8Array): string => new TextDecoder().decode(b);

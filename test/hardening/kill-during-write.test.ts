@@ -12,7 +12,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
 const FILES = 200;
-const ITERATIONS = 18;
+/** KRMFN_KILL_ITERATIONS and KRMFN_KILL_SEED run a longer or another loop (docs/hardening.md). */
+const ITERATIONS = Number(process.env.KRMFN_KILL_ITERATIONS ?? 18);
+const SEED = Number(process.env.KRMFN_KILL_SEED ?? 0x5eed10);
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGKILL'] as const;
 
 let tmp = '';
@@ -99,61 +101,65 @@ function killedRender(
   });
 }
 
-test('a render killed at any point leaves every file entirely old or entirely new', { timeout: 300_000 }, async () => {
-  const pkg = path.join(tmp, 'big');
-  const res = path.join(pkg, 'res');
-  await fsp.mkdir(res, { recursive: true });
-  await Promise.all(
-    Array.from({ length: FILES }, (_, i) => fsp.writeFile(path.join(res, `cm-${i}.yaml`), configMap(i))),
-  );
-  // The two renderings every file may hold: stamp "a" and stamp "b".
-  const versions: Map<string, Buffer>[] = [];
-  for (const stamp of ['a', 'b']) {
-    await fsp.writeFile(path.join(pkg, 'Kptfile'), kptfile(stamp));
-    renderSync(pkg);
-    versions.push(await snapshot(res));
-  }
-  for (const [name, a] of versions[0]) expect(a.equals(versions[1].get(name)!), name).toBe(false);
+test(
+  'a render killed at any point leaves every file entirely old or entirely new',
+  { timeout: 300_000 + ITERATIONS * 10_000 },
+  async () => {
+    const pkg = path.join(tmp, 'big');
+    const res = path.join(pkg, 'res');
+    await fsp.mkdir(res, { recursive: true });
+    await Promise.all(
+      Array.from({ length: FILES }, (_, i) => fsp.writeFile(path.join(res, `cm-${i}.yaml`), configMap(i))),
+    );
+    // The two renderings every file may hold: stamp "a" and stamp "b".
+    const versions: Map<string, Buffer>[] = [];
+    for (const stamp of ['a', 'b']) {
+      await fsp.writeFile(path.join(pkg, 'Kptfile'), kptfile(stamp));
+      renderSync(pkg);
+      versions.push(await snapshot(res));
+    }
+    for (const [name, a] of versions[0]) expect(a.equals(versions[1].get(name)!), name).toBe(false);
 
-  const random = rng(0x5eed10);
-  const seen = { finished: 0, killed: 0, mixed: 0 };
-  for (let it = 0; it < ITERATIONS; it++) {
-    const signal = SIGNALS[it % SIGNALS.length];
-    const afterPass = random() < 0.6;
-    const delayMs = Math.floor(random() * (afterPass ? 100 : 1000));
-    await fsp.writeFile(path.join(pkg, 'Kptfile'), kptfile(it % 2 ? 'a' : 'b'));
-    const target = versions[it % 2 ? 0 : 1];
-    // A SIGKILL may have left the tree mixed: what this render may leave is judged against it.
-    const before = await snapshot(res);
-    const r = await killedRender(pkg, signal, afterPass, delayMs);
-    if (r.code === 0) seen.finished++;
-    else {
-      seen.killed++;
-      expect(r.signal, `iteration ${it}: ${r.stderr}`).toBe(signal);
+    const random = rng(SEED);
+    const seen = { finished: 0, killed: 0, mixed: 0 };
+    for (let it = 0; it < ITERATIONS; it++) {
+      const signal = SIGNALS[it % SIGNALS.length];
+      const afterPass = random() < 0.6;
+      const delayMs = Math.floor(random() * (afterPass ? 100 : 1000));
+      await fsp.writeFile(path.join(pkg, 'Kptfile'), kptfile(it % 2 ? 'a' : 'b'));
+      const target = versions[it % 2 ? 0 : 1];
+      // A SIGKILL may have left the tree mixed: what this render may leave is judged against it.
+      const before = await snapshot(res);
+      const r = await killedRender(pkg, signal, afterPass, delayMs);
+      if (r.code === 0) seen.finished++;
+      else {
+        seen.killed++;
+        expect(r.signal, `iteration ${it}: ${r.stderr}`).toBe(signal);
+      }
+      const names = (await fsp.readdir(res)).sort();
+      const temps = names.filter((n) => n.startsWith('.krmfn-'));
+      if (signal !== 'SIGKILL') expect(temps, `iteration ${it} (${signal})`).toEqual([]);
+      for (const t of temps) await fsp.rm(path.join(res, t));
+      const now = await snapshot(res);
+      expect(now.size).toBe(FILES);
+      let fromA = 0;
+      for (const [name, bytes] of now) {
+        const isA = bytes.equals(versions[0].get(name)!);
+        const isB = bytes.equals(versions[1].get(name)!);
+        expect(isA || isB, `iteration ${it} (${signal}): ${name} is neither old nor new (${bytes.length} bytes)`).toBe(
+          true,
+        );
+        if (isA) fromA++;
+      }
+      // SIGINT/SIGTERM finish the commit (every file is the target) or roll it back (every file is
+      // as before); SIGKILL may stop it between renames.
+      const all = (want: Map<string, Buffer>): boolean => [...now].every(([n, b]) => b.equals(want.get(n)!));
+      if (signal !== 'SIGKILL')
+        expect(all(before) || all(target), `iteration ${it} (${signal}): half committed`).toBe(true);
+      else if (fromA !== 0 && fromA !== FILES) seen.mixed++;
     }
-    const names = (await fsp.readdir(res)).sort();
-    const temps = names.filter((n) => n.startsWith('.krmfn-'));
-    if (signal !== 'SIGKILL') expect(temps, `iteration ${it} (${signal})`).toEqual([]);
-    for (const t of temps) await fsp.rm(path.join(res, t));
-    const now = await snapshot(res);
-    expect(now.size).toBe(FILES);
-    let fromA = 0;
-    for (const [name, bytes] of now) {
-      const isA = bytes.equals(versions[0].get(name)!);
-      const isB = bytes.equals(versions[1].get(name)!);
-      expect(isA || isB, `iteration ${it} (${signal}): ${name} is neither old nor new (${bytes.length} bytes)`).toBe(
-        true,
-      );
-      if (isA) fromA++;
-    }
-    // SIGINT/SIGTERM finish the commit (every file is the target) or roll it back (every file is
-    // as before); SIGKILL may stop it between renames.
-    const all = (want: Map<string, Buffer>): boolean => [...now].every(([n, b]) => b.equals(want.get(n)!));
-    if (signal !== 'SIGKILL')
-      expect(all(before) || all(target), `iteration ${it} (${signal}): half committed`).toBe(true);
-    else if (fromA !== 0 && fromA !== FILES) seen.mixed++;
-  }
-  // The loop really interrupted renders (the plan is seeded, so this is deterministic enough).
-  expect(seen.killed).toBeGreaterThan(0);
-  console.log(`kill-during-write: ${JSON.stringify(seen)}`);
-});
+    // The loop really interrupted renders (the plan is seeded, so this is deterministic enough).
+    expect(seen.killed).toBeGreaterThan(0);
+    console.log(`kill-during-write: ${JSON.stringify(seen)}`);
+  },
+);

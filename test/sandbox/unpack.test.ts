@@ -214,6 +214,18 @@ describe('hostile images', () => {
     expectNothingLeaked();
   });
 
+  it('refuses a zstd block whose Huffman weights would loop the decoder forever', () => {
+    // Found by the zstd-layer fuzz target: one byte changed in a frame the zstd CLI wrote.
+    const bytes = readFileSync(
+      new URL('../fuzz/corpus/zstd-layer/huffman-weights-zero-bit-states.zst', import.meta.url),
+    );
+    const hostile = { mediaType: ZSTD_LAYER, digest: sha256(bytes), size: bytes.length, bytes: new Uint8Array(bytes) };
+    expect(refusal(image('example.test/zstd-huffman:1', [hostile]))).toMatch(
+      /^image-invalid: .*not valid zstd: zstd block at byte \d+ has a Huffman description of more than 255 weights/,
+    );
+    expectNothingLeaked();
+  });
+
   it('refuses a blob whose size or digest is not what the manifest says', () => {
     const good = layer([{ path: 'f', data: enc('content') }]);
     expect(refusal(image('example.test/size:1', [{ ...good, size: good.size + 100 }]))).toMatch(

@@ -195,10 +195,16 @@ class PieceParser {
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
+    let endFoot = '';
     if (this.atDocumentEnd()) {
-      this.content(this.lineOf(this.pos));
+      const endLine = this.lineOf(this.pos);
+      const before = this.takeBlockAbove(endLine, innermostOpenColumn(doc.content[0]) === 0);
+      this.content(endLine);
       this.pos += 3;
+      const commented = /^[ \t]+#/.test(src.slice(this.pos, this.lineStarts[endLine] ?? this.len));
       this.skip();
+      const below = this.takeBlockBelow(endLine);
+      endFoot = commented ? before : below || before;
     }
     const root = doc.content[0];
     if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
@@ -211,8 +217,40 @@ class PieceParser {
     this.ctx.trailingFoot = trailingFoot;
     this.endRun(null);
     if (trailingFoot) this.ctx.docFoot.push(trailingFoot);
+    if (endFoot) this.ctx.docFoot.push(endFoot);
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
+  }
+
+  /**
+   * The document foot a `...` marker on `endLine` gives (go-yaml's DOCUMENT-END event, checked
+   * with go-yaml v3 and kpt): the comment lines right below the marker, else the comment lines
+   * right above it (at column 0, or at any column when the innermost block collection still open
+   * starts at column 0); the others around the marker are dropped. Takes the block right above
+   * out of the pending run (it is no key's foot then).
+   */
+  private takeBlockAbove(endLine: number, anyColumn: boolean): string {
+    const run = this.run;
+    let i = run.length;
+    for (; i > 0; i--) {
+      const l = run[i - 1];
+      if (l.blank || (l.col !== 0 && !anyColumn) || l.line !== endLine - (run.length - i) - 1) break;
+    }
+    if (i === run.length) return '';
+    const block = run.splice(i).map((l) => l.text);
+    this.runHasText = run.some((l) => !l.blank);
+    return block.join('\n');
+  }
+
+  /** The comment lines right below the `...` on `endLine` (see takeBlockAbove); drops the rest. */
+  private takeBlockBelow(endLine: number): string {
+    const below = this.takeRunAfter(endLine);
+    const block: string[] = [];
+    for (const l of below) {
+      if (l.blank || l.line !== endLine + 1 + block.length) break;
+      block.push(l.text);
+    }
+    return block.join('\n');
   }
 
   /**
@@ -961,10 +999,13 @@ class PieceParser {
 
   /**
    * A block mapping's end takes the held comments (go-yaml's MAPPING-END event): the head is
-   * dropped, the foot goes to the last key (decode.go at v3.0.1, parser.mapping).
+   * dropped, the foot goes to the last key, a line comment no scalar took (`? ? # c`) becomes the
+   * mapping's own (decode.go at v3.0.1, parser.mapping).
    */
   private endHeldComments(map: YNode): void {
     this.nextScalarHead = '';
+    if (this.nextScalarLine && !map.lineComment) map.lineComment = this.nextScalarLine;
+    this.nextScalarLine = '';
     if (this.nextScalarFoot && map.content.length >= 2)
       map.content[map.content.length - 2].footComment = this.nextScalarFoot;
     this.nextScalarFoot = '';
@@ -1196,8 +1237,11 @@ class PieceParser {
       // go-yaml's parser wants a node after `[`, `{` or `,`, and meets the end of the stream.
       if (this.pos >= this.len) this.fail(this.len, 'did not find expected node content');
       let c = src.charCodeAt(this.pos);
-      if (c === close) break;
-      if (c === COMMA || c === 0x5d || c === 0x7d) this.fail(this.pos, 'did not find expected node content');
+      // An anchor or tag alone is an empty node with those properties (`{&x }`, `[!!str , a]`).
+      const bareProps = this.props !== null && (c === COMMA || c === 0x5d || c === 0x7d);
+      if (c === close && !bareProps) break;
+      if ((c === COMMA || c === 0x5d || c === 0x7d) && !bareProps)
+        this.fail(this.pos, 'did not find expected node content');
       const head = this.flowHead;
       this.flowHead = '';
       let explicit = false;
@@ -1210,9 +1254,9 @@ class PieceParser {
       }
       const colonHere =
         c === COLON && (isBlankZ(src.charCodeAt(this.pos + 1)) || isFlowIndicator(src.charCodeAt(this.pos + 1)));
-      if (colonHere && !explicit) this.fail(this.pos, 'did not find expected node content');
+      if (colonHere && !explicit && this.props === null) this.fail(this.pos, 'did not find expected node content');
       let key: YNode;
-      if (colonHere || (explicit && (c === COMMA || c === close))) {
+      if (colonHere || bareProps || (explicit && (c === COMMA || c === close))) {
         key = this.node('scalar', '!!null', '', this.pos);
         this.applyProps(key, this.takeProps());
       } else key = this.inlineNode(depth + 1, null, true, -1);
@@ -1276,4 +1320,17 @@ class PieceParser {
     if (pseudo) this.settle(pseudo, node);
     return node;
   }
+}
+
+/** The 0-based column of the innermost block collection still open at the end of `root`. */
+function innermostOpenColumn(root: YNode | undefined): number {
+  let col = 0;
+  for (
+    let n = root;
+    n && (n.kind === 'mapping' || n.kind === 'sequence') && n.style !== 'flow' && n.content.length > 0;
+  ) {
+    col = n.column - 1;
+    n = n.content[n.content.length - 1];
+  }
+  return col;
 }

@@ -12,10 +12,12 @@
  * `MAX_ZSTD_WINDOW`: the decoder allocates the declared window up front, so a 40-byte frame could
  * otherwise claim 2 GiB, and fzstd cannot follow back-references farther than 32 MiB (its README,
  * "Considerations"), which only `zstd --long` or levels 20+ on large inputs produce. Dictionaries
- * are refused (an image layer has none to name).
+ * are refused (an image layer has none to name). A compressed block whose Huffman weights would
+ * send fzstd into an endless loop is refused too (src/node/sandbox/zstd-huffman-guard.ts).
  */
 import { concatBytes } from '../../core/bytes.ts';
 import { Decompress } from 'fzstd';
+import { huffmanWeightsOverflow } from './zstd-huffman-guard.ts';
 
 /** Largest window accepted: fzstd's back-reference reach (2^25 bytes). */
 export const MAX_ZSTD_WINDOW = 32 * 1024 * 1024;
@@ -87,6 +89,9 @@ function checkFrame(b: Uint8Array, at: number): number {
     const header = b[p] | (b[p + 1] << 8) | (b[p + 2] << 16);
     const type = (header >> 1) & 3;
     if (type === 3) throw invalid('zstd block of the reserved type');
+    if (type === 2 && huffmanWeightsOverflow(b, p + 3)) {
+      throw invalid(`zstd block at byte ${p} has a Huffman description of more than 255 weights`);
+    }
     p += 3 + (type === 1 ? 1 : header >>> 3);
     need(b, p);
     if (header & 1) break;
