@@ -16,7 +16,8 @@
  * - `line`/`column` are 1-based source positions, 0 when unknown (nodes built in code).
  * - `content` of a scalar or alias made by `placedNode` is one shared frozen empty array (no array
  *   per leaf: most nodes are leaves); assign a new array, never push into it.
- * Nodes are plain mutable objects; share none between two trees (use `cloneNode`).
+ * Nodes are mutable; share none between two trees (use `cloneNode`). The library's nodes are
+ * `TreeNode`s whose rarely set fields are accessors: copy one with `copyNode`, not a spread.
  */
 export type NodeKind = 'document' | 'mapping' | 'sequence' | 'scalar' | 'alias';
 
