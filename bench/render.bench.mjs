@@ -3,7 +3,8 @@
 // bench/baseline.json). Every figure is a ratio of two things measured in the same run, so it holds
 // from machine to machine where absolute times do not. Issue #17's targets:
 // - render ÷ parse+emit floor of the same files, in-process, at 100, 1,000 and 10,000 resources
-//   through 5 built-in mutators (each measurement in a fresh child process): <= 1.3;
+//   through 5 built-in mutators (each measurement in a fresh child process, medians of
+//   BENCH_REPS interleaved floor/render pairs, default 3): <= 1.3;
 // - peak RSS of that render at 10,000 resources (and at BENCH_BIG_MB MB of input when set) ÷
 //   (2.5 x input + 100 MB): <= 1;
 // - kpt's floor ÷ krmfn, whole processes on 1,000 resources x 5 functions: kpt running five
@@ -16,13 +17,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAT_KPTFILE, files, generate, resourcesForMegabytes } from './package-gen.mjs';
-import { interleaved, timeProcess } from './process-timing.mjs';
+import { interleaved, median, timeProcess } from './process-timing.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(repo, 'bin/krmfn.cjs');
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
 const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 0);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
+const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 3));
 
 async function child(mode, pkg) {
   const t0 = performance.now();
@@ -71,12 +73,30 @@ const ratio = (value, target, better) => ({
 });
 const kptOnPath = () => spawnSync('kpt', ['version'], { encoding: 'utf8' }).status === 0;
 
-/** In-process render against the floor, and peak RSS against its budget, at `n` resources. */
+/** Medians of each numeric field over `runs`. */
+function medians(runs) {
+  return Object.fromEntries(Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k]))]));
+}
+
+/**
+ * In-process render against the floor, and peak RSS against its budget, at `n` resources: medians
+ * of BENCH_REPS interleaved pairs (one sample of each swung the ratio by half on a loaded machine),
+ * each render on a fresh copy of the generated package.
+ */
 function renderVsFloor(n, log, figures) {
   const { dir, pkg, bytes } = generate(n);
+  const work = join(dir, 'work');
   try {
-    const floor = measure('floor', pkg);
-    const render = measure('render', pkg);
+    const floors = [];
+    const renders = [];
+    for (let r = 0; r < REPS; r++) {
+      floors.push(measure('floor', pkg));
+      rmSync(work, { recursive: true, force: true });
+      cpSync(pkg, work, { recursive: true });
+      renders.push(measure('render', work));
+    }
+    const floor = medians(floors);
+    const render = medians(renders);
     const budgetMB = (2.5 * bytes) / MB + 100;
     figures.raw[`render_${n}`] = { inputMB: bytes / MB, floor, render, rssBudgetMB: budgetMB };
     figures.ratios[`render_over_floor_wall_${n}`] = ratio(render.ms / floor.ms, 1.3, 'lower');

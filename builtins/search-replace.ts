@@ -123,7 +123,10 @@ export function searchReplace(items: readonly KubeObject[], cfg: SearchReplaceCo
               key.lineComment = comment;
               node.lineComment = '';
             });
-            const shown = serialize({ ...node, style: 'flow' });
+            // A copy, not a spread: a node's comment and anchor fields are accessors (src/core/yaml/node.ts).
+            const flow = cloneNode(node);
+            flow.style = 'flow';
+            const shown = serialize(flow);
             obj.editTree(() => (node.style = ''));
             push(obj, `Mutated field value to ${goQuote(shown)}`, `${cfg.byPath} # ${cfg.putComment}`);
           }

@@ -3,11 +3,11 @@
  * src/engine/call.ts: the runner edits the live items under the call's deadline; a non-zero exit
  * fails the call; afterwards every item the function received that is still in the output gets
  * `normalizeAfterFunction`, the in-place effect of kpt's ResourceList round trip, so the written
- * bytes match kpt's without serializing anything. Validators receive deep copies (src/engine/step.ts).
+ * bytes match kpt's without serializing anything (applied by src/engine/call.ts in its one pass
+ * over the output, `normalizeReceived`). Validators receive deep copies (src/engine/step.ts).
  */
 import type { ObjectsRunner, ResourceList } from '../core/function.ts';
 import type { KubeObject } from '../core/kube-object.ts';
-import { normalizeAfterFunction } from '../core/yaml/index.ts';
 import { knownBookkeeping, type Bookkeeping } from './annotations.ts';
 import type { FunctionCall } from './call.ts';
 import type { CallEnv } from './call-env.ts';
@@ -30,6 +30,5 @@ export async function callObjectsRunner(
   const results = outcome.output.results ?? [];
   const output = outcome.output.items;
   if (exitCode !== 0) throw exitFailure(name, exitCode, results, stderr);
-  if (!call.validator) for (const o of output) if (snapshots.has(o)) normalizeAfterFunction(o.doc);
-  return { output, results, stderr, exitCode, snapshots };
+  return { output, results, stderr, exitCode, snapshots, normalizeReceived: !call.validator };
 }

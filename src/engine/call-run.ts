@@ -21,6 +21,11 @@ export interface RawOutcome {
   exitCode: number;
   /** Bookkeeping of the input items still in the output, as they were before the call. */
   snapshots: Map<KubeObject, Bookkeeping>;
+  /**
+   * Objects runners: the items in `snapshots` still need `normalizeAfterFunction` (the in-place
+   * round trip), done item by item in the post-processing pass (src/engine/call.ts).
+   */
+  normalizeReceived?: boolean;
 }
 
 /** Runs one attempt under the call's deadline; any error it throws becomes a FunctionCallError. */

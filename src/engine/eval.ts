@@ -16,7 +16,7 @@ import { toFailure } from './error-style.ts';
 import { argsFunctionConfig } from './pipeline-config.ts';
 import { checkSavedConfigPath, saveFunctionToKptfile } from './kptfile-save.ts';
 import { join } from './paths.ts';
-import { readResourceFile, scanPackage } from './read.ts';
+import { readResourceFiles, scanPackage } from './read.ts';
 import { displayName, writeResults } from './render.ts';
 import { runStep } from './step.ts';
 import type { EngineHost, RunOutcome } from './types.ts';
@@ -110,13 +110,13 @@ export async function evaluate(opts: EvalOptions): Promise<RunOutcome> {
     if ('dir' in opts.source) {
       const scan = await scanPackage(opts.fs, root, false);
       // kpt fn eval reads with kyaml's LocalPackageReader: the annotations it adds are single-quoted.
-      const reads = await Promise.all(
-        scan.files.map((rel) => readResourceFile(opts.fs, root, rel, limits, undefined, 'single')),
-      ).catch((e: unknown) => {
-        // kpt's eval reports a package it cannot read through cobra: `error: ...`.
-        plainFailure = true;
-        throw e;
-      });
+      const reads = await readResourceFiles(opts.fs, root, scan.files, limits, undefined, 'single').catch(
+        (e: unknown) => {
+          // kpt's eval reports a package it cannot read through cobra: `error: ...`.
+          plainFailure = true;
+          throw e;
+        },
+      );
       scan.files.forEach((rel, i) => {
         const abs = join(root, rel);
         // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").

@@ -55,17 +55,24 @@ const verified = new WeakSet<KubeObject>();
 
 export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output', fn?: string): void {
   for (const o of items) {
-    if (side === 'input' && verified.has(o)) continue;
-    const problem = krmProblem(o);
-    if (problem) {
-      throw new KrmfnError({
-        code: 'not-krm',
-        message: `${side} resource list must contain only KRM resources: ${itemPath(o) ?? ''}: ${problem}`,
-        ...(fn ? { function: fn } : {}),
-      });
-    }
-    if (side === 'output') verified.add(o);
+    const error = krmError(o, side, fn);
+    if (error) throw error;
   }
+}
+
+/** checkKrm for one item: the error it would throw, or undefined (an output item passing is remembered). */
+export function krmError(o: KubeObject, side: 'input' | 'output', fn?: string): KrmfnError | undefined {
+  if (side === 'input' && verified.has(o)) return undefined;
+  const problem = krmProblem(o);
+  if (problem) {
+    return new KrmfnError({
+      code: 'not-krm',
+      message: `${side} resource list must contain only KRM resources: ${itemPath(o) ?? ''}: ${problem}`,
+      ...(fn ? { function: fn } : {}),
+    });
+  }
+  if (side === 'output') verified.add(o);
+  return undefined;
 }
 
 /**

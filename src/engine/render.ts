@@ -25,7 +25,7 @@ import {
 } from './render-level-hooks.ts';
 import type { StepRecord } from './render-status.ts';
 import { toFailure } from './error-style.ts';
-import { loadKptfile, readResourceFile, scanPackage } from './read.ts';
+import { loadKptfile, readResourceFiles, scanPackage } from './read.ts';
 import { byteCompare, dirname, join, relative } from './paths.ts';
 import {
   configPathProblem,
@@ -168,10 +168,10 @@ async function runPipeline(
   return items;
 }
 
-/** A package's own resources, its files read concurrently and folded in walk order; records them for the write plan. */
+/** A package's own resources, its files read concurrently (bounded) and folded in walk order; records them for the write plan. */
 async function readLocalResources(st: RenderState, dir: string, files: readonly string[]): Promise<KubeObject[]> {
   const local: KubeObject[] = [];
-  const reads = await Promise.all(files.map((rel) => readResourceFile(st.opts.fs, dir, rel, st.env.limits, dir)));
+  const reads = await readResourceFiles(st.opts.fs, dir, files, st.env.limits, dir);
   files.forEach((rel, i) => {
     const abs = join(dir, rel);
     // Only a file that held resources is deleted when they are gone (docs/kpt-semantics.md, "Writing").

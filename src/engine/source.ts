@@ -20,7 +20,7 @@ import { parseResourceListInput, resourceListNode } from '../core/resource-list.
 import { emitYamlDocument } from '../core/yaml/index.ts';
 import { bookkeeping } from './annotations.ts';
 import { basename, clean, dirname } from './paths.ts';
-import { readResourceFile, scanPackage } from './read.ts';
+import { readResourceFile, readResourceFiles, scanPackage } from './read.ts';
 import { applyPlan, emitUnwrap, planWrite, relativize } from './write.ts';
 
 export interface SourceOptions {
@@ -39,9 +39,7 @@ async function readAsSource(fs: PackageFs, path: string, limits: Limits): Promis
     return (await readResourceFile(fs, dirname(path), basename(path), limits, undefined, 'single')).items;
   }
   const scan = await scanPackage(fs, path, false);
-  const reads = await Promise.all(
-    scan.files.map((rel) => readResourceFile(fs, path, rel, limits, undefined, 'single')),
-  );
+  const reads = await readResourceFiles(fs, path, scan.files, limits, undefined, 'single');
   return reads.flatMap((r) => r.items);
 }
 

@@ -7,7 +7,7 @@
  * the function's output item (a mapping, or a document). Neither call allocates nodes.
  */
 import { parsePiece } from './parser.ts';
-import { emitYamlDocument } from './emit.ts';
+import { emitYamlDocument, utf8Length } from './emit.ts';
 import { DEFAULT_LIMITS } from '../limits.ts';
 import { documentNode, mapGet, mappingNode, sequenceNode, strNode, type YNode } from './node.ts';
 import { reflowFolded } from './scalar.ts';
@@ -262,7 +262,8 @@ function explicitKey(k: YNode): boolean {
     if (
       k.kind !== 'scalar' ||
       k.value.includes('\n') ||
-      new TextEncoder().encode(k.anchor + k.tag + k.value).length > 100
+      // Counted, not encoded: keys over 40 characters are common (kpt's own annotation names).
+      utf8Length(k.anchor) + utf8Length(k.tag) + utf8Length(k.value) > 100
     )
       return true;
   }

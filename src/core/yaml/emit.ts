@@ -38,7 +38,8 @@ export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent, opts: EmitOpt
 
 type ScalarContext = 'value' | 'key' | 'flow' | 'explicit-key';
 
-function utf8Length(s: string): number {
+/** UTF-8 byte length of `s`, counted without encoding it (no allocation). */
+export function utf8Length(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
