@@ -60,6 +60,14 @@ export interface RunContext {
   docFoot: string[];
   /** Feet read past the root (parser.ts trailingScalarFoot), which the document's end takes. */
   trailingFoot?: string;
+  /**
+   * go-yaml's column where the document ends (0-based): the character count of the piece's last
+   * line when the piece ends without a line break, else 0. Its scanner closes the levels indented
+   * deeper at the end of the comment scan and the others only at the stream's end, after every
+   * comment (scannerc.go at v3.0.1: yaml_parser_fetch_next_token unrolls to the mark's column,
+   * yaml_parser_fetch_stream_end to -1).
+   */
+  endColumn: number;
 }
 
 interface CommentRecord {
@@ -228,8 +236,8 @@ export function assignRun(
         break;
       }
     }
-    // At the end of the document the root level closes only after everything.
-    if (at === -0.9 && !n && level.indent === 0) at = records.length;
+    // At the end of the document a level no deeper than the end column closes only after everything.
+    if (at === -0.9 && !n && level.indent <= ctx.endColumn) at = records.length;
     if (at < prevEnd) at = prevEnd;
     ends.push({ level, at });
     prevEnd = at;

@@ -154,7 +154,7 @@ class PieceParser {
     this.src = input.text;
     this.len = this.src.length;
     for (let i = this.src.indexOf('\n'); i !== -1; i = this.src.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [] };
+    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [], endColumn: 0 };
   }
 
   /** kyaml decodes one document per piece: whatever follows a `...` is not read. */
@@ -196,7 +196,8 @@ class PieceParser {
       doc.content.push(this.emptyValue(this.props.offset));
     }
     let endFoot = '';
-    if (this.atDocumentEnd()) {
+    const endMarker = this.atDocumentEnd();
+    if (endMarker) {
       const endLine = this.lineOf(this.pos);
       const before = this.takeBlockAbove(endLine, innermostOpenColumn(doc.content[0]) === 0);
       this.content(endLine);
@@ -215,6 +216,7 @@ class PieceParser {
     if (held) this.ctx.docFoot.push(held);
     this.nextScalarHead = this.nextScalarFoot = '';
     this.ctx.trailingFoot = trailingFoot;
+    if (!endMarker) this.ctx.endColumn = lastLineColumns(src);
     this.endRun(null);
     if (trailingFoot) this.ctx.docFoot.push(trailingFoot);
     if (endFoot) this.ctx.docFoot.push(endFoot);
@@ -1333,4 +1335,17 @@ function innermostOpenColumn(root: YNode | undefined): number {
     n = n.content[n.content.length - 1];
   }
   return col;
+}
+
+/**
+ * go-yaml's column at the end of `src` (0-based): the characters of its last line, 0 after a
+ * final line break. Its marks count characters, not UTF-16 units.
+ */
+function lastLineColumns(src: string): number {
+  let n = 0;
+  for (let i = src.lastIndexOf('\n') + 1; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
+  }
+  return n;
 }
