@@ -68,6 +68,15 @@ export interface RunContext {
    * yaml_parser_fetch_stream_end to -1).
    */
   endColumn: number;
+  /**
+   * The document ends at a `...` marker. go-yaml's comment scan looks past the line break after a
+   * comment to the next line's first character (scannerc.go at v3.0.1, yaml_parser_scan_comments:
+   * the loop's peek restarts at 0 and is incremented past the break), so the marker at column 0
+   * splits the last comment block off as a foot just as content at column 0 would.
+   */
+  endMarker: boolean;
+  /** At a `...` marker: the comment text left as heads at the end, the marker event's head. */
+  endHead: string[];
 }
 
 interface CommentRecord {
@@ -124,7 +133,7 @@ export function assignLeadingRun(run: readonly RunLine[], n: Entry | null, ctx: 
   if (docPart.length) ctx.doc.headComment = joinComment(ctx.doc.headComment, docPart.join('\n'));
   if (rest.length) {
     if (n) giveHead(n, rest.join('\n'));
-    else ctx.docFoot.push(rest.join('\n'));
+    else (ctx.endMarker ? ctx.endHead : ctx.docFoot).push(rest.join('\n'));
   }
 }
 
@@ -220,6 +229,8 @@ export function assignRun(
     const pd: { firstLine: number; col: number } = pending;
     if (n) {
       if (n.col < nextIndent && n.col !== pd.col) close(true, false);
+    } else if (ctx.endMarker) {
+      if (0 < nextIndent && pd.col !== 0) close(true, false);
     } else if (isFootByBlank(pd)) close(true, pd.col < nextIndent);
   }
   if (pending) close(false, false);
@@ -267,8 +278,11 @@ export function assignRun(
     const dropLast = !!ctx.trailingFoot && run.length > 0 && !run[run.length - 1].blank;
     records.forEach((r, i) => {
       if (dropLast && i === records.length - 1) return;
-      if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
+      if (ctx.endMarker && !r.foot) ctx.endHead.push(text(r));
+      else if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
     });
+    // The marker's event keeps its head only without a foot (parserc.go at v3.0.1, DOCUMENT-END).
+    if (ctx.endMarker && records.some((r) => r.foot && feet.includes(r))) ctx.endHead.length = 0;
     return;
   }
   if (feet.length) {

@@ -154,7 +154,7 @@ class PieceParser {
     this.src = input.text;
     this.len = this.src.length;
     for (let i = this.src.indexOf('\n'); i !== -1; i = this.src.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [], endColumn: 0 };
+    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [], endColumn: 0, endMarker: false, endHead: [] };
   }
 
   /** kyaml decodes one document per piece: whatever follows a `...` is not read. */
@@ -195,17 +195,17 @@ class PieceParser {
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
-    let endFoot = '';
+    let endBelow = '';
+    let endCommented = false;
     const endMarker = this.atDocumentEnd();
     if (endMarker) {
       const endLine = this.lineOf(this.pos);
-      const before = this.takeBlockAbove(endLine, innermostOpenColumn(doc.content[0]) === 0);
       this.content(endLine);
       this.pos += 3;
-      const commented = /^[ \t]+#/.test(src.slice(this.pos, this.lineStarts[endLine] ?? this.len));
+      endCommented = /^[ \t]+#/.test(src.slice(this.pos, this.lineStarts[endLine] ?? this.len));
       this.skip();
-      const below = this.takeBlockBelow(endLine);
-      endFoot = commented ? before : below || before;
+      endBelow = this.takeBlockBelow(endLine);
+      this.ctx.endMarker = true;
     }
     const root = doc.content[0];
     if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
@@ -219,32 +219,22 @@ class PieceParser {
     if (!endMarker) this.ctx.endColumn = lastLineColumns(src);
     this.endRun(null);
     if (trailingFoot) this.ctx.docFoot.push(trailingFoot);
-    if (endFoot) this.ctx.docFoot.push(endFoot);
+    // DOCUMENT-END takes the heads left above the marker as its foot only when it has no foot of
+    // its own: the comment lines right below it (parserc.go at v3.0.1, parse_document_end).
+    if (endMarker) {
+      const above = this.ctx.endHead.join('\n');
+      const endFoot = endCommented ? above : endBelow || above;
+      if (endFoot) this.ctx.docFoot.push(endFoot);
+    }
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
   }
 
   /**
-   * The document foot a `...` marker on `endLine` gives (go-yaml's DOCUMENT-END event, checked
-   * with go-yaml v3 and kpt): the comment lines right below the marker, else the comment lines
-   * right above it (at column 0, or at any column when the innermost block collection still open
-   * starts at column 0); the others around the marker are dropped. Takes the block right above
-   * out of the pending run (it is no key's foot then).
+   * The comment lines right below the `...` on `endLine`, which become the document foot in place
+   * of the comments left above it (go-yaml's DOCUMENT-END event, checked with go-yaml v3 and kpt);
+   * drops the rest.
    */
-  private takeBlockAbove(endLine: number, anyColumn: boolean): string {
-    const run = this.run;
-    let i = run.length;
-    for (; i > 0; i--) {
-      const l = run[i - 1];
-      if (l.blank || (l.col !== 0 && !anyColumn) || l.line !== endLine - (run.length - i) - 1) break;
-    }
-    if (i === run.length) return '';
-    const block = run.splice(i).map((l) => l.text);
-    this.runHasText = run.some((l) => !l.blank);
-    return block.join('\n');
-  }
-
-  /** The comment lines right below the `...` on `endLine` (see takeBlockAbove); drops the rest. */
   private takeBlockBelow(endLine: number): string {
     const below = this.takeRunAfter(endLine);
     const block: string[] = [];
@@ -1322,19 +1312,6 @@ class PieceParser {
     if (pseudo) this.settle(pseudo, node);
     return node;
   }
-}
-
-/** The 0-based column of the innermost block collection still open at the end of `root`. */
-function innermostOpenColumn(root: YNode | undefined): number {
-  let col = 0;
-  for (
-    let n = root;
-    n && (n.kind === 'mapping' || n.kind === 'sequence') && n.style !== 'flow' && n.content.length > 0;
-  ) {
-    col = n.column - 1;
-    n = n.content[n.content.length - 1];
-  }
-  return col;
 }
 
 /**
