@@ -276,13 +276,15 @@ export function assignRun(
     // With feet read past the root, the comments right above the scalar there (no blank line
     // between) are not the document's (checked with go-yaml v3).
     const dropLast = !!ctx.trailingFoot && run.length > 0 && !run[run.length - 1].blank;
-    records.forEach((r, i) => {
-      if (dropLast && i === records.length - 1) return;
-      if (ctx.endMarker && !r.foot) ctx.endHead.push(text(r));
-      else if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
-    });
-    // The marker's event keeps its head only without a foot (parserc.go at v3.0.1, DOCUMENT-END).
-    if (ctx.endMarker && records.some((r) => r.foot && feet.includes(r))) ctx.endHead.length = 0;
+    const kept = dropLast ? records.slice(0, -1) : records;
+    // The document's end event keeps its heads only when no foot reached it (parserc.go at v3.0.1,
+    // parse_document_end: a head becomes the foot only without one; decode.go keeps the foot).
+    const footReached = kept.some((r) => r.foot && feet.includes(r));
+    for (const r of kept) {
+      if (r.foot) {
+        if (feet.includes(r)) ctx.docFoot.push(text(r));
+      } else if (!footReached) (ctx.endMarker ? ctx.endHead : ctx.docFoot).push(text(r));
+    }
     return;
   }
   if (feet.length) {

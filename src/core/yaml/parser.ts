@@ -486,6 +486,20 @@ class PieceParser {
     return text;
   }
 
+  /**
+   * Whether the comments below the last scalar key of a mapping with no ':' are no foot of that
+   * key: dedented below the mapping's column (go-yaml anchors them at their own start), or before
+   * a `...` that ends a mapping at column 0 (its comment scan sees the marker and keeps them a
+   * head: scannerc.go at v3.0.1, yaml_parser_scan_comments). They are read as the comments after
+   * the key's entry then.
+   */
+  private keyCommentsFloat(between: readonly RunLine[], indent: number): boolean {
+    const mapEnds = this.pos >= this.len || this.atDocumentEnd() || this.colOf(this.pos) < indent;
+    if (!mapEnds) return false;
+    const first = between.find((l) => !l.fromDash && !l.blank);
+    return (first !== undefined && first.col < indent) || (indent === 0 && this.atDocumentEnd());
+  }
+
   /** Removes the pending run's lines below `line` (and those moved from a dash) and returns them. */
   private takeRunAfter(line: number): RunLine[] {
     if (!this.runHasText) return [];
@@ -887,6 +901,9 @@ class PieceParser {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
             // Its last token is the '?', not a ':': the line below is a foot line (associate.ts
             // assignRun), so a comment there is the key's foot once a foot line exists.
+            e.hasValue = true;
+          } else if (betweenText && this.keyCommentsFloat(between, indent)) {
+            for (const l of between) if (!l.fromDash) this.pushRun(l);
             e.hasValue = true;
           } else if (betweenText) {
             key.footComment = joinComment(key.footComment, betweenText);
