@@ -60,6 +60,23 @@ export interface RunContext {
   docFoot: string[];
   /** Feet read past the root (parser.ts trailingScalarFoot), which the document's end takes. */
   trailingFoot?: string;
+  /**
+   * go-yaml's column where the document ends (0-based): the character count of the piece's last
+   * line when the piece ends without a line break, else 0. Its scanner closes the levels indented
+   * deeper at the end of the comment scan and the others only at the stream's end, after every
+   * comment (scannerc.go at v3.0.1: yaml_parser_fetch_next_token unrolls to the mark's column,
+   * yaml_parser_fetch_stream_end to -1).
+   */
+  endColumn: number;
+  /**
+   * The document ends at a `...` marker. go-yaml's comment scan looks past the line break after a
+   * comment to the next line's first character (scannerc.go at v3.0.1, yaml_parser_scan_comments:
+   * the loop's peek restarts at 0 and is incremented past the break), so the marker at column 0
+   * splits the last comment block off as a foot just as content at column 0 would.
+   */
+  endMarker: boolean;
+  /** At a `...` marker: the comment text left as heads at the end, the marker event's head. */
+  endHead: string[];
 }
 
 interface CommentRecord {
@@ -116,7 +133,7 @@ export function assignLeadingRun(run: readonly RunLine[], n: Entry | null, ctx: 
   if (docPart.length) ctx.doc.headComment = joinComment(ctx.doc.headComment, docPart.join('\n'));
   if (rest.length) {
     if (n) giveHead(n, rest.join('\n'));
-    else ctx.docFoot.push(rest.join('\n'));
+    else (ctx.endMarker ? ctx.endHead : ctx.docFoot).push(rest.join('\n'));
   }
 }
 
@@ -212,6 +229,8 @@ export function assignRun(
     const pd: { firstLine: number; col: number } = pending;
     if (n) {
       if (n.col < nextIndent && n.col !== pd.col) close(true, false);
+    } else if (ctx.endMarker) {
+      if (0 < nextIndent && pd.col !== 0) close(true, false);
     } else if (isFootByBlank(pd)) close(true, pd.col < nextIndent);
   }
   if (pending) close(false, false);
@@ -228,8 +247,8 @@ export function assignRun(
         break;
       }
     }
-    // At the end of the document the root level closes only after everything.
-    if (at === -0.9 && !n && level.indent === 0) at = records.length;
+    // At the end of the document a level no deeper than the end column closes only after everything.
+    if (at === -0.9 && !n && level.indent <= ctx.endColumn) at = records.length;
     if (at < prevEnd) at = prevEnd;
     ends.push({ level, at });
     prevEnd = at;
@@ -257,10 +276,15 @@ export function assignRun(
     // With feet read past the root, the comments right above the scalar there (no blank line
     // between) are not the document's (checked with go-yaml v3).
     const dropLast = !!ctx.trailingFoot && run.length > 0 && !run[run.length - 1].blank;
-    records.forEach((r, i) => {
-      if (dropLast && i === records.length - 1) return;
-      if ((r.foot && feet.includes(r)) || !r.foot) ctx.docFoot.push(text(r));
-    });
+    const kept = dropLast ? records.slice(0, -1) : records;
+    // The document's end event keeps its heads only when no foot reached it (parserc.go at v3.0.1,
+    // parse_document_end: a head becomes the foot only without one; decode.go keeps the foot).
+    const footReached = kept.some((r) => r.foot && feet.includes(r));
+    for (const r of kept) {
+      if (r.foot) {
+        if (feet.includes(r)) ctx.docFoot.push(text(r));
+      } else if (!footReached) (ctx.endMarker ? ctx.endHead : ctx.docFoot).push(text(r));
+    }
     return;
   }
   if (feet.length) {

@@ -154,7 +154,7 @@ class PieceParser {
     this.src = input.text;
     this.len = this.src.length;
     for (let i = this.src.indexOf('\n'); i !== -1; i = this.src.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
-    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [] };
+    this.ctx = { doc: newNode('document'), docFirstLine: 1, docFoot: [], endColumn: 0, endMarker: false, endHead: [] };
   }
 
   /** kyaml decodes one document per piece: whatever follows a `...` is not read. */
@@ -195,16 +195,17 @@ class PieceParser {
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
-    let endFoot = '';
-    if (this.atDocumentEnd()) {
+    let endBelow = '';
+    let endCommented = false;
+    const endMarker = this.atDocumentEnd();
+    if (endMarker) {
       const endLine = this.lineOf(this.pos);
-      const before = this.takeBlockAbove(endLine, innermostOpenColumn(doc.content[0]) === 0);
       this.content(endLine);
       this.pos += 3;
-      const commented = /^[ \t]+#/.test(src.slice(this.pos, this.lineStarts[endLine] ?? this.len));
+      endCommented = /^[ \t]+#/.test(src.slice(this.pos, this.lineStarts[endLine] ?? this.len));
       this.skip();
-      const below = this.takeBlockBelow(endLine);
-      endFoot = commented ? before : below || before;
+      endBelow = this.takeBlockBelow(endLine);
+      this.ctx.endMarker = true;
     }
     const root = doc.content[0];
     if (!root || (root.kind === 'scalar' && root.tag === '!!null' && !root.anchor)) return null;
@@ -215,34 +216,25 @@ class PieceParser {
     if (held) this.ctx.docFoot.push(held);
     this.nextScalarHead = this.nextScalarFoot = '';
     this.ctx.trailingFoot = trailingFoot;
+    if (!endMarker) this.ctx.endColumn = lastLineColumns(src);
     this.endRun(null);
     if (trailingFoot) this.ctx.docFoot.push(trailingFoot);
-    if (endFoot) this.ctx.docFoot.push(endFoot);
+    // DOCUMENT-END takes the heads left above the marker as its foot only when it has no foot of
+    // its own: the comment lines right below it (parserc.go at v3.0.1, parse_document_end).
+    if (endMarker) {
+      const above = this.ctx.endHead.join('\n');
+      const endFoot = endCommented ? above : endBelow || above;
+      if (endFoot) this.ctx.docFoot.push(endFoot);
+    }
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
   }
 
   /**
-   * The document foot a `...` marker on `endLine` gives (go-yaml's DOCUMENT-END event, checked
-   * with go-yaml v3 and kpt): the comment lines right below the marker, else the comment lines
-   * right above it (at column 0, or at any column when the innermost block collection still open
-   * starts at column 0); the others around the marker are dropped. Takes the block right above
-   * out of the pending run (it is no key's foot then).
+   * The comment lines right below the `...` on `endLine`, which become the document foot in place
+   * of the comments left above it (go-yaml's DOCUMENT-END event, checked with go-yaml v3 and kpt);
+   * drops the rest.
    */
-  private takeBlockAbove(endLine: number, anyColumn: boolean): string {
-    const run = this.run;
-    let i = run.length;
-    for (; i > 0; i--) {
-      const l = run[i - 1];
-      if (l.blank || (l.col !== 0 && !anyColumn) || l.line !== endLine - (run.length - i) - 1) break;
-    }
-    if (i === run.length) return '';
-    const block = run.splice(i).map((l) => l.text);
-    this.runHasText = run.some((l) => !l.blank);
-    return block.join('\n');
-  }
-
-  /** The comment lines right below the `...` on `endLine` (see takeBlockAbove); drops the rest. */
   private takeBlockBelow(endLine: number): string {
     const below = this.takeRunAfter(endLine);
     const block: string[] = [];
@@ -492,6 +484,20 @@ class PieceParser {
     if (seen !== undefined) return seen;
     if (table.size < INTERN_MAX_ENTRIES) table.set(text, text);
     return text;
+  }
+
+  /**
+   * Whether the comments below the last scalar key of a mapping with no ':' are no foot of that
+   * key: dedented below the mapping's column (go-yaml anchors them at their own start), or before
+   * a `...` that ends a mapping at column 0 (its comment scan sees the marker and keeps them a
+   * head: scannerc.go at v3.0.1, yaml_parser_scan_comments). They are read as the comments after
+   * the key's entry then.
+   */
+  private keyCommentsFloat(between: readonly RunLine[], indent: number): boolean {
+    const mapEnds = this.pos >= this.len || this.atDocumentEnd() || this.colOf(this.pos) < indent;
+    if (!mapEnds) return false;
+    const first = between.find((l) => !l.fromDash && !l.blank);
+    return (first !== undefined && first.col < indent) || (indent === 0 && this.atDocumentEnd());
   }
 
   /** Removes the pending run's lines below `line` (and those moved from a dash) and returns them. */
@@ -895,6 +901,9 @@ class PieceParser {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
             // Its last token is the '?', not a ':': the line below is a foot line (associate.ts
             // assignRun), so a comment there is the key's foot once a foot line exists.
+            e.hasValue = true;
+          } else if (betweenText && this.keyCommentsFloat(between, indent)) {
+            for (const l of between) if (!l.fromDash) this.pushRun(l);
             e.hasValue = true;
           } else if (betweenText) {
             key.footComment = joinComment(key.footComment, betweenText);
@@ -1322,15 +1331,15 @@ class PieceParser {
   }
 }
 
-/** The 0-based column of the innermost block collection still open at the end of `root`. */
-function innermostOpenColumn(root: YNode | undefined): number {
-  let col = 0;
-  for (
-    let n = root;
-    n && (n.kind === 'mapping' || n.kind === 'sequence') && n.style !== 'flow' && n.content.length > 0;
-  ) {
-    col = n.column - 1;
-    n = n.content[n.content.length - 1];
+/**
+ * go-yaml's column at the end of `src` (0-based): the characters of its last line, 0 after a
+ * final line break. Its marks count characters, not UTF-16 units.
+ */
+function lastLineColumns(src: string): number {
+  let n = 0;
+  for (let i = src.lastIndexOf('\n') + 1; i < src.length; i++) {
+    const c = src.charCodeAt(i);
+    if (c < 0xdc00 || c > 0xdfff) n++;
   }
-  return col;
+  return n;
 }
