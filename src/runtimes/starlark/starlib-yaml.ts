@@ -10,8 +10,8 @@
  * `yaml.dumps(value)`: yaml.v2's `Marshal`: keys sorted (go-yaml's natural order), block style,
  * sequences not indented under their key, multi-line strings literal, YAML 1.1 keywords quoted,
  * integral floats written as ints; a set fails with `sets aren't yet supported`, other values with
- * `unrecognized starlark type: <type>`. Known difference: yaml.v2 folds plain strings longer than
- * 80 columns; krmfn writes them on one line.
+ * `unrecognized starlark type: <type>`. Plain and quoted strings are folded at a space past
+ * column 80, as yaml.v2's emitter does.
  */
 import { KrmfnError } from '../../core/errors.ts';
 import { parseYamlFile, emitYamlDocument } from '../../core/yaml/index.ts';
@@ -64,6 +64,8 @@ const FLOATS: Readonly<Record<string, number>> = {
 };
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const GO_FLOAT = /^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|inf(?:inity)?|nan)$/i;
+/** yaml.v2's `yaml.Marshal` emitter width (go-yaml/yaml emitterc.go `yaml_emitter_emit_stream_start` at v2.4.0). */
+const YAML_V2_BEST_WIDTH = 80;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
@@ -262,7 +264,7 @@ export function createYamlModule(limits: YamlModuleLimits): Module {
     }
     if (root.kind === 'mapping' && root.content.length === 0) root = newNode('mapping', { style: 'flow' });
     if (root.kind === 'sequence' && root.content.length === 0) root = newNode('sequence', { style: 'flow' });
-    const text = emitYamlDocument(documentNode(root), 'compact');
+    const text = emitYamlDocument(documentNode(root), 'compact', { foldWidth: YAML_V2_BEST_WIDTH });
     thread.alloc(text.length);
     return fromHostString(text);
   });
