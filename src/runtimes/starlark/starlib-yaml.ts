@@ -21,6 +21,7 @@ import type { Value } from '../../starlark/index.ts';
 import { unpack, wantString } from '../../starlark/lib/args.ts';
 import { STANDARD_BASE64, base64Decode } from '../../starlark/lib/starlib/base64.ts';
 import { OutputConversionError, starlarkToNode } from './convert.ts';
+import { yamlV2ErrorText } from './starlib-yaml-errors.ts';
 import { formatG } from '../../starlark/value/float.ts';
 
 const BOOLS: Readonly<Record<string, boolean>> = {
@@ -248,7 +249,7 @@ export function createYamlModule(limits: YamlModuleLimits): Module {
     try {
       doc = parseYamlFile(toHostString(src)).docs[0];
     } catch (e) {
-      if (e instanceof KrmfnError) fail(e.message.startsWith('yaml:') ? e.message : `yaml: ${e.message}`);
+      if (e instanceof KrmfnError) fail(yamlV2ErrorText(e, toHostString(src)));
       throw e;
     }
     return doc ? toValue(doc, 0, { aliases: 0, ...limits }) : None;

@@ -1,0 +1,52 @@
+/**
+ * yaml.v2's wording of a syntax error (go-yaml/yaml yaml.go at v2.4.0, `parser.fail`) from the
+ * KrmfnError our go-yaml v3-style parser throws (src/core/yaml/parser.ts): `yaml: line N: problem`
+ * with N the 0-based line of the problem mark, plus one for scanner errors, and no line when that
+ * is line 0 (v3 counts from the context mark instead). Composer errors (an unknown anchor) carry
+ * no line. yaml.v2's scanner reports a simple key without its `:` where it reads the next token
+ * (scannerc.go at v2.4.0, `yaml_simple_key_is_valid`): where the key's plain scan stopped, past
+ * blank lines; our parser marks the key's own line.
+ */
+import type { KrmfnError } from '../../core/errors.ts';
+import { normalizeNewlines } from '../../core/yaml/read.ts';
+
+const V3_PREFIX = /^yaml: (?:line \d+: )?/;
+
+/** The problems of yaml.v2's parser (parserc.go at v2.4.0 `yaml_parser_set_parser_error*`); all others are the scanner's. */
+const V2_PARSER_PROBLEMS = new Set([
+  "did not find expected ',' or ']'",
+  "did not find expected ',' or '}'",
+  "did not find expected '-' indicator",
+  'did not find expected <document start>',
+  'did not find expected key',
+  'did not find expected node content',
+  'found duplicate %TAG directive',
+  'found duplicate %YAML directive',
+  'found incompatible YAML document',
+  'found undefined tag handle',
+]);
+const NO_LINE = /^unknown anchor /;
+const MISSING_COLON = "could not find expected ':'";
+
+/**
+ * 0-based line where yaml.v2's plain scalar scan after the key on 1-based `line` stops: that line
+ * when a comment ends it, else the next line holding anything but blanks (a comment counts).
+ */
+function keyScanEndLine(text: string, line: number): number {
+  const lines = text.split('\n');
+  let row = line - 1;
+  if (/[ \t]#/.test(lines[row] ?? '')) return row;
+  row++;
+  while (row < lines.length - 1 && /^[ \t]*$/.test(lines[row])) row++;
+  return Math.min(row, lines.length - 1);
+}
+
+export function yamlV2ErrorText(e: KrmfnError, source: string): string {
+  if (e.code !== 'yaml-syntax' || e.line === undefined)
+    return e.message.startsWith('yaml:') ? e.message : `yaml: ${e.message}`;
+  const problem = e.message.replace(V3_PREFIX, '');
+  if (NO_LINE.test(problem)) return `yaml: ${problem}`;
+  const problemLine = problem === MISSING_COLON ? keyScanEndLine(normalizeNewlines(source), e.line) : e.line - 1;
+  const line = problemLine === 0 ? 0 : problemLine + (V2_PARSER_PROBLEMS.has(problem) ? 0 : 1);
+  return line === 0 ? `yaml: ${problem}` : `yaml: line ${line}: ${problem}`;
+}
