@@ -5,10 +5,12 @@
  * is line 0 (v3 counts from the context mark instead). Composer errors (an unknown anchor) carry
  * no line. yaml.v2's scanner reports a simple key without its `:` where it reads the next token
  * (scannerc.go at v2.4.0, `yaml_simple_key_is_valid`): where the key's plain scan stopped, past
- * blank lines; our parser marks the key's own line.
+ * blank lines; our parser marks the key's own line. Characters yaml.v2's reader refuses (controls)
+ * fail as `yaml: control characters are not allowed`, which our parser accepts.
  */
 import type { KrmfnError } from '../../core/errors.ts';
 import { normalizeNewlines } from '../../core/yaml/read.ts';
+import { utf8Length } from '../../core/yaml/emit.ts';
 
 const V3_PREFIX = /^yaml: (?:line \d+: )?/;
 
@@ -49,4 +51,36 @@ export function yamlV2ErrorText(e: KrmfnError, source: string): string {
   const problemLine = problem === MISSING_COLON ? keyScanEndLine(normalizeNewlines(source), e.line) : e.line - 1;
   const line = problemLine === 0 ? 0 : problemLine + (V2_PARSER_PROBLEMS.has(problem) ? 0 : 1);
   return line === 0 ? `yaml: ${problem}` : `yaml: line ${line}: ${problem}`;
+}
+
+/** yaml.v2's reader (readerc.go at v2.4.0, `yaml_parser_update_buffer`) decodes its input 512 bytes at a time. */
+const READ_CHUNK = 512;
+export const CONTROL_CHARACTERS = 'yaml: control characters are not allowed';
+/** What yaml.v2's reader refuses: all but tab, LF, CR, printable ASCII, NEL, U+00A0–U+D7FF, U+E000–U+FFFD and the astral planes. */
+const REFUSED = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
+/** Byte offset of the first character yaml.v2's reader refuses, or -1. */
+export function refusedCharacterOffset(text: string): number {
+  const m = REFUSED.exec(text);
+  return m ? utf8Length(text.slice(0, m.index)) : -1;
+}
+
+/** Byte offset (approximate under CRLF) of a parse error's line and column in `text`. */
+function errorOffset(text: string, e: KrmfnError): number {
+  const lines = normalizeNewlines(text).split('\n');
+  const row = (e.line ?? 1) - 1;
+  let n = 0;
+  for (let r = 0; r < row && r < lines.length; r++) n += utf8Length(lines[r]) + 1;
+  return n + utf8Length((lines[row] ?? '').slice(0, (e.column ?? 1) - 1));
+}
+
+/**
+ * Whether yaml.v2 reports the refused character at byte `refused` rather than the syntax error `e`
+ * (or a successful parse, `e` undefined): its reader checks a 512-byte chunk when the scanner first
+ * needs it, so a refused character wins unless the error lies in an earlier chunk.
+ */
+export function refusedCharacterFirst(text: string, refused: number, e: KrmfnError | undefined): boolean {
+  if (refused < 0) return false;
+  if (e === undefined || e.line === undefined) return true;
+  return Math.floor(refused / READ_CHUNK) <= Math.floor(errorOffset(text, e) / READ_CHUNK);
 }

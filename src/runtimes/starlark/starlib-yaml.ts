@@ -4,7 +4,8 @@
  *
  * `yaml.loads(source)`: the first document, with yaml.v2's YAML 1.1 resolution of plain scalars
  * (`yes`/`on`/`y` → True, `0777` → 511, `1_000` → 1000, `08` → 8.0, `.inf`, `~` → None;
- * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded. Go's map
+ * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded. Errors
+ * read as yaml.v2's (starlib-yaml-errors.ts). Go's map
  * iteration order makes upstream's dict order random; krmfn keeps document order.
  *
  * `yaml.dumps(value)`: yaml.v2's `Marshal`: keys sorted (go-yaml's natural order), block style,
@@ -21,7 +22,12 @@ import type { Value } from '../../starlark/index.ts';
 import { unpack, wantString } from '../../starlark/lib/args.ts';
 import { STANDARD_BASE64, base64Decode } from '../../starlark/lib/starlib/base64.ts';
 import { OutputConversionError, starlarkToNode } from './convert.ts';
-import { yamlV2ErrorText } from './starlib-yaml-errors.ts';
+import {
+  CONTROL_CHARACTERS,
+  refusedCharacterFirst,
+  refusedCharacterOffset,
+  yamlV2ErrorText,
+} from './starlib-yaml-errors.ts';
 import { formatG } from '../../starlark/value/float.ts';
 
 const BOOLS: Readonly<Record<string, boolean>> = {
@@ -196,6 +202,20 @@ function goSharpV(v: Value): string {
   return String(v);
 }
 
+const isMap = (n: YNode): boolean => n.kind === 'mapping' || (n.kind === 'alias' && n.alias?.kind === 'mapping');
+
+/**
+ * The mappings a merge key's value writes into its mapping, in writing order (go-yaml/yaml
+ * decode.go at v2.4.0, `decoder.merge`): a mapping or an alias of one, or a sequence of them
+ * written last to first (earlier ones win). Each overwrites the keys written before it, and the
+ * keys after it overwrite it. Anything else fails as yaml.v2 does.
+ */
+function mergeSources(v: YNode): YNode[] {
+  if (v.kind === 'sequence' && v.content.every(isMap)) return [...v.content].reverse();
+  if (isMap(v)) return [v];
+  return fail('yaml: map merge requires map or sequence of maps as the value');
+}
+
 interface LoadBudget {
   aliases: number;
   maxAliases: number;
@@ -217,20 +237,17 @@ function toValue(n: YNode, depth: number, budget: LoadBudget): Value {
     case 'mapping': {
       const d = new Dict();
       const c = n.content;
-      const merges: Value[] = [];
       for (let i = 0; i + 1 < c.length; i += 2) {
         const k = c[i];
         if (k.kind === 'scalar' && k.style === '' && k.value === '<<') {
-          merges.push(toValue(c[i + 1], depth + 1, budget));
+          for (const src of mergeSources(c[i + 1]))
+            for (const [mk, mv] of (toValue(src, depth + 1, budget) as Dict).entries()) d.insert(mk, mv);
           continue;
         }
         const key = toValue(k, depth + 1, budget);
         if (key instanceof Dict || key instanceof List) fail(`yaml: invalid map key: ${goSharpV(key)}`);
         d.insert(key, toValue(c[i + 1], depth + 1, budget));
       }
-      for (const m of merges)
-        for (const src of m instanceof List ? m.elems : [m])
-          if (src instanceof Dict) for (const [mk, mv] of src.entries()) if (!d.has(mk)) d.insert(mk, mv);
       return d;
     }
   }
@@ -245,13 +262,16 @@ export function createYamlModule(limits: YamlModuleLimits): Module {
   const loads = new Builtin('loads', (thread, args, kwargs) => {
     const src = wantString('loads', 'source', unpack('loads', args, kwargs, ['source']).values[0]!);
     thread.alloc(4 * src.length);
+    const text = toHostString(src);
+    const refused = refusedCharacterOffset(text);
     let doc: YNode | undefined;
     try {
-      doc = parseYamlFile(toHostString(src)).docs[0];
+      doc = parseYamlFile(text).docs[0];
     } catch (e) {
-      if (e instanceof KrmfnError) fail(yamlV2ErrorText(e, toHostString(src)));
-      throw e;
+      if (!(e instanceof KrmfnError)) throw e;
+      fail(refusedCharacterFirst(text, refused, e) ? CONTROL_CHARACTERS : yamlV2ErrorText(e, text));
     }
+    if (refused >= 0) fail(CONTROL_CHARACTERS);
     return doc ? toValue(doc, 0, { aliases: 0, ...limits }) : None;
   });
   const dumps = new Builtin('dumps', (thread, args, kwargs) => {
