@@ -5,7 +5,7 @@
  * is line 0 (v3 counts from the context mark instead). Composer errors (an unknown anchor) carry
  * no line. yaml.v2's scanner reports a simple key without its `:` where it reads the next token
  * (scannerc.go at v2.4.0, `yaml_simple_key_is_valid`): where the key's plain scan stopped, past
- * blank lines; our parser marks the key's own line. Characters yaml.v2's reader refuses (controls)
+ * its continuation lines; our parser marks the key's own line. Characters yaml.v2's reader refuses (controls)
  * fail as `yaml: control characters are not allowed`, which our parser accepts.
  */
 import type { KrmfnError } from '../../core/errors.ts';
@@ -31,16 +31,24 @@ const NO_LINE = /^unknown anchor /;
 const MISSING_COLON = "could not find expected ':'";
 
 /**
- * 0-based line where yaml.v2's plain scalar scan after the key on 1-based `line` stops: that line
- * when a comment ends it, else the next line holding anything but blanks (a comment counts).
+ * 0-based line where yaml.v2's plain scan of the key on 1-based `line` stops (scannerc.go at v2.4.0,
+ * `yaml_parser_scan_plain_scalar`): that line when a comment ends it; else it continues over blank
+ * lines and lines indented past the key, and stops at the first other line, at a comment, or at a
+ * line holding `: ` or ` #`; at the end of the input, the last line.
  */
 function keyScanEndLine(text: string, line: number): number {
   const lines = text.split('\n');
-  let row = line - 1;
-  if (/[ \t]#/.test(lines[row] ?? '')) return row;
-  row++;
-  while (row < lines.length - 1 && /^[ \t]*$/.test(lines[row])) row++;
-  return Math.min(row, lines.length - 1);
+  const row = line - 1;
+  const keyLine = lines[row] ?? '';
+  if (/[ \t]#/.test(keyLine)) return row;
+  const indent = keyLine.length - keyLine.trimStart().length;
+  for (let r = row + 1; r < lines.length; r++) {
+    const l = lines[r];
+    const body = l.trimStart();
+    if (body === '') continue;
+    if (l.length - body.length <= indent || body[0] === '#' || /:(?: |$)|[ \t]#/.test(body)) return r;
+  }
+  return lines.length - 1;
 }
 
 export function yamlV2ErrorText(e: KrmfnError, source: string): string {
