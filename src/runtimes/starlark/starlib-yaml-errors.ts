@@ -34,7 +34,8 @@ const MISSING_COLON = "could not find expected ':'";
  * 0-based line where yaml.v2's plain scan of the key on 1-based `line` stops (scannerc.go at v2.4.0,
  * `yaml_parser_scan_plain_scalar`): that line when a comment ends it; else it continues over blank
  * lines and lines indented past the key, and stops at the first other line, at a comment, or at a
- * line holding `: ` or ` #`; at the end of the input, the last line.
+ * line holding `: ` or ` #`; at the end of the input, its last line (the line after it for a key
+ * on that line).
  */
 function keyScanEndLine(text: string, line: number): number {
   const lines = text.split('\n');
@@ -48,7 +49,9 @@ function keyScanEndLine(text: string, line: number): number {
     if (body === '') continue;
     if (l.length - body.length <= indent || body[0] === '#' || /:(?: |$)|[ \t]#/.test(body)) return r;
   }
-  return lines.length - 1;
+  // A key on the input's last line is still valid where its scan ends; the scanner then forces a
+  // line break at the end of the input (`yaml_parser_fetch_stream_end`) and finds it stale there.
+  return lines.length - 1 > row ? lines.length - 1 : lines.length;
 }
 
 export function yamlV2ErrorText(e: KrmfnError, source: string): string {
