@@ -86,12 +86,13 @@ function errorOffset(text: string, e: KrmfnError): number {
 }
 
 /**
- * Whether yaml.v2 reports the refused character at byte `refused` rather than the syntax error `e`
- * (or a successful parse, `e` undefined): its reader checks a 512-byte chunk when the scanner first
- * needs it, so a refused character wins unless the error lies in an earlier chunk.
+ * Whether yaml.v2 reports the refused character at byte `refused` rather than the syntax error `e`,
+ * or (`e` undefined) rather than a parse that read `end` bytes: its reader checks a 512-byte chunk
+ * when the scanner first needs it, so a refused character wins unless the scanner stops in an
+ * earlier chunk.
  */
-export function refusedCharacterFirst(text: string, refused: number, e: KrmfnError | undefined): boolean {
+export function refusedCharacterFirst(text: string, refused: number, e: KrmfnError | undefined, end: number): boolean {
   if (refused < 0) return false;
-  if (e === undefined || e.line === undefined) return true;
-  return Math.floor(refused / READ_CHUNK) <= Math.floor(errorOffset(text, e) / READ_CHUNK);
+  const stop = e === undefined ? end : e.line === undefined ? 0 : errorOffset(text, e);
+  return Math.floor(refused / READ_CHUNK) <= Math.floor(stop / READ_CHUNK);
 }

@@ -4,8 +4,8 @@
  *
  * `yaml.loads(source)`: the first document, with yaml.v2's YAML 1.1 resolution of plain scalars
  * (`yes`/`on`/`y` → True, `0777` → 511, `1_000` → 1000, `08` → 8.0, `.inf`, `~` → None;
- * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded. Errors
- * read as yaml.v2's (starlib-yaml-errors.ts). Go's map
+ * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded; only the
+ * first document is read (starlib-yaml-document.ts). Errors read as yaml.v2's (starlib-yaml-errors.ts). Go's map
  * iteration order makes upstream's dict order random; krmfn keeps document order.
  *
  * `yaml.dumps(value)`: yaml.v2's `Marshal`: keys sorted (go-yaml's natural order), block style,
@@ -28,6 +28,8 @@ import {
   refusedCharacterOffset,
   yamlV2ErrorText,
 } from './starlib-yaml-errors.ts';
+import { firstDocument } from './starlib-yaml-document.ts';
+import { utf8Length } from '../../core/yaml/emit.ts';
 import { formatG } from '../../starlark/value/float.ts';
 
 const BOOLS: Readonly<Record<string, boolean>> = {
@@ -263,15 +265,16 @@ export function createYamlModule(limits: YamlModuleLimits): Module {
     const src = wantString('loads', 'source', unpack('loads', args, kwargs, ['source']).values[0]!);
     thread.alloc(4 * src.length);
     const text = toHostString(src);
+    const first = firstDocument(text);
     const refused = refusedCharacterOffset(text);
     let doc: YNode | undefined;
     try {
-      doc = parseYamlFile(text).docs[0];
+      doc = parseYamlFile(first).docs[0];
     } catch (e) {
       if (!(e instanceof KrmfnError)) throw e;
-      fail(refusedCharacterFirst(text, refused, e) ? CONTROL_CHARACTERS : yamlV2ErrorText(e, text));
+      fail(refusedCharacterFirst(text, refused, e, 0) ? CONTROL_CHARACTERS : yamlV2ErrorText(e, text));
     }
-    if (refused >= 0) fail(CONTROL_CHARACTERS);
+    if (refusedCharacterFirst(text, refused, undefined, utf8Length(first))) fail(CONTROL_CHARACTERS);
     return doc ? toValue(doc, 0, { aliases: 0, ...limits }) : None;
   });
   const dumps = new Builtin('dumps', (thread, args, kwargs) => {

@@ -1,0 +1,18 @@
+/**
+ * The text yaml.v2's `Unmarshal` reads (go-yaml/yaml yaml.go at v2.4.0, `unmarshal`: one
+ * `parser.parse()`, the first document only): everything before the first `---` or `...` line at
+ * column 0 that follows the document's content, after leading comments, directives and the
+ * document's own `---`. Later documents are neither read nor checked, and kyaml's document
+ * separator rules (src/core/yaml/read.ts) never see them. Line numbers are kept.
+ */
+const MARKER = /^(?:---|\.\.\.)(?:[ \t]|$)/;
+const PREAMBLE = /^(?:[ \t]*(?:#.*)?|%.*)$/;
+
+export function firstDocument(text: string): string {
+  const lines = text.split('\n');
+  let i = 0;
+  while (i < lines.length && PREAMBLE.test(lines[i])) i++;
+  if (i < lines.length && /^---(?:[ \t]|$)/.test(lines[i])) i++;
+  for (let j = i; j < lines.length; j++) if (MARKER.test(lines[j])) return lines.slice(0, j).join('\n') + '\n';
+  return text;
+}
