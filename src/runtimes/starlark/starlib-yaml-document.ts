@@ -6,13 +6,19 @@
  * separator rules (src/core/yaml/read.ts) never see them. Line numbers are kept.
  */
 const MARKER = /^(?:---|\.\.\.)(?:[ \t]|$)/;
+const YAML_1 = /^%YAML[ \t]+1\.[0-9]+[ \t]*(?:#.*)?$/;
 const PREAMBLE = /^(?:[ \t]*(?:#.*)?|%.*)$/;
 
 export function firstDocument(text: string): string {
   const lines = text.split('\n');
   let i = 0;
   while (i < lines.length && PREAMBLE.test(lines[i])) i++;
-  if (i < lines.length && /^---(?:[ \t]|$)/.test(lines[i])) i++;
+  if (i < lines.length && /^---(?:[ \t]|$)/.test(lines[i])) {
+    // krmfn's parser reads no directives: one `%YAML 1.x` before the `---` is read as a blank line.
+    const version = lines.slice(0, i).filter((l) => l.startsWith('%'));
+    if (version.length === 1 && YAML_1.test(version[0])) lines[lines.indexOf(version[0])] = '';
+    i++;
+  }
   for (let j = i; j < lines.length; j++) if (MARKER.test(lines[j])) return lines.slice(0, j).join('\n') + '\n';
-  return text;
+  return lines.join('\n');
 }
