@@ -1,12 +1,13 @@
 /**
  * The go-yaml v3 output rules with kyaml's settings (docs/yaml-output.md, "Scalars"): indent 2, no line
- * width, unicode, `\n`, compact or wide sequences per document. Writes YNode trees; never uses the
+ * width (yaml.v2's folding at a width only when EmitOptions.foldWidth asks), unicode, `\n`, compact or wide sequences per document. Writes YNode trees; never uses the
  * `yaml` package's stringifier. Output is built from string parts joined once.
  */
 import type { YNode } from './node.ts';
 import type { SeqIndent } from './read.ts';
 import { resolvePlainTag } from './resolve.ts';
 import { analyzeScalar, blockScalar, spaces, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
+import { foldScalar } from './emit-fold.ts';
 
 export type { SeqIndent } from './read.ts';
 
@@ -25,13 +26,16 @@ export function emitYamlFile(docs: readonly YNode[], seqIndent: SeqIndent | read
  * Emitter dialects. `tabsInBlocks`: the go-yaml v3.0.4 (go.yaml.in/yaml/v3) rule that a tab does
  * not forbid literal/folded block scalars (kyaml v0.21, kpt v1.0.0-beta.67); go-yaml v3.0.1 (kyaml
  * v0.15, kpt v1.0.0-beta.56) double-quotes such values. Default: the v3.0.1 rule.
+ * `foldWidth`: yaml.v2's best width (80 for `yaml.Marshal`): plain and quoted block values and
+ * explicit keys are folded at a space past that column (emit-fold.ts). Default: no line width.
  */
 export interface EmitOptions {
   tabsInBlocks?: boolean;
+  foldWidth?: number;
 }
 
 export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent, opts: EmitOptions = {}): string {
-  const e = new Emitter(seqIndent === 'compact', opts.tabsInBlocks ?? false);
+  const e = new Emitter(seqIndent === 'compact', opts.tabsInBlocks ?? false, opts.foldWidth);
   e.document(doc);
   return e.finish();
 }
@@ -59,10 +63,24 @@ class Emitter {
   private footCol = -1;
   private readonly compact: boolean;
   private readonly tabsInBlocks: boolean;
+  private readonly foldWidth: number | undefined;
 
-  constructor(compact: boolean, tabsInBlocks: boolean) {
+  constructor(compact: boolean, tabsInBlocks: boolean, foldWidth: number | undefined) {
     this.compact = compact;
     this.tabsInBlocks = tabsInBlocks;
+    this.foldWidth = foldWidth;
+  }
+
+  /** Characters written on the current line so far. */
+  private column(): number {
+    let n = 0;
+    for (let i = this.out.length - 1; i >= 0; i--) {
+      const part = this.out[i];
+      const nl = part.lastIndexOf('\n');
+      if (nl >= 0) return n + Array.from(part.slice(nl + 1)).length;
+      n += Array.from(part).length;
+    }
+    return n;
   }
 
   finish(): string {
@@ -215,17 +233,34 @@ class Emitter {
     const style = this.scalarStyle(n, ctx);
     switch (style) {
       case '':
-        return n.value;
+        return this.fold(n, ctx, n.value, 'plain', contentIndent);
       case 'single':
-        return writeSingleQuoted(n.value, spaces(indent));
+        return this.fold(n, ctx, writeSingleQuoted(n.value, spaces(indent)), 'single', contentIndent);
       case 'double':
-        return writeDoubleQuoted(n.value);
+        return this.fold(n, ctx, writeDoubleQuoted(n.value), 'double', contentIndent);
       case 'literal':
       case 'folded':
         return blockScalar(n.value, style, contentIndent, lineComment);
       default:
         return writeDoubleQuoted(n.value);
     }
+  }
+
+  /**
+   * With a fold width, a block value or explicit key (yaml.v2 folds all but simple keys; flow
+   * scalars are left on one line), written after its props on the current line.
+   */
+  private fold(
+    n: YNode,
+    ctx: ScalarContext,
+    text: string,
+    style: 'plain' | 'single' | 'double',
+    indent: number,
+  ): string {
+    if (this.foldWidth === undefined || (ctx !== 'value' && ctx !== 'explicit-key') || !text.includes(' ')) return text;
+    const props = this.props(n);
+    const column = this.column() + (props ? Array.from(props).length + 1 : 0);
+    return foldScalar(text, style, column, indent, this.foldWidth);
   }
 
   /**

@@ -4,14 +4,15 @@
  *
  * `yaml.loads(source)`: the first document, with yaml.v2's YAML 1.1 resolution of plain scalars
  * (`yes`/`on`/`y` → True, `0777` → 511, `1_000` → 1000, `08` → 8.0, `.inf`, `~` → None;
- * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded. Go's map
+ * timestamps stay strings; quoted scalars are strings); merge keys and aliases expanded; only the
+ * first document is read (starlib-yaml-document.ts). Errors read as yaml.v2's (starlib-yaml-errors.ts). Go's map
  * iteration order makes upstream's dict order random; krmfn keeps document order.
  *
  * `yaml.dumps(value)`: yaml.v2's `Marshal`: keys sorted (go-yaml's natural order), block style,
  * sequences not indented under their key, multi-line strings literal, YAML 1.1 keywords quoted,
  * integral floats written as ints; a set fails with `sets aren't yet supported`, other values with
- * `unrecognized starlark type: <type>`. Known difference: yaml.v2 folds plain strings longer than
- * 80 columns; krmfn writes them on one line.
+ * `unrecognized starlark type: <type>`. Plain and quoted strings are folded at a space past
+ * column 80, as yaml.v2's emitter does.
  */
 import { KrmfnError } from '../../core/errors.ts';
 import { parseYamlFile, emitYamlDocument } from '../../core/yaml/index.ts';
@@ -21,6 +22,14 @@ import type { Value } from '../../starlark/index.ts';
 import { unpack, wantString } from '../../starlark/lib/args.ts';
 import { STANDARD_BASE64, base64Decode } from '../../starlark/lib/starlib/base64.ts';
 import { OutputConversionError, starlarkToNode } from './convert.ts';
+import {
+  CONTROL_CHARACTERS,
+  refusedCharacterFirst,
+  refusedCharacterOffset,
+  yamlV2ErrorText,
+} from './starlib-yaml-errors.ts';
+import { firstDocument } from './starlib-yaml-document.ts';
+import { utf8Length } from '../../core/yaml/emit.ts';
 import { formatG } from '../../starlark/value/float.ts';
 
 const BOOLS: Readonly<Record<string, boolean>> = {
@@ -64,6 +73,8 @@ const FLOATS: Readonly<Record<string, number>> = {
 };
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const GO_FLOAT = /^[-+]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?|inf(?:inity)?|nan)$/i;
+/** yaml.v2's `yaml.Marshal` emitter width (go-yaml/yaml emitterc.go `yaml_emitter_emit_stream_start` at v2.4.0). */
+const YAML_V2_BEST_WIDTH = 80;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
 
@@ -193,6 +204,20 @@ function goSharpV(v: Value): string {
   return String(v);
 }
 
+const isMap = (n: YNode): boolean => n.kind === 'mapping' || (n.kind === 'alias' && n.alias?.kind === 'mapping');
+
+/**
+ * The mappings a merge key's value writes into its mapping, in writing order (go-yaml/yaml
+ * decode.go at v2.4.0, `decoder.merge`): a mapping or an alias of one, or a sequence of them
+ * written last to first (earlier ones win). Each overwrites the keys written before it, and the
+ * keys after it overwrite it. Anything else fails as yaml.v2 does.
+ */
+function mergeSources(v: YNode): YNode[] {
+  if (v.kind === 'sequence' && v.content.every(isMap)) return [...v.content].reverse();
+  if (isMap(v)) return [v];
+  return fail('yaml: map merge requires map or sequence of maps as the value');
+}
+
 interface LoadBudget {
   aliases: number;
   maxAliases: number;
@@ -214,20 +239,17 @@ function toValue(n: YNode, depth: number, budget: LoadBudget): Value {
     case 'mapping': {
       const d = new Dict();
       const c = n.content;
-      const merges: Value[] = [];
       for (let i = 0; i + 1 < c.length; i += 2) {
         const k = c[i];
         if (k.kind === 'scalar' && k.style === '' && k.value === '<<') {
-          merges.push(toValue(c[i + 1], depth + 1, budget));
+          for (const src of mergeSources(c[i + 1]))
+            for (const [mk, mv] of (toValue(src, depth + 1, budget) as Dict).entries()) d.insert(mk, mv);
           continue;
         }
         const key = toValue(k, depth + 1, budget);
         if (key instanceof Dict || key instanceof List) fail(`yaml: invalid map key: ${goSharpV(key)}`);
         d.insert(key, toValue(c[i + 1], depth + 1, budget));
       }
-      for (const m of merges)
-        for (const src of m instanceof List ? m.elems : [m])
-          if (src instanceof Dict) for (const [mk, mv] of src.entries()) if (!d.has(mk)) d.insert(mk, mv);
       return d;
     }
   }
@@ -242,13 +264,17 @@ export function createYamlModule(limits: YamlModuleLimits): Module {
   const loads = new Builtin('loads', (thread, args, kwargs) => {
     const src = wantString('loads', 'source', unpack('loads', args, kwargs, ['source']).values[0]!);
     thread.alloc(4 * src.length);
+    const text = toHostString(src);
+    const first = firstDocument(text);
+    const refused = refusedCharacterOffset(text);
     let doc: YNode | undefined;
     try {
-      doc = parseYamlFile(toHostString(src)).docs[0];
+      doc = parseYamlFile(first).docs[0];
     } catch (e) {
-      if (e instanceof KrmfnError) fail(e.message.startsWith('yaml:') ? e.message : `yaml: ${e.message}`);
-      throw e;
+      if (!(e instanceof KrmfnError)) throw e;
+      fail(refusedCharacterFirst(text, refused, e, 0) ? CONTROL_CHARACTERS : yamlV2ErrorText(e, text));
     }
+    if (refusedCharacterFirst(text, refused, undefined, utf8Length(first))) fail(CONTROL_CHARACTERS);
     return doc ? toValue(doc, 0, { aliases: 0, ...limits }) : None;
   });
   const dumps = new Builtin('dumps', (thread, args, kwargs) => {
@@ -262,7 +288,7 @@ export function createYamlModule(limits: YamlModuleLimits): Module {
     }
     if (root.kind === 'mapping' && root.content.length === 0) root = newNode('mapping', { style: 'flow' });
     if (root.kind === 'sequence' && root.content.length === 0) root = newNode('sequence', { style: 'flow' });
-    const text = emitYamlDocument(documentNode(root), 'compact');
+    const text = emitYamlDocument(documentNode(root), 'compact', { foldWidth: YAML_V2_BEST_WIDTH });
     thread.alloc(text.length);
     return fromHostString(text);
   });
