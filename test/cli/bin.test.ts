@@ -1,18 +1,16 @@
 // The installed entry point as a real process: `bin/krmfn.mjs` over dist/ (built by `npm test`;
 // built here first when missing). Renders the bundled example the way the README's first command does.
 import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
 beforeAll(() => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
 });
 
 test('krmfn render examples/hello --output stdout (README quick start)', () => {

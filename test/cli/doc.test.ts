@@ -1,8 +1,9 @@
 // `krmfn fn doc` as a real process: prints the built-in's docs page (builtins/docs/), or one error line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { beforeAll, expect, test } from 'vitest';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const krmfn = (...args: string[]) =>
@@ -13,10 +14,7 @@ const krmfn = (...args: string[]) =>
   });
 
 beforeAll(() => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
 });
 
 test('fn doc --image prints the docs page of the built-in the image names', () => {

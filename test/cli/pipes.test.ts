@@ -6,6 +6,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -23,10 +24,7 @@ function sh(script: string): { status: number | null; stdout: string; stderr: st
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
   tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-pipes-'));
   // Big enough (about 150 KB of ResourceList) that the writer is still writing when `head` exits.
   await fsp.mkdir(path.join(tmp, 'big'));

@@ -4,7 +4,7 @@
  * (an exec function writing `line "q"` 300,000 times to stderr).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   MAX_BLOCK_CHARS,
 } from '../../src/engine/text-output.ts';
 import { KrmfnError } from '../../src/core/errors.ts';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const truncating = { truncate: true, color: false };
 const full = { truncate: false, color: false };
@@ -72,10 +73,7 @@ const repo = path.resolve(import.meta.dirname, '../..');
 
 describe('krmfn render with a stderr flood (real process)', () => {
   beforeAll(() => {
-    if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-      const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-      if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-    }
+    ensureBuilt();
   });
 
   it('prints kpt text for 3,000,000 stderr lines and succeeds', async () => {

@@ -3,12 +3,13 @@
 // trace). The real CLI (bin/krmfn.mjs over dist/) on hostile packages, scripts and streams; the
 // position formatters on positions that are unknown.
 import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatErrorLocation } from '../../src/core/errors.ts';
 import { formatStarlarkPosition } from '../../src/starlark/index.ts';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -19,10 +20,7 @@ const HOST_TEXT =
   /\bline 0\b|:0:0\b|^\s+at |RangeError|TypeError|Invalid (string|array|typed array) length|Maximum call stack|Error: :|open :|""\s*:/m;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
   tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-error-text-'));
 });
 afterAll(async () => {

@@ -1,21 +1,19 @@
 // Exec functions as real processes under the real CLI (bin/krmfn.mjs over dist/): the deadline
 // and Ctrl-C kill the function's whole process group, a backgrounded grandchild holding the pipes
 // cannot keep krmfn alive, and a function's huge stderr is capped while it is read.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, promises as fsp, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
 let tmp = '';
 
 beforeAll(async () => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
   tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-exec-'));
 });
 afterAll(async () => {

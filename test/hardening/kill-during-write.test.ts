@@ -4,10 +4,11 @@
 // After each kill every file must hold exactly the bytes of one of the two renderings, and after
 // SIGINT/SIGTERM no temporary sibling may remain (docs/writes.md states the guarantee).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -65,10 +66,7 @@ function renderSync(pkg: string): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
   tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-kill-'));
 });
 

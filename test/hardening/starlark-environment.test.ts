@@ -3,10 +3,11 @@
 // `fn eval` gives it exactly what `--env` passes (kpt's `--env` semantics, docs/starlark.md), never
 // the rest of the host environment. test/builtins/starlark-env.test.ts covers `--env` in detail.
 import { spawnSync } from 'node:child_process';
-import { existsSync, promises as fsp } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ensureBuilt } from '../harness/built-cli.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -27,10 +28,7 @@ const STARLARK_RUN = [
 ].join('\n');
 
 beforeAll(async () => {
-  if (!existsSync(path.join(repo, 'dist/cli.js'))) {
-    const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-    if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-  }
+  ensureBuilt();
   tmp = await fsp.mkdtemp(path.join(os.tmpdir(), 'krmfn-star-env-'));
 });
 afterAll(async () => {

@@ -3,8 +3,9 @@
  * loopback port: its URL (from the "listening" log line), its JSON log lines, its resident memory
  * and a way to signal it. For the CLI and soak tests.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { ensureBuilt } from '../harness/built-cli.ts';
 import * as path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -19,11 +20,7 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function ensureBuilt(): void {
-  if (existsSync(path.join(repo, 'dist/cli.js')) && existsSync(path.join(repo, 'dist/serve-worker.js'))) return;
-  const b = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: repo, encoding: 'utf8' });
-  if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
-}
+export { ensureBuilt } from '../harness/built-cli.ts';
 
 /** `nodeArgs` go to the server's own Node (e.g. a heap limit); its workers set their own. */
 export async function startServeProcess(args: string[], nodeArgs: string[] = []): Promise<ServeProcess> {
