@@ -12,6 +12,7 @@ import { BUILTINS } from 'krmfn/builtins';
 import { OciClient, parseReference, pushWasmImage } from '../../src/core/oci/index.ts';
 import type { ServeConfig } from '../../src/node/serve/config.ts';
 import { startServer } from '../../src/node/serve/server.ts';
+import type { RenderResponseJson as RenderJson } from '../../src/node/serve/service.ts';
 import { createWorkerService } from '../../src/node/serve/worker-service.ts';
 import { TESTDATA } from '../wasm/fixtures.ts';
 import { REGISTRY_BINARY, SKIP_MESSAGE, startRegistry, type TestRegistry } from './registry.ts';
@@ -22,13 +23,6 @@ const functions = BUILTINS.map((b) => ({ name: b.name, images: b.images, summary
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n';
 const USER = 'servebot';
 const PASSWORD = 'serve-secret';
-
-interface RenderJson {
-  ok: boolean;
-  error?: string;
-  files: Record<string, string>;
-  log?: string;
-}
 
 describe.skipIf(!REGISTRY_BINARY)('krmfn serve: registry WASM images in the workers', () => {
   let reg: TestRegistry;

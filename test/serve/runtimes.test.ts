@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RenderResponseJson } from '../../src/node/serve/service.ts';
 import { ensureBuilt, startServeProcess, type ServeProcess } from './serve-process.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -40,7 +41,7 @@ const FILES = { Kptfile: KPTFILE, 'star.yaml': STAR, 'cm.yaml': CM };
 
 interface Answer {
   status: number;
-  body: { files?: Record<string, string>; log?: string; error?: string };
+  body: RenderResponseJson;
 }
 
 async function render(url: string): Promise<Answer> {
@@ -49,7 +50,7 @@ async function render(url: string): Promise<Answer> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ files: FILES }),
   });
-  return { status: res.status, body: (await res.json()) as Answer['body'] };
+  return { status: res.status, body: (await res.json()) as RenderResponseJson };
 }
 
 function krmfn(args: string[], env: Record<string, string> = {}): { status: number | null; stderr: string } {

@@ -12,6 +12,7 @@ import { BUILTINS } from 'krmfn/builtins';
 import { readTar, writeTar } from '../../src/core/tar.ts';
 import type { ServeConfig } from '../../src/node/serve/config.ts';
 import { startServer, type RunningServer } from '../../src/node/serve/server.ts';
+import type { RenderResponseJson as RenderJson } from '../../src/node/serve/service.ts';
 import { createWorkerService, type WorkerService } from '../../src/node/serve/worker-service.ts';
 
 const functions = BUILTINS.map((b) => ({ name: b.name, images: b.images, summary: b.summary }));
@@ -66,13 +67,6 @@ const starlark = (source: string): Record<string, string> => ({
 });
 const SET_DATA = 'for r in ctx.resource_list["items"]:\n  if r["kind"] == "ConfigMap":\n    r["data"] = {"k": "v"}';
 const LOOP = 'def spin():\n  n = 0\n  for i in range(1000000000):\n    n += i\nspin()';
-
-interface RenderJson {
-  ok: boolean;
-  error?: string;
-  files: Record<string, string>;
-  log: string;
-}
 
 function postRender(url: string, files: Record<string, string>, signal?: AbortSignal): Promise<Response> {
   return fetch(`${url}/v1/render`, {

@@ -17,7 +17,7 @@ import { readTar, writeTar } from '../../core/tar.ts';
 import { RUN_ENVELOPE_TYPE } from '../../runtimes/remote.ts';
 import type { RequestContext } from './guards.ts';
 import { HttpError, send } from './http.ts';
-import type { FunctionService } from './service.ts';
+import type { FunctionService, RenderResponseJson } from './service.ts';
 
 interface WorkContext extends RequestContext {
   body: Uint8Array;
@@ -128,7 +128,7 @@ export function renderHandler(service: FunctionService): (ctx: RequestContext) =
     const dec = new TextDecoder();
     const filesOut: Record<string, string> = {};
     for (const [p, d] of out.files) filesOut[p] = dec.decode(d);
-    const json = {
+    const json: RenderResponseJson = {
       ok: out.ok,
       ...(out.error ? { error: out.error } : {}),
       files: filesOut,

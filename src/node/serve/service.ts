@@ -41,6 +41,18 @@ export interface RenderResponse {
   error?: string;
 }
 
+/**
+ * The JSON body of `POST /v1/render` (docs/serve.md): a `RenderResponse` with the files as UTF-8
+ * text by path; `error` only on a failed render.
+ */
+export interface RenderResponseJson {
+  ok: boolean;
+  error?: string;
+  files: Record<string, string>;
+  results: FunctionResultList;
+  log: string;
+}
+
 export interface FunctionInfo {
   name: string;
   images: readonly string[];
