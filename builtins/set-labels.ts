@@ -378,6 +378,7 @@ export const SET_LABELS_VERSIONS: readonly string[] = Object.freeze([
   'v0.1.5',
   'v0.2.0',
   'v0.2.1',
+  'v0.2.2',
   'v0.2.3',
   'v0.2.4',
   'v0.2.5',

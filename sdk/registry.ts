@@ -16,6 +16,16 @@ import {
   type ImageInfo,
 } from '../src/core/image.ts';
 import { nearestName } from '../src/core/nearest-name.ts';
+import {
+  catalogPublishes,
+  catalogRegistry,
+  GHCR_REGISTRY,
+  GCR_REGISTRY,
+  registryLabel,
+  registryTags,
+  servesTagForm,
+  type RegistryTags,
+} from '../src/core/registry-tags.ts';
 import type { KrmFunction } from './define.ts';
 import type { JsonSchema } from './schema.ts';
 
@@ -81,7 +91,9 @@ export interface FindBuiltinOptions {
 
 /**
  * The built-in an image names (any catalog prefix, short names, released and floating tags,
- * digest pins under `options.digestPolicy`), or undefined.
+ * digest pins under `options.digestPolicy`), or undefined. A tag resolves only among the versions
+ * the image's registry serves (src/core/registry-tags.ts) that the built-in implements: a floating
+ * tag never picks a version its registry never published.
  */
 export function findBuiltin(
   registry: readonly BuiltinDescriptor[],
@@ -93,19 +105,38 @@ export function findBuiltin(
   const ref = parseImageRef(image);
   const policy = options.digestPolicy ?? 'tag';
   for (const d of registry) {
-    if (d.name === name) {
-      const r = resolveCatalogRef(ref.tag, ref.digest, d.versions, d.digests, policy);
-      return r
-        ? { descriptor: d, image: imageInfo(d.name, ref.tag, r.version, r.digest, r.digestVerified) }
-        : undefined;
-    }
-    const alias = d.aliases?.find((a) => a.name === name);
-    if (alias) {
-      const r = resolveCatalogRef(ref.tag, ref.digest, aliasVersions(alias), {}, policy);
-      return r ? { descriptor: d, image: imageInfo(d.name, ref.tag, alias.version, r.digest, false) } : undefined;
-    }
+    const alias = d.name === name ? undefined : d.aliases?.find((a) => a.name === name);
+    if (d.name !== name && !alias) continue;
+    const here = servedHere(image, name, alias ? aliasVersions(alias) : d.versions);
+    if (!servesTagForm(here.tags, ref.tag, ref.digest)) return undefined;
+    const r = resolveCatalogRef(ref.tag, ref.digest, here.versions, alias ? {} : d.digests, policy);
+    if (!r) return undefined;
+    return alias
+      ? { descriptor: d, image: imageInfo(d.name, ref.tag, alias.version, r.digest, false) }
+      : { descriptor: d, image: imageInfo(d.name, ref.tag, r.version, r.digest, r.digestVerified) };
   }
   return undefined;
+}
+
+interface ServedHere {
+  tags: RegistryTags;
+  /** The implemented versions this registry serves, oldest first. */
+  versions: string[];
+}
+
+/**
+ * What the image's registry serves of catalog function `name`, cut down to `implemented`. A
+ * host's own built-in under a name the catalog never published answers every registry with its
+ * own versions and every tag form.
+ */
+function servedHere(image: string, name: string, implemented: readonly string[]): ServedHere {
+  const registry = catalogRegistry(image) ?? GCR_REGISTRY;
+  if (!catalogPublishes(name)) {
+    const tags = { registry, versions: implemented, floating: true, latest: true, unstable: true };
+    return { tags, versions: [...implemented] };
+  }
+  const tags = registryTags(registry, name);
+  return { tags, versions: implemented.filter((v) => tags.versions.includes(v)) };
 }
 
 function aliasVersions(alias: ImageAlias): string[] {
@@ -133,14 +164,14 @@ export function explainNotBuiltin(
   const d = registry.find((x) => x.name === name || x.aliases?.some((a) => a.name === name));
   if (d) {
     const alias = d.aliases?.find((a) => a.name === name);
-    const versions = alias ? aliasVersions(alias) : d.versions;
+    const here = servedHere(image, name, alias ? aliasVersions(alias) : d.versions);
+    const versions = here.versions;
     if (ref.digest && (ref.tag === '' || options.digestPolicy === 'strict')) {
       return ref.tag === ''
         ? `${name} is pinned by digest only (${ref.digest}): krmfn runs its built-in by version and cannot tell which version that digest is; write ${name}:<version>@${ref.digest} (versions: ${versions.join(', ')})`
         : `krmfn cannot vouch for digest ${ref.digest} of ${name}:${ref.tag} (its built-in is a reimplementation, not that image) and digests are strict`;
     }
-    const near = nearestVersion(ref.tag, versions);
-    return `${name} has no version ${JSON.stringify(ref.tag)}; krmfn has ${versions.join(', ')} (also vX.Y, vX, latest, unstable)${near ? `; nearest: ${name}:${near}` : ''}`;
+    return unknownVersion(name, ref.tag, here, alias ? aliasVersions(alias) : d.versions);
   }
   // The catalog's starlark function is not a built-in: the Starlark runtime (src/runtimes/starlark.ts)
   // runs it, so this hint is seen only when a runtime chain leaves that runtime out.
@@ -156,4 +187,56 @@ export function explainNotBuiltin(
   ]);
   const hint = nearestName(name, names);
   return `no catalog function is named ${JSON.stringify(name)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : ''}`;
+}
+
+/**
+ * The unknown-version message: what krmfn can run from this registry, why this tag is not among
+ * it (a tag form the registry never publishes, a release krmfn does not implement, a release
+ * published on another registry), and the nearest version to write instead.
+ */
+function unknownVersion(name: string, tag: string, here: ServedHere, implemented: readonly string[]): string {
+  const where = registryLabel(here.tags.registry);
+  const shown = tag || 'latest';
+  const forms = [
+    ...(here.tags.floating ? ['vX.Y', 'vX'] : []),
+    ...(here.tags.latest ? ['latest'] : []),
+    ...(here.tags.unstable ? ['unstable'] : []),
+  ];
+  const has = `krmfn has ${here.versions.join(', ') || 'no version'} for ${where}${forms.length ? ` (also ${forms.join(', ')})` : ''}`;
+  const why = reason(name, tag, here, implemented);
+  const near = nearestVersion(shown, here.versions);
+  const elsewhere = near ? undefined : nearestElsewhere(name, shown, implemented);
+  const hint = near ? `; nearest: ${name}:${near}` : elsewhere ? `; nearest: ${elsewhere}` : '';
+  return `${name} has no version ${JSON.stringify(shown)}; ${has}${why ? `; ${why}` : ''}${hint}`;
+}
+
+function reason(name: string, tag: string, here: ServedHere, implemented: readonly string[]): string | undefined {
+  const where = registryLabel(here.tags.registry);
+  if (!servesTagForm(here.tags, tag, '')) {
+    return tag === '' || tag === 'latest'
+      ? `${where} publishes no "latest" tag (an image without tag pulls "latest")`
+      : `${where} publishes no ${JSON.stringify(tag)} tag`;
+  }
+  if (here.tags.versions.includes(tag) && !implemented.includes(tag)) {
+    return `${where} serves ${tag}, a release krmfn does not implement`;
+  }
+  if (implemented.includes(tag)) {
+    const others = [GCR_REGISTRY, GHCR_REGISTRY].filter(
+      (r) => r !== here.tags.registry && registryTags(r, name).versions.includes(tag),
+    );
+    return others.length
+      ? `${tag} was published on ${others.map(registryLabel).join(' and ')}, not on ${where}`
+      : `${tag} was never published on ${where}`;
+  }
+  return undefined;
+}
+
+/** The same tag, else the nearest implemented version, on a main catalog registry, as a full image name. */
+function nearestElsewhere(name: string, tag: string, implemented: readonly string[]): string | undefined {
+  for (const r of [GHCR_REGISTRY, GCR_REGISTRY]) {
+    const runnable = implemented.filter((v) => registryTags(r, name).versions.includes(v));
+    const near = runnable.includes(tag) ? tag : nearestVersion(tag, runnable);
+    if (near) return `${r}${name}:${near}`;
+  }
+  return undefined;
 }

@@ -35,13 +35,14 @@ describe('catalog lookup', () => {
   it.each([
     ['gcr.io/kpt-fn/set-namespace:v0.1.3', 'v0.1.3'],
     ['gcr.io/kpt-fn/set-namespace:v0.1', 'v0.1.4'],
-    ['gcr.io/kpt-fn/set-namespace:v0', 'v0.5.1'],
-    ['gcr.io/kpt-fn/set-namespace:v0.4', 'v0.4.5'],
+    ['gcr.io/kpt-fn/set-namespace:v0', 'v0.4.1'],
+    ['gcr.io/kpt-fn/set-namespace:v0.4', 'v0.4.1'],
+    ['ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4', 'v0.4.5'],
     ['set-namespace:v0.2.0', 'v0.2.0'],
-    ['ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest', 'v0.5.1'],
+    ['ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest', 'v0.4.5'],
     ['ghcr.io/kptdev/krm-functions-catalog/wasm/set-labels:v0.2.4', 'v0.2.4'],
-    ['gcr.io/kpt-fn-demo/set-labels:unstable', 'v0.2.5'],
-    ['gcr.io/kpt-fn/set-labels', 'v0.2.5'],
+    ['gcr.io/kpt-fn-demo/set-labels:v0.2.0', 'v0.2.0'],
+    ['ghcr.io/kptdev/krm-functions-catalog/set-labels', 'v0.2.5'],
     ['gcr.io/kpt-fn/set-label:v0.1.2', 'v0.1.3'],
   ])('%s → %s', (image, v) => {
     expect(version(image)).toBe(v);
@@ -55,6 +56,8 @@ describe('catalog lookup', () => {
     'gcr.io/kpt-fn/set-namespace@sha256:0000',
     'docker.io/me/set-namespace:v0.4.1',
     'gcr.io/kpt-fn/no-such-fn:v0.1.0',
+    'gcr.io/kpt-fn/set-labels',
+    'gcr.io/kpt-fn-demo/set-labels:unstable',
   ])('%s is not a built-in', (image) => {
     expect(findBuiltin(BUILTINS, image)).toBeUndefined();
   });
@@ -63,7 +66,7 @@ describe('catalog lookup', () => {
     expect(findBuiltin(BUILTINS, 'set-namespace:v0.4')?.image).toEqual({
       name: 'set-namespace',
       tag: 'v0.4',
-      version: 'v0.4.5',
+      version: 'v0.4.1',
     });
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { matchesLabelSelector } from '../../../builtins/apply-replacements.ts';
 import { runBuiltin } from '../run-builtin.ts';
 
-const IMG = 'gcr.io/kpt-fn/apply-replacements';
+const IMG = 'ghcr.io/kptdev/krm-functions-catalog/apply-replacements';
 const cfg = (body: string): string =>
   `apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\nreplacements:\n${body}`;
 

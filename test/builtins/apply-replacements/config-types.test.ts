@@ -64,7 +64,11 @@ const CASES: [string, string][] = [
 describe('apply-replacements: typed config errors', () => {
   it.each(CASES)('%j', async (body, want) => {
     for (const tag of ['v0.1.0', 'v0.1.1', 'v0.1.2']) {
-      const r = await runBuiltin(`gcr.io/kpt-fn/apply-replacements:${tag}`, SOURCE, config(body));
+      const r = await runBuiltin(
+        `ghcr.io/kptdev/krm-functions-catalog/apply-replacements:${tag}`,
+        SOURCE,
+        config(body),
+      );
       expect(r.exitCode, tag).toBe(1);
       expect(
         r.results.map((x) => x.message),

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBuiltin } from '../run-builtin.ts';
 
-const IMG = 'gcr.io/kpt-fn/apply-replacements';
+const IMG = 'ghcr.io/kptdev/krm-functions-catalog/apply-replacements';
 const TAGS = ['v0.1.1', 'v0.1.2'] as const;
 
 const ITEMS = `apiVersion: v1

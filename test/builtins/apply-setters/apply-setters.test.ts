@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveSetterValues, resolvePattern } from '../../../builtins/apply-setters.ts';
 import { runBuiltin } from '../run-builtin.ts';
 
-const IMG = 'gcr.io/kpt-fn/apply-setters';
+const IMG = 'ghcr.io/kptdev/krm-functions-catalog/apply-setters';
 const cm = (data: Record<string, string>): string =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: setters\ndata:\n${Object.entries(data)
     .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)

@@ -24,7 +24,7 @@ describe('apply-setters: setter values per tag', () => {
     const v010 = await runBuiltin('gcr.io/kpt-fn/apply-setters:v0.1.0', DEPLOYMENT, config);
     expect([v010.exitCode, v010.items[0].get('spec.replicas'), v010.items[0].name]).toEqual([0, 16, '1.5']);
     for (const tag of ['v0.1.1', 'v0.2.0', 'v0.2.1']) {
-      const r = await runBuiltin(`gcr.io/kpt-fn/apply-setters:${tag}`, DEPLOYMENT, config);
+      const r = await runBuiltin(`ghcr.io/kptdev/krm-functions-catalog/apply-setters:${tag}`, DEPLOYMENT, config);
       expect(
         r.results.map((x) => x.message),
         tag,
@@ -35,7 +35,7 @@ describe('apply-setters: setter values per tag', () => {
   it('a nested or null setter value is the empty string at every tag', async () => {
     for (const tag of ['v0.1.0', 'v0.1.1', 'v0.2.1']) {
       const r = await runBuiltin(
-        `gcr.io/kpt-fn/apply-setters:${tag}`,
+        `ghcr.io/kptdev/krm-functions-catalog/apply-setters:${tag}`,
         DEPLOYMENT,
         cm('  name: {a: b}\n  replicas: ~\n'),
       );

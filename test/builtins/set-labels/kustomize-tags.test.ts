@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { runBuiltin } from '../run-builtin.ts';
 
-const IMG = 'gcr.io/kpt-fn/set-labels';
+const IMG = 'ghcr.io/kptdev/krm-functions-catalog/set-labels';
 const CONFIG_MAP = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: labels\ndata:\n  team: core\n';
 
 const ITEMS = `apiVersion: v1

@@ -64,7 +64,7 @@ describe('set-labels v0.1.x: a nested value in a typed config fails the call', (
   it('a ConfigMap `data` entry with a nested value becomes an empty label (kyaml GetDataMap)', async () => {
     for (const tag of ['v0.1.3', 'v0.1.4', 'v0.1.5']) {
       const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: l\ndata:\n  tier: {level: 1}\n  app: web\n';
-      const r = await runBuiltin(`gcr.io/kpt-fn/set-labels:${tag}`, ITEMS, cm);
+      const r = await runBuiltin(`ghcr.io/kptdev/krm-functions-catalog/set-labels:${tag}`, ITEMS, cm);
       expect(r.exitCode, tag).toBe(0);
       expect(r.items[0].labels(), tag).toEqual({ app: 'web', tier: '' });
     }

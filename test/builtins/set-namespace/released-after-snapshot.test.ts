@@ -22,9 +22,10 @@ const CONFIG = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n
 const IMG = 'ghcr.io/kptdev/krm-functions-catalog/set-namespace';
 
 describe('set-namespace tags after v0.4.1', () => {
-  for (const tag of ['v0.4.2', 'v0.4.3', 'v0.4.4', 'v0.4.5', 'v0.5.1', 'latest']) {
-    it(`${tag}: origin logic, no upstream-origin results, a custom kind without namespace is skipped`, async () => {
-      const r = await runBuiltin(`${IMG}:${tag}`, ITEMS, CONFIG);
+  const refs = ['v0.4.2', 'v0.4.3', 'v0.4.4', 'v0.4.5', 'latest'].map((tag) => `${IMG}:${tag}`);
+  for (const ref of [...refs, 'ghcr.io/kptdev/krm-functions-catalog/wasm/set-namespace:v0.5.1']) {
+    it(`${ref}: origin logic, no upstream-origin results, a custom kind without namespace is skipped`, async () => {
+      const r = await runBuiltin(ref, ITEMS, CONFIG);
       expect(r.exitCode).toBe(0);
       expect(r.results.map((x) => x.message)).toEqual([
         'namespace [default] updated to "team", 1 value(s) changed',
