@@ -31,6 +31,7 @@ import type {
 import { BETA56_IMAGE_PREFIX, parseImageRef, resolveCatalogVersion } from '../core/image.ts';
 import { ANNOTATIONS, KubeObject } from '../core/kube-object.ts';
 import type { Result } from '../core/result.ts';
+import { registryTags, servesTagForm } from '../core/registry-tags.ts';
 import { copyComments, syncOrder } from '../core/yaml/index.ts';
 import { documentNode, mapGet, mapIndexOf, type YNode } from '../core/yaml/node.ts';
 import {
@@ -91,14 +92,21 @@ export interface StarlarkRuntimeOptions {
  * catalog's starlark function or names no released version. Spellings: full
  * (`gcr.io/kpt-fn/starlark:v0.4.3`, `ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5`), short
  * (`starlark:v0.4.3`, which kpt beta.56 prefixes with `gcr.io/kpt-fn/`), floating `vX.Y` / `vX`,
- * `latest`/`unstable`/no tag (the newest). `name:tag@sha256:…` follows the tag; a bare digest is
+ * `latest`/`unstable`/no tag (the newest), each among the tags that registry serves. `name:tag@sha256:…` follows the tag; a bare digest is
  * not one krmfn can vouch for and is refused (undefined).
  */
 export function starlarkImageVersion(image: string): string | undefined {
   const ref = parseImageRef(image.includes('/') ? image : BETA56_IMAGE_PREFIX + image.trim());
   if (ref.name !== 'starlark' || !STARLARK_IMAGE_REPOSITORIES.includes(ref.repository)) return undefined;
   if (ref.digest && !ref.tag) return undefined;
-  return resolveCatalogVersion(ref.tag, '', STARLARK_RELEASED_VERSIONS);
+  // Only what that registry serves (src/core/registry-tags.ts): gcr.io/kpt-fn has no v0.5.1 and no latest.
+  const served = registryTags(`${ref.repository}/`, 'starlark');
+  if (!servesTagForm(served, ref.tag, '')) return undefined;
+  return resolveCatalogVersion(
+    ref.tag,
+    '',
+    STARLARK_RELEASED_VERSIONS.filter((v) => served.versions.includes(v)),
+  );
 }
 
 export function isStarlarkImage(image: string): boolean {

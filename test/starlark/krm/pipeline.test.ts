@@ -120,20 +120,22 @@ data:
 });
 
 describe('image resolution', () => {
-  it('resolves every released tag through every spelling', () => {
+  it('resolves every released tag through every spelling of a registry that served it', () => {
     for (const v of STARLARK_RELEASED_VERSIONS) {
-      for (const prefix of ['', 'gcr.io/kpt-fn/', 'ghcr.io/kptdev/krm-functions-catalog/'])
-        expect(starlarkImageVersion(`${prefix}starlark:${v}`)).toBe(v);
+      for (const prefix of ['', 'gcr.io/kpt-fn/'])
+        expect(starlarkImageVersion(`${prefix}starlark:${v}`)).toBe(v === 'v0.5.1' ? undefined : v);
+      expect(starlarkImageVersion(`ghcr.io/kptdev/krm-functions-catalog/starlark:${v}`)).toBe(v);
     }
   });
   it.each([
     ['starlark:v0.4', 'v0.4.3'],
     ['starlark:v0.2', 'v0.2.2'],
     ['starlark:v0.1', 'v0.1.2'],
-    ['starlark:v0', 'v0.5.1'],
-    ['starlark:latest', 'v0.5.1'],
-    ['starlark:unstable', 'v0.5.1'],
-    ['starlark', 'v0.5.1'],
+    ['starlark:v0', 'v0.5.0'],
+    ['starlark:unstable', 'v0.5.0'],
+    ['ghcr.io/kptdev/krm-functions-catalog/starlark:v0', 'v0.5.1'],
+    ['ghcr.io/kptdev/krm-functions-catalog/starlark:latest', 'v0.5.1'],
+    ['ghcr.io/kptdev/krm-functions-catalog/starlark', 'v0.5.1'],
     ['gcr.io/kpt-fn/starlark:v0.3.0@sha256:0123', 'v0.3.0'],
   ])('%s follows %s', (image, version) => {
     expect(starlarkImageVersion(image)).toBe(version);
@@ -141,12 +143,11 @@ describe('image resolution', () => {
   it.each([
     'gcr.io/kpt-fn/starlark:v0.4.3',
     'gcr.io/kpt-fn/starlark:v0.5',
-    'gcr.io/kpt-fn/starlark',
+    'ghcr.io/kptdev/krm-functions-catalog/starlark',
     'ghcr.io/kptdev/krm-functions-catalog/starlark:latest',
     'gcr.io/kpt-fn/starlark:v0.4.3@sha256:0123',
     'starlark:v0.4.3',
     'starlark:v0.1.0',
-    'starlark',
     'ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5.1',
   ])('handles %s', async (image) => {
     expect(isStarlarkImage(image)).toBe(true);
@@ -160,6 +161,10 @@ describe('image resolution', () => {
     'starlark:v9',
     'gcr.io/kpt-fn/starlark@sha256:0123',
     'gcr.io/kpt-fn-contrib/starlark:v0.4.3',
+    'gcr.io/kpt-fn/starlark:v0.5.1',
+    'gcr.io/kpt-fn/starlark:latest',
+    'gcr.io/kpt-fn/starlark',
+    'starlark',
     'gcr.io/kpt-fn/starlark-extra:v1',
   ])('falls through on %s', async (image) => {
     await expect(createStarlarkRuntime().resolve({ image }, ctxFor())).rejects.toSatisfy(isNotFoundError);
