@@ -9,8 +9,9 @@
  *   src/core/catalog-versions.ts except the successor's), each pushed as `vX.Y.Z`, `vX.Y` and `vX`
  *   (that repository's `scripts/git-tag-parser.sh` `get_versions` and `scripts/go-function-release.sh`),
  *   and `unstable` from the default branch (`functions/go/Makefile`, `TAG ?= unstable`). It
- *   publishes no `latest` (`VERSIONING.md` at every release tag: "We do NOT support the `latest`
- *   tag"; kptdev/kpt issue #3134, where `docker pull gcr.io/kpt-fn/gatekeeper` fails on `latest`).
+ *   publishes no `latest` (GoogleContainerTools/kpt-functions-catalog `VERSIONING.md` at every
+ *   release tag: "We do NOT support the `latest` tag"; kptdev/kpt issue #3134, where
+ *   `docker pull gcr.io/kpt-fn/gatekeeper` fails on `latest`).
  * - `ghcr.io/kptdev/krm-functions-catalog/`: everything gcr.io/kpt-fn served (kptdev/kpt HEAD pulls
  *   pre-migration releases and floating tags from it: `package-examples/guestbook/Kptfile` runs
  *   `create-setters:v0.1`, `set-namespace:v0.4`, `kubeconform:v0.1`; its book names
