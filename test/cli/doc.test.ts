@@ -30,6 +30,12 @@ test('doc takes short names and the image as its argument', () => {
   expect(r.stdout).toBe(readFileSync(path.join(repo, 'builtins/docs/set-labels.md'), 'utf8'));
 });
 
+test('a bare name shows its page even where the registry has no latest (gcr.io/kpt-fn)', () => {
+  const r = krmfn('doc', 'set-namespace');
+  expect(r.status).toBe(0);
+  expect(r.stdout).toBe(readFileSync(path.join(repo, 'builtins/docs/set-namespace.md'), 'utf8'));
+});
+
 test('an image krmfn does not have is one error line, exit 1', () => {
   const r = krmfn('fn', 'doc', '-i', 'example.com/acme/frobnicate:v1');
   expect(r.stdout).toBe('');

@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as nodePath from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTINS } from '../../../builtins/index.ts';
+import { catalogName, parseImageRef } from '../../core/image.ts';
 import { resolveImageName } from '../../core/kptfile.ts';
 import { explainNotBuiltin, findBuiltin } from '../../../sdk/registry.ts';
 import { parseFlags, str, UsageError } from '../cli-flags.ts';
@@ -34,7 +35,11 @@ export async function runDoc(args: string[], io: CliIO): Promise<number> {
     const given = str(p, 'image') ?? p.positional[0];
     if (!given) throw new UsageError('image must be specified');
     const image = resolveImageName(given);
-    const match = findBuiltin(BUILTINS, image);
+    // A page documents every version: a bare name shows it even where its registry has no `latest`.
+    const ref = parseImageRef(image);
+    const name = !ref.tag && !ref.digest ? catalogName(image) : undefined;
+    const named = name === undefined ? undefined : BUILTINS.find((d) => d.name === name);
+    const match = named ? { descriptor: named } : findBuiltin(BUILTINS, image);
     if (!match?.descriptor.docs) {
       const why = explainNotBuiltin(BUILTINS, image);
       throw new UsageError(
