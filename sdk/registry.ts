@@ -38,7 +38,7 @@ export interface ImageAlias {
 export interface BuiltinDescriptor {
   /** Catalog name, e.g. `set-namespace`. */
   readonly name: string;
-  /** Image repositories (without tag) this built-in answers, for listings; any catalog registry prefix resolves. */
+  /** Image repositories (without tag) this built-in answers, for listings; any catalog registry prefix resolves, among the tags that registry serves. */
   readonly images: readonly string[];
   /**
    * Versions that resolve (`vX.Y.Z`, oldest first): the catalog's released versions of `name`

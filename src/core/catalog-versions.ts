@@ -17,8 +17,9 @@
  * docs, tests, Dockerfiles or generated help) at tag vA is byte-identical to vB's, so vA behaves as
  * vB. Every other release may differ from its predecessor and is its own generation.
  *
- * Built-ins may implement versions released after the snapshot: the registry resolves the union of
- * this table and a descriptor's own `versions` (sdk/registry.ts).
+ * Built-ins may implement versions released after the snapshot (a descriptor's own `versions`,
+ * sdk/registry.ts). Which registry serves which of these tags, and the later releases, is
+ * ./registry-tags.ts: a tag resolves only among what its image's registry serves.
  */
 
 const RELEASES: Readonly<Record<string, string>> = {
