@@ -137,9 +137,10 @@ describe('each registry resolves only the tags it serves', () => {
 });
 
 describe('short names follow the kpt level’s default registry in a render', () => {
-  const render = async (level: '56' | '67', image: string) => {
+  const render = async (level: '56' | '67', image: string, tag?: string) => {
+    const tagLine = tag === undefined ? '' : `\n      tag: "${tag}"`;
     const fs = new MemoryFs({
-      '/p/Kptfile': `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\npipeline:\n  mutators:\n    - image: ${image}\n      configMap:\n        namespace: team\n`,
+      '/p/Kptfile': `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\npipeline:\n  mutators:\n    - image: ${image}${tagLine}\n      configMap:\n        namespace: team\n`,
       '/p/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
     });
     return createEngine({ kptVersion: `1.0.0-beta.${level}` }).render({ fs, root: '/p' });
@@ -173,5 +174,17 @@ describe('short names follow the kpt level’s default registry in a render', ()
     const out = await render('67', 'set-namespace');
     expect(out.ok).toBe(true);
     expect(out.results.items.map((r) => r.image)).toEqual([`${GHCR}set-namespace:latest`]);
+  });
+
+  it('beta.67 `tag:` constraints choose among the registry’s tags, as kpt lists them', async () => {
+    const ns = await render('67', 'set-namespace', '>=0.4.1, <0.4.3');
+    expect(ns.results.items.map((r) => r.image)).toEqual([`${GHCR}set-namespace:v0.4.2`]);
+    const image = await render('67', 'set-image', '~0.1');
+    expect(image.ok).toBe(false);
+    expect(image.failure?.error).toMatchObject({
+      code: 'function-not-found',
+      function: `${GHCR}set-image:v0.1.2`,
+      hint: expect.stringContaining('serves v0.1.2, a release krmfn does not implement'),
+    });
   });
 });
