@@ -7,7 +7,7 @@ import { chmodSync, existsSync, promises as fsp, readFileSync, readdirSync, writ
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { codeCacheDir, commandKey } from '../../src/node/launch.ts';
+import { codeCacheDir, commandKey, readBundleSource } from '../../src/node/launch.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -123,6 +123,16 @@ test("the installed command (package.json's bin, CommonJS) prints what the ES mo
 
 test('the bundle is pure ASCII (read by the ASCII fast path of Node, held by V8 as a one-byte string)', () => {
   expect(/[^\x00-\x7f]/.test(readFileSync(path.join(repo, 'dist/cli.cjs'), 'latin1'))).toBe(false);
+});
+
+test('the launcher reads an ASCII bundle as it is and decodes any other file as UTF-8', () => {
+  const ascii = path.join(tmp, 'ascii.cjs');
+  const utf8 = path.join(tmp, 'utf8.cjs');
+  writeFileSync(ascii, "module.exports = '\\u00b5s';\n");
+  writeFileSync(utf8, "module.exports = 'µs é 😀';\n");
+  expect(readBundleSource(ascii)).toBe("module.exports = '\\u00b5s';\n");
+  expect(readBundleSource(utf8)).toBe("module.exports = 'µs é 😀';\n");
+  expect(readBundleSource(path.join(repo, 'dist/cli.cjs'))).toBe(readFileSync(path.join(repo, 'dist/cli.cjs'), 'utf8'));
 });
 
 test('the bundle is strict code, as its ES module sources are', () => {
