@@ -1,13 +1,14 @@
 // The start-up code cache of the installed command (src/node/launch.ts, bin/krmfn.mjs over dist/,
 // built here first when missing), as real processes: a first start writes one cache per bundle hash
-// and command, later starts read it and print exactly what an uncached start prints, and a cache
-// that is corrupt, unwritable or switched off never changes output or status.
+// and command (provisional after a help or failed run, final after the first run that completes the
+// command), later starts read it and print exactly what an uncached start prints, and a cache that
+// is corrupt, unwritable or switched off never changes output or status.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, promises as fsp, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { codeCacheDir, commandKey } from '../../src/node/launch.ts';
+import { codeCacheDir, commandKey, completesCommand, readBundleSource } from '../../src/node/launch.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -58,8 +59,45 @@ test('a first start writes a cache named by bundle hash and command; later start
   const help = krmfn(cache, '--help');
   expect(help.status).toBe(0);
   expect(readdirSync(cache).sort()).toEqual(
-    [files[0], `${bundleHash()}-default-${process.version}-${process.arch}.v8cache`].sort(),
+    [files[0], `${bundleHash()}-default-${process.version}-${process.arch}.partial.v8cache`].sort(),
   );
+});
+
+test('a cache made by a help or failed run is provisional: the first run that completes the command replaces it', () => {
+  const cache = path.join(tmp, 'cache');
+  const final = `${bundleHash()}-render-${process.version}-${process.arch}.v8cache`;
+  const partial = `${bundleHash()}-render-${process.version}-${process.arch}.partial.v8cache`;
+  const expected = krmfn('off', ...render);
+
+  expect(krmfn(cache, 'render', '--help').status).toBe(0);
+  expect(readdirSync(cache)).toEqual([partial]);
+  const missing = krmfn(cache, 'render', path.join(tmp, 'missing'));
+  expect(missing.status).not.toBe(0);
+  // The failed run used the provisional cache and left it as it was.
+  expect(readdirSync(cache)).toEqual([partial]);
+
+  // Same output through the provisional cache; then the final cache holds the render's own code.
+  const first = krmfn(cache, ...render);
+  expect(first).toMatchObject({ status: 0, stdout: expected.stdout, stderr: expected.stderr });
+  expect(readdirSync(cache)).toEqual([final]);
+  const written = readFileSync(path.join(cache, final));
+
+  // A final cache is kept by help and failed runs, and used.
+  expect(krmfn(cache, 'render', '--help').status).toBe(0);
+  expect(krmfn(cache, 'render', path.join(tmp, 'missing')).status).not.toBe(0);
+  expect(readdirSync(cache)).toEqual([final]);
+  expect(readFileSync(path.join(cache, final)).equals(written)).toBe(true);
+  expect(krmfn(cache, ...render)).toMatchObject({ status: 0, stdout: expected.stdout, stderr: expected.stderr });
+});
+
+test('a help request or a non-zero status makes a run provisional for the cache', () => {
+  expect(completesCommand(['render', '.'], 0)).toBe(true);
+  expect(completesCommand(['render', '.'], 1)).toBe(false);
+  expect(completesCommand(['render', '--help'], 0)).toBe(false);
+  expect(completesCommand(['fn', 'render', '-h'], 0)).toBe(false);
+  expect(completesCommand(['help', 'render'], 0)).toBe(false);
+  expect(completesCommand(['fn', 'help'], 0)).toBe(false);
+  expect(completesCommand(['eval', '.', '--exec', 'x', '--', '--help'], 0)).toBe(true);
 });
 
 test('dynamic imports from the bundle work from a cached start (kubeconform loads its schemas so)', async () => {
@@ -125,6 +163,16 @@ test('the bundle is pure ASCII (read by the ASCII fast path of Node, held by V8 
   expect(/[^\x00-\x7f]/.test(readFileSync(path.join(repo, 'dist/cli.cjs'), 'latin1'))).toBe(false);
 });
 
+test('the launcher reads an ASCII bundle as it is and decodes any other file as UTF-8', () => {
+  const ascii = path.join(tmp, 'ascii.cjs');
+  const utf8 = path.join(tmp, 'utf8.cjs');
+  writeFileSync(ascii, "module.exports = '\\u00b5s';\n");
+  writeFileSync(utf8, "module.exports = 'µs é 😀';\n");
+  expect(readBundleSource(ascii)).toBe("module.exports = '\\u00b5s';\n");
+  expect(readBundleSource(utf8)).toBe("module.exports = 'µs é 😀';\n");
+  expect(readBundleSource(path.join(repo, 'dist/cli.cjs'))).toBe(readFileSync(path.join(repo, 'dist/cli.cjs'), 'utf8'));
+});
+
 test('the bundle is strict code, as its ES module sources are', () => {
   expect(readFileSync(path.join(repo, 'dist/cli.cjs'), 'utf8').startsWith("'use strict';")).toBe(true);
 });
@@ -141,6 +189,16 @@ test('a corrupt cache is replaced and changes nothing the user sees; caches of o
   expect(r).toMatchObject({ status: 0, stdout: expected.stdout, stderr: expected.stderr });
   expect(readFileSync(own).toString()).not.toBe('not a V8 code cache');
   expect(existsSync(stale)).toBe(false);
+});
+
+test('a corrupt final cache met by a help run gives way to a provisional one', () => {
+  const cache = path.join(tmp, 'cache');
+  const base = `${bundleHash()}-render-${process.version}-${process.arch}`;
+  expect(krmfn(cache, ...render).status).toBe(0);
+  writeFileSync(path.join(cache, `${base}.v8cache`), 'not a V8 code cache');
+  const help = krmfn(cache, 'render', '--help');
+  expect(help).toMatchObject({ status: 0, stdout: krmfn('off', 'render', '--help').stdout });
+  expect(readdirSync(cache)).toEqual([`${base}.partial.v8cache`]);
 });
 
 test.skipIf(process.getuid?.() === 0)('an unwritable cache directory changes nothing the user sees', async () => {
