@@ -1,5 +1,5 @@
 // Generates data/open-api/<id>.json.br: the value `ctx.open_api` holds in the catalog's starlark
-// function, per Kubernetes schema the function's kyaml embeds (builtins/docs/starlark.md, "ctx").
+// function, per Kubernetes schema the function's kyaml embeds (builtins/docs/starlark.md, "ctx.open_api").
 //
 // Upstream (kubernetes-sigs/kustomize kyaml/openapi/openapi.go, `initSchema`/`parse`/`Schema()` at
 // each kyaml version a starlark tag pins): the global schema is `{"definitions": …}` holding the

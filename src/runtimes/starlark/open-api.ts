@@ -1,6 +1,6 @@
 /**
  * Which OpenAPI document `ctx.open_api` holds in each released tag of the catalog's `starlark`
- * function, and the seam through which a host supplies it (builtins/docs/starlark.md, "ctx").
+ * function, and the seam through which a host supplies it (builtins/docs/starlark.md, "ctx.open_api").
  *
  * Upstream the value is kyaml's global schema (`openapi.Schema()`: `{"definitions": …}` with the
  * definitions of the Kubernetes swagger document kyaml embeds, then kustomize's own
