@@ -16,6 +16,8 @@ import { DEFAULT_LIMITS } from '../../src/core/limits.ts';
 import { MemoryFs } from '../../src/core/memory-fs.ts';
 import type { ResourceList, RunContext } from '../../src/core/function.ts';
 import { ensureBuilt } from '../harness/built-cli.ts';
+import { startServeProcess } from '../serve/serve-process.ts';
+import type { RenderResponseJson } from '../../src/node/serve/service.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
@@ -208,5 +210,39 @@ describe('hosts', () => {
     );
     expect(r.status).toBe(0);
     expect(r.stderr).toContain('601 False');
+  });
+
+  it('krmfn serve renders with the packaged document', async () => {
+    const server = await startServeProcess([]);
+    try {
+      const files = {
+        Kptfile:
+          'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n' +
+          '    - image: gcr.io/kpt-fn/starlark:v0.5.1\n      configMap:\n        source: |\n' +
+          '          d = ctx.open_api["definitions"]\n' +
+          '          for r in ctx.resource_list["items"]:\n' +
+          '            r["metadata"]["labels"] = {"ref": d["io.k8s.api.apps.v1.Deployment"]["properties"]["spec"]["$ref"]}\n',
+        'cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n',
+      };
+      const res = await fetch(`${server.url}/v1/render`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ files }),
+      });
+      const body = (await res.json()) as RenderResponseJson;
+      expect(res.status).toBe(200);
+      expect(body.files['cm.yaml']).toContain("ref: '#/definitions/io.k8s.api.apps.v1.DeploymentSpec'");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a mutation of ctx.open_api stays within its call', () => {
+    for (const version of ['v0.4.0', 'v0.5.1']) {
+      run(version, 'ctx.open_api["definitions"]["io.k8s.api.core.v1.Pod"]["type"] = "changed"');
+      expect(run(version, 'print(ctx.open_api["definitions"]["io.k8s.api.core.v1.Pod"]["type"])').stderr).toBe(
+        'object',
+      );
+    }
   });
 });
