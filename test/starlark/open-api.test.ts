@@ -146,6 +146,39 @@ describe('the value type per tag', () => {
   });
 });
 
+describe('the v0.4.1+ mapping, probe by probe', () => {
+  // Expected: a starlark.Mapping delegating as LazyInitializationOpenapi does, run by starlark-go
+  // at the v0.5.1 pin with kpt's flags over the same small document (a Go build outside the repo).
+  const PROBES: [string, string][] = [
+    ['print(ctx.open_api == {}, ctx.open_api != ctx.open_api)', 'False False'],
+    ['print(str(ctx.open_api))', '{"definitions": {"a": {"type": "object"}}}'],
+    ['print(ctx.open_api)', '{"definitions": {"a": {"type": "object"}}}'],
+    ['print("definitions" in ctx.open_api, 1 in ctx.open_api, [] in ctx.open_api)', 'True False False'],
+    ['print(dir(ctx.open_api), getattr(ctx.open_api, "keys", 5), hasattr(ctx.open_api, "get"))', '[] 5 False'],
+    ['ctx.open_api["x"] = 1', 'error: dict value does not support item assignment'],
+    ['x = {ctx.open_api: 1}', 'error: unhashable type: dict'],
+    ['print(ctx.open_api < ctx.open_api)', 'error: dict < dict not implemented'],
+    ['print(sorted(ctx.open_api))', 'error: sorted: for parameter iterable: got dict, want iterable'],
+    ['print(dict(ctx.open_api))', 'error: dict: got dict, want iterable'],
+    ['print(list(ctx.open_api))', 'error: list: for parameter 1: got dict, want iterable'],
+    [
+      'load("encoding/json.star", "json")\nprint(json.encode(ctx.open_api))',
+      'error: json.encode: cannot encode dict as JSON',
+    ],
+    ['print(ctx.open_api[[]])', 'error: unhashable type: list'],
+  ];
+  it('answers as starlark-go does', () => {
+    const answers = PROBES.map(([source]) => {
+      const out = runStarlarkFunction(list(source), context, {
+        version: 'v0.5.1',
+        openApi: () => ({ definitions: { a: { type: 'object' } } }),
+      });
+      return out.exitCode === 0 ? out.stderr : `error: ${out.output.results[0].message}`;
+    });
+    expect(answers).toEqual(PROBES.map(([, want]) => want));
+  });
+});
+
 describe('hosts', () => {
   it('a loader that fails gives the script an error result with its message', () => {
     const out = runStarlarkFunction(list('print(ctx.open_api["definitions"])'), context, {
