@@ -16,6 +16,8 @@
 //
 // Reads git mirrors (no network): KUSTOMIZE_GIT (default /work/.mirror/kubernetes-sigs+kustomize/repo)
 // and GNOSTIC_GIT (google/gnostic, for openapiv2/OpenAPIv2.proto at v0.6.9).
+// protobufjs comes with @grpc/proto-loader (a dependency); the go-bindata literal and go-openapi's
+// omissions are a few lines each, so they are written here rather than pulled in.
 // Run: node scripts/gen-open-api.mjs [--check]   (--check compares with the files on disk)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
