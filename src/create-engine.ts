@@ -20,6 +20,7 @@ import { createRuntimeChain, selectRuntimes, type RuntimeChoice } from './engine
 import { evaluate, type EvalOptions } from './engine/eval.ts';
 import { render } from './engine/render.ts';
 import type { RenderOptions, RunOutcome } from './engine/types.ts';
+import type { OpenApiLoader } from './runtimes/starlark/open-api.ts';
 
 export interface EngineOptions {
   /** Replaces the default chain entirely. */
@@ -74,13 +75,19 @@ export function createFunctionRuntime(functions: Readonly<Record<string, KrmFunc
   return createCatalogRuntime('functions', functionCatalog(functions));
 }
 
+/** Options of the default runtimes: the built-in runtime's, plus `openApi` for the Starlark function's `ctx.open_api`. */
+export interface DefaultRuntimeOptions extends BuiltinRuntimeOptions {
+  /** Supplies `ctx.open_api` (src/runtimes/starlark/open-api.ts); default none (`ctx.open_api` is empty). */
+  openApi?: OpenApiLoader;
+}
+
 /**
  * The default runtimes, in chain order: the built-in catalog, then Starlark. WASM needs a module
  * loader and an executor from the host (krmfn/node: createNodeWasmRuntime), exec needs processes
  * (krmfn/node: createExecRuntime): hosts add them with `extraRuntimes`.
  */
-export function defaultRuntimes(options: BuiltinRuntimeOptions = {}): FunctionRuntime[] {
-  return [createBuiltinRuntime(BUILTINS, options), lazyStarlarkRuntime()];
+export function defaultRuntimes({ openApi, ...options }: DefaultRuntimeOptions = {}): FunctionRuntime[] {
+  return [createBuiltinRuntime(BUILTINS, options), lazyStarlarkRuntime(openApi)];
 }
 
 /**
@@ -88,8 +95,10 @@ export function defaultRuntimes(options: BuiltinRuntimeOptions = {}): FunctionRu
  * starlark function: every reference `starlarkImageVersion` (src/runtimes/starlark.ts) accepts
  * contains `starlark`; any other gets the NotFoundError the loaded runtime throws for it.
  */
-function lazyStarlarkRuntime(): FunctionRuntime {
-  return createLazyRuntime('starlark', async () => (await import('./runtimes/starlark.ts')).createStarlarkRuntime(), {
+function lazyStarlarkRuntime(openApi: OpenApiLoader | undefined): FunctionRuntime {
+  const load = async (): Promise<FunctionRuntime> =>
+    (await import('./runtimes/starlark.ts')).createStarlarkRuntime(openApi ? { openApi } : {});
+  return createLazyRuntime('starlark', load, {
     mayTake: (spec) => spec.image !== undefined && /starlark/i.test(spec.image),
   });
 }

@@ -18,6 +18,7 @@ export {
   createFunctionRuntime,
   defaultRuntimes,
   type BuiltinRuntimeOptions,
+  type DefaultRuntimeOptions,
   type Engine,
   type EngineOptions,
 } from './create-engine.ts';
@@ -77,6 +78,7 @@ export { serializeResourceList, parseFunctionOutput, parseResourceListInput } fr
 export { emitResultsFile } from './core/results-file.ts';
 export { parseYamlFile, emitYamlFile, emitYamlDocument } from './core/yaml/index.ts';
 export { createStarlarkRuntime };
+export type { OpenApiLoader, OpenApiSchemaId } from './runtimes/starlark/open-api.ts';
 export { builtinVersions, catalogReleases, type CatalogRelease } from './core/catalog-versions.ts';
 export {
   createWasmRuntime,

@@ -10,6 +10,7 @@ import { createEngine, defaultRuntimes, type Engine } from '../create-engine.ts'
 import type { RuntimeChoice } from '../engine/chain.ts';
 import { bool, str, UsageError, type ParsedArgs } from './cli-flags.ts';
 import { createExecRuntime } from './exec-runtime.ts';
+import { nodeOpenApiLoader } from './open-api.ts';
 import type { CliIO } from './io.ts';
 import type { NodeRuntimes } from './runtimes/options.ts';
 import { createLazyRuntime } from '../engine/lazy-runtime.ts';
@@ -93,7 +94,10 @@ export async function createCliEngine(p: ParsedArgs, io: CliIO, container?: Cont
   const engine = createEngine({
     runtimes: [
       ...extra.first,
-      ...defaultRuntimes({ digestPolicy: bool(p, 'strict-digests') ? 'strict' : 'tag' }),
+      ...defaultRuntimes({
+        digestPolicy: bool(p, 'strict-digests') ? 'strict' : 'tag',
+        openApi: nodeOpenApiLoader,
+      }),
       ...(wasm ? [wasm] : []),
       createExecRuntime({ env }),
       ...extra.last,

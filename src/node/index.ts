@@ -16,3 +16,5 @@ export {
   type NodeWasmExecutorOptions,
 } from './wasm/index.ts';
 export { createNodeOciClient, DiskBlobStore, cacheRoot, dockerCredentials, type NodeOciClient } from './oci/index.ts';
+/** `ctx.open_api` for the Starlark function: `createEngine({ runtimes: defaultRuntimes({ openApi: nodeOpenApiLoader }) })`. */
+export { nodeOpenApiLoader } from './open-api.ts';

@@ -53,6 +53,7 @@ import { KrmContext } from './starlark/context.ts';
 import { functionEnvironment } from './starlark/environment.ts';
 import { OutputConversionError, nodeToStarlark, starlarkToNode, wrapped } from './starlark/convert.ts';
 import { krmLoader } from './starlark/modules.ts';
+import type { OpenApiLoader } from './starlark/open-api.ts';
 import {
   NEWEST_STARLARK_VERSION,
   STARLARK_RELEASED_VERSIONS,
@@ -76,8 +77,11 @@ export const KRM_STARLARK_DIALECT: Readonly<Dialect> = Object.freeze({
 });
 
 export interface StarlarkRuntimeOptions {
-  /** `ctx.open_api`: the OpenAPI (swagger v2) document as JSON-like data, fetched on first use. Default `{}`. */
-  openApi?: () => unknown;
+  /**
+   * `ctx.open_api`: answers the tag's OpenAPI document (./starlark/open-api.ts), called only when a
+   * script first reads `ctx.open_api`. Default none: `ctx.open_api` is empty.
+   */
+  openApi?: OpenApiLoader;
   /**
    * `ctx.environment`: only the variables the user passed explicitly (kpt's `--env`, see
    * ./starlark/environment.ts). Default empty: the host environment never reaches a script.
@@ -190,7 +194,12 @@ export function runStarlarkFunction(
   resourceList.insert(b('kind'), b('ResourceList'));
   resourceList.insert(b('items'), new List(itemValues));
   resourceList.insert(b('functionConfig'), functionConfigValue(input.functionConfig, profile));
-  const krmCtx = new KrmContext(resourceList, opts.environment ?? {}, opts.openApi);
+  const loadOpenApi = opts.openApi;
+  const krmCtx = new KrmContext(
+    resourceList,
+    opts.environment ?? {},
+    loadOpenApi ? { load: () => loadOpenApi(profile.openApi), mapping: profile.openApiMapping } : undefined,
+  );
 
   const printed: string[] = [];
   // The image embeds the go.starlark.net version its go.mod pins; the interpreter follows it.

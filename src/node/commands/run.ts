@@ -4,10 +4,11 @@
  * lets kpt itself (or any orchestrator) use krmfn's built-ins and Starlark as `exec:` functions:
  *   exec: krmfn run gcr.io/kpt-fn/set-namespace:v0.4.1
  */
-import { createEngine, runFunction } from '../../index.ts';
+import { createEngine, defaultRuntimes, runFunction } from '../../index.ts';
 import { isKrmfnError } from '../../core/errors.ts';
 import { parseDuration, parseFlags, str, UsageError } from '../cli-flags.ts';
 import { readAll, write, type CliIO } from '../io.ts';
+import { nodeOpenApiLoader } from '../open-api.ts';
 import { runSpec } from './specs/run.ts';
 
 export async function runRunCommand(args: string[], io: CliIO): Promise<number> {
@@ -17,7 +18,7 @@ export async function runRunCommand(args: string[], io: CliIO): Promise<number> 
     const timeout = str(p, 'timeout');
     const input = await readAll(io.stdin);
     const out = await runFunction(
-      createEngine().runtime,
+      createEngine({ runtimes: defaultRuntimes({ openApi: nodeOpenApiLoader }) }).runtime,
       p.positional[0],
       input,
       timeout ? { limits: { timeoutMs: parseDuration(timeout) } } : {},

@@ -15,6 +15,7 @@ import { KrmfnError } from '../../core/errors.ts';
 import { createWasmRuntime, type WasmLoader } from '../../runtimes/wasm.ts';
 import { ModuleCache } from '../../../wasm/module-cache.ts';
 import { createExecRuntime } from '../exec-runtime.ts';
+import { nodeOpenApiLoader } from '../open-api.ts';
 import type { KptVersion } from '../../core/kpt-version.ts';
 import type { PullPolicy } from '../runtimes/container.ts';
 import { nodeRuntimes } from '../runtimes/options.ts';
@@ -96,7 +97,7 @@ export function createConfiguredService(config: ServeConfig, functions: Function
     ...(config.imagePullPolicy ? { pullPolicy: config.imagePullPolicy } : {}),
   });
   const exec = config.allowExec ? [createExecRuntime({ env: config.env })] : [];
-  const base = [...extra.first, ...defaultRuntimes()];
+  const base = [...extra.first, ...defaultRuntimes({ openApi: nodeOpenApiLoader })];
   const engine = createEngine({
     runtimes: ordered([...base, ...exec, ...extra.last], config.runtimeOrder),
     limits: { timeoutMs: config.timeoutMs, maxOutputBytes: SERVE_MAX_OUTPUT_BYTES },

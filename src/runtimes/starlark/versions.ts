@@ -17,6 +17,7 @@
  *   starlark-go 2025-04-17, matches the functionConfig by group and kind (any version) and fixes
  *   the default script name (`stalark-function-run` before).
  */
+import type { OpenApiSchemaId } from './open-api.ts';
 
 /**
  * Every released version, both catalog repositories (verified against their `starlark/v*` tags).
@@ -67,6 +68,13 @@ export interface StarlarkProfile {
   modules: 'none' | 'starlib' | 'starlib+krmfn';
   /** The go.starlark.net version `go.mod` pins; the interpreter follows it (src/starlark/release.ts). */
   starlarkGo: string;
+  /** The schema `ctx.open_api` holds (the Kubernetes swagger of the kyaml version `go.mod` pins, ./open-api.ts). */
+  openApi: OpenApiSchemaId;
+  /**
+   * v0.4.1+: `ctx.open_api` is kyaml's `LazyInitializationOpenapi`, a mapping converted on first
+   * use whose `type()` is `dict` but which has no length, iteration or dict methods; before, a dict.
+   */
+  openApiMapping: boolean;
 }
 
 function at(version: string, min: string): boolean {
@@ -108,5 +116,11 @@ export function starlarkProfile(version: string): StarlarkProfile {
           : at(version, 'v0.2.0')
             ? 'v0.0.0-20210406145628-7a1108eaa012'
             : 'v0.0.0-20200306205701-8dd3e2ee1dd5',
+    openApi: at(version, 'v0.3.0')
+      ? 'kubernetes-v1.21.2'
+      : at(version, 'v0.1.1')
+        ? 'kubernetes-v1.20.4'
+        : 'kubernetes-v1.19.1',
+    openApiMapping: at(version, 'v0.4.1'),
   };
 }
