@@ -4,9 +4,12 @@
 // emit and round trip, next to the same run's baselines: the `yaml` package's CST parser alone
 // and its parseAllDocuments + Document.toString. Medians of several runs; ratios > 1 mean faster
 // than the baseline (issue 17's target: our round trip >= 2x the CST parser alone). Each input is
-// also written to node_modules/.cache/krmfn-bench/yaml-<size>.yaml so an outside program (go-yaml,
-// see docs/yaml-output.md) can be timed on the same bytes. A 50 MB round trip runs once at the end
-// in a child process that reports its peak RSS (target: <= 2.5x the input + 100 MB).
+// also written to node_modules/.cache/krmfn-bench/yaml-<size>.yaml so an outside program can be timed
+// on the same bytes: with BENCH_GOYAML=PROGRAM, the bench runs `PROGRAM -bench FILE` after its own
+// figures for each size and prints the go-yaml round trip next to ours (the program decodes every
+// document into a go-yaml v3 node and encodes it back, three times, and prints the best time in
+// nanoseconds on stdout; see bench/README.md). A 50 MB round trip runs once at the end in a child
+// process that reports its peak RSS (target: <= 2.5x the input + 100 MB).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -110,6 +113,15 @@ function pkg(bytes) {
   return parts.join('---\n');
 }
 
+/** Best go-yaml round trip of `file` in ms by the BENCH_GOYAML program, or undefined without one. */
+function goYamlMs(file) {
+  const program = process.env.BENCH_GOYAML;
+  if (!program) return undefined;
+  const r = spawnSync(program, ['-bench', file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${program} -bench ${file} failed: ${r.stderr}`);
+  return Number(r.stdout.trim()) / 1e6;
+}
+
 function median(f, runs) {
   const times = [];
   let result;
@@ -131,7 +143,8 @@ for (const [label, bytes, runs] of [
 ]) {
   const text = pkg(bytes);
   const docs = text.split('---\n').length;
-  writeFileSync(join(outDir, `yaml-${label.replace(' ', '').toLowerCase()}.yaml`), text);
+  const file = join(outDir, `yaml-${label.replace(' ', '').toLowerCase()}.yaml`);
+  writeFileSync(file, text);
   // Warm up the JIT on a slice.
   for (let i = 0; i < 2; i++)
     emitYamlFile(...Object.values(parseYamlFile(text.slice(0, 200_000).replace(/[^\n]*$/, ''))));
@@ -162,6 +175,12 @@ for (const [label, bytes, runs] of [
       `round trip ${(yTrip / trip.ms).toFixed(2)}x   our round trip vs the CST parser alone ${(cst.ms / trip.ms).toFixed(2)}x (target >= 2x)`,
   );
   console.log(`  byte-identical round trip: ${trip.result === text ? 'yes' : 'no (normalised)'}`);
+  const goMs = goYamlMs(file);
+  if (goMs !== undefined) {
+    console.log(
+      `  go-yaml round trip ${fmt(mbps(text.length, goMs))} MB/s (best of 3)   ours vs go-yaml ${(goMs / trip.ms).toFixed(2)}x (target >= 1.5x)`,
+    );
+  }
 }
 
 {

@@ -33,10 +33,27 @@ export function isPrintable(c: number): boolean {
 const SIMPLE_PLAIN =
   /^[A-Za-z0-9_/.=+()$^~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][A-Za-z0-9_/.=+()$^~ \-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
 
+/** The answers for the two commonest values, shared: an analysis is read, never changed. */
+const EMPTY: Readonly<ScalarAnalysis> = Object.freeze({
+  empty: true,
+  multiline: false,
+  blockPlain: true,
+  flowPlain: false,
+  single: true,
+  block: false,
+});
+const SIMPLE: Readonly<ScalarAnalysis> = Object.freeze({
+  empty: false,
+  multiline: false,
+  blockPlain: true,
+  flowPlain: true,
+  single: true,
+  block: true,
+});
+
 /** The permission table of §4.2 for a value. */
-export function analyzeScalar(value: string, tabsInBlocks = false): ScalarAnalysis {
-  if (value === '')
-    return { empty: true, multiline: false, blockPlain: true, flowPlain: false, single: true, block: false };
+export function analyzeScalar(value: string, tabsInBlocks = false): Readonly<ScalarAnalysis> {
+  if (value === '') return EMPTY;
   // Fast path: letters, digits and harmless punctuation, no trailing space.
   if (
     SIMPLE_PLAIN.test(value) &&
@@ -44,7 +61,7 @@ export function analyzeScalar(value: string, tabsInBlocks = false): ScalarAnalys
     !value.startsWith('---') &&
     !value.startsWith('...')
   ) {
-    return { empty: false, multiline: false, blockPlain: true, flowPlain: true, single: true, block: true };
+    return SIMPLE;
   }
   let blockIndicators = false;
   let flowIndicators = false;
@@ -263,9 +280,10 @@ export function blockScalar(
   return parts.join('');
 }
 
-const SPACES = ' '.repeat(64);
+/** Indentation strings made once: a slice shorter than 13 characters would be a fresh copy per call. */
+const SPACES: readonly string[] = Array.from({ length: 65 }, (_, n) => ' '.repeat(n));
 export function spaces(n: number): string {
-  return n <= 64 ? SPACES.slice(0, n) : ' '.repeat(n);
+  return n <= 64 ? SPACES[n] : ' '.repeat(n);
 }
 
 /**
