@@ -6,7 +6,7 @@
 import type { YNode } from './node.ts';
 import type { SeqIndent } from './read.ts';
 import { resolvePlainTag } from './resolve.ts';
-import { analyzeScalar, blockScalar, spaces, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
+import { analyzeScalar, blockScalar, hasLineBreak, spaces, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
 import { foldScalar } from './emit-fold.ts';
 
 export type { SeqIndent } from './read.ts';
@@ -343,7 +343,7 @@ class Emitter {
   private isSimpleKey(k: YNode): boolean {
     if (k.kind === 'alias') return true;
     if (k.kind === 'mapping' || k.kind === 'sequence') return k.content.length === 0;
-    if (/[\n\r\u0085\u2028\u2029]/.test(k.value)) return false;
+    if (hasLineBreak(k.value)) return false;
     const tag = this.tagOf(k);
     return utf8Length(k.anchor) + utf8Length(tag) + utf8Length(k.value) <= 128;
   }
