@@ -4,9 +4,14 @@
 // emit and round trip, next to the same run's baselines: the `yaml` package's CST parser alone
 // and its parseAllDocuments + Document.toString. Medians of several runs; ratios > 1 mean faster
 // than the baseline (issue 17's target: our round trip >= 2x the CST parser alone). Each input is
-// also written to node_modules/.cache/krmfn-bench/yaml-<size>.yaml so an outside program (go-yaml,
-// see docs/yaml-output.md) can be timed on the same bytes. A 50 MB round trip runs once at the end
-// in a child process that reports its peak RSS (target: <= 2.5x the input + 100 MB).
+// also written to node_modules/.cache/krmfn-bench/yaml-<size>.yaml so an outside program can be timed
+// on the same bytes: with BENCH_GOYAML=PROGRAM, the bench runs `PROGRAM -bench FILE` after its own
+// figures for each size and prints the go-yaml round trip next to ours (the program decodes every
+// document into a go-yaml v3 node and encodes it back, once to warm up and three times timed, and
+// prints the best time in nanoseconds on stdout; see bench/README.md). Every figure comes in wall
+// time and in CPU time (this process's, GNU time's for go-yaml): on a loaded machine only the CPU
+// ratios hold. A 50 MB round trip runs once at the end in a child
+// process that reports its peak RSS (target: <= 2.5x the input + 100 MB).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -110,16 +115,42 @@ function pkg(bytes) {
   return parts.join('---\n');
 }
 
+/** Runs of the BENCH_GOYAML program's `-bench` mode: one warm-up round trip and three timed ones. */
+const GO_RUNS = 4;
+
+/**
+ * go-yaml's round trip of `file` by the BENCH_GOYAML program, or undefined without one: `ms` its
+ * best wall time, `cpu` the whole process's user + system CPU (GNU time) divided by its runs.
+ */
+function goYaml(file) {
+  const program = process.env.BENCH_GOYAML;
+  if (!program) return undefined;
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', program, '-bench', file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${program} -bench ${file} failed: ${r.stderr}`);
+  const [user, system] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return { ms: Number(r.stdout.trim()) / 1e6, cpu: ((user + system) * 1000) / GO_RUNS };
+}
+
+/**
+ * Runs `f` `runs` times: the median wall time, the median CPU time of this process (user +
+ * system, V8's helper threads included: the figure that holds on a shared, loaded machine), and
+ * the last result.
+ */
 function median(f, runs) {
   const times = [];
+  const cpus = [];
   let result;
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
+    const c = process.cpuUsage();
     result = f();
+    const d = process.cpuUsage(c);
     times.push(performance.now() - t);
+    cpus.push((d.user + d.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  return { ms: times[times.length >> 1], result };
+  cpus.sort((a, b) => a - b);
+  return { ms: times[times.length >> 1], cpu: cpus[cpus.length >> 1], result };
 }
 
 const mbps = (bytes, ms) => bytes / 1e6 / (ms / 1000);
@@ -131,7 +162,8 @@ for (const [label, bytes, runs] of [
 ]) {
   const text = pkg(bytes);
   const docs = text.split('---\n').length;
-  writeFileSync(join(outDir, `yaml-${label.replace(' ', '').toLowerCase()}.yaml`), text);
+  const file = join(outDir, `yaml-${label.replace(' ', '').toLowerCase()}.yaml`);
+  writeFileSync(file, text);
   // Warm up the JIT on a slice.
   for (let i = 0; i < 2; i++)
     emitYamlFile(...Object.values(parseYamlFile(text.slice(0, 200_000).replace(/[^\n]*$/, ''))));
@@ -162,6 +194,19 @@ for (const [label, bytes, runs] of [
       `round trip ${(yTrip / trip.ms).toFixed(2)}x   our round trip vs the CST parser alone ${(cst.ms / trip.ms).toFixed(2)}x (target >= 2x)`,
   );
   console.log(`  byte-identical round trip: ${trip.result === text ? 'yes' : 'no (normalised)'}`);
+  console.log(
+    `  CPU    ours round trip ${fmt(mbps(text.length, trip.cpu))} MB/s   CST Parser only ${fmt(mbps(text.length, cst.cpu))} MB/s   ` +
+      `our round trip vs the CST parser alone ${(cst.cpu / trip.cpu).toFixed(2)}x`,
+  );
+  const go = goYaml(file);
+  if (go !== undefined) {
+    console.log(
+      `  go-yaml round trip ${fmt(mbps(text.length, go.ms))} MB/s (best of 3)   ours vs go-yaml ${(go.ms / trip.ms).toFixed(2)}x (target >= 1.5x)`,
+    );
+    console.log(
+      `  CPU    go-yaml round trip ${fmt(mbps(text.length, go.cpu))} MB/s (process CPU / ${GO_RUNS})   ours vs go-yaml ${(go.cpu / trip.cpu).toFixed(2)}x`,
+    );
+  }
 }
 
 {

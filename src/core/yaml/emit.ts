@@ -1,25 +1,32 @@
 /**
  * The go-yaml v3 output rules with kyaml's settings (docs/yaml-output.md, "Scalars"): indent 2, no line
  * width (yaml.v2's folding at a width only when EmitOptions.foldWidth asks), unicode, `\n`, compact or wide sequences per document. Writes YNode trees; never uses the
- * `yaml` package's stringifier. Output is built from string parts joined once.
+ * `yaml` package's stringifier. Output is built from string parts joined once per document.
  */
 import type { YNode } from './node.ts';
 import type { SeqIndent } from './read.ts';
 import { resolvePlainTag } from './resolve.ts';
-import { analyzeScalar, blockScalar, spaces, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
+import { analyzeScalar, blockScalar, hasLineBreak, spaces, writeDoubleQuoted, writeSingleQuoted } from './scalar.ts';
 import { foldScalar } from './emit-fold.ts';
 
 export type { SeqIndent } from './read.ts';
 
 /** Documents joined by `---\n`, no leading `---`, exactly one final newline (except keep-chomped block scalars). */
 export function emitYamlFile(docs: readonly YNode[], seqIndent: SeqIndent | readonly SeqIndent[]): string {
-  const parts: string[] = [];
+  // Parts joined per document: one list for a whole large file would be an old-generation array
+  // full of young strings, which every scavenge must visit (measured slower at 10 MB).
+  const texts: string[] = [];
+  const out: string[] = [];
   for (let i = 0; i < docs.length; i++) {
     const style = typeof seqIndent === 'string' ? seqIndent : (seqIndent[i] ?? 'compact');
-    if (i > 0) parts.push('---\n');
-    parts.push(emitYamlDocument(docs[i], style));
+    if (i > 0) texts.push('---\n');
+    const e = new Emitter(out, style === 'compact', false, undefined);
+    e.document(docs[i]);
+    e.end();
+    texts.push(out.join(''));
+    out.length = 0;
   }
-  return parts.join('');
+  return texts.join('');
 }
 
 /**
@@ -35,9 +42,11 @@ export interface EmitOptions {
 }
 
 export function emitYamlDocument(doc: YNode, seqIndent: SeqIndent, opts: EmitOptions = {}): string {
-  const e = new Emitter(seqIndent === 'compact', opts.tabsInBlocks ?? false, opts.foldWidth);
+  const out: string[] = [];
+  const e = new Emitter(out, seqIndent === 'compact', opts.tabsInBlocks ?? false, opts.foldWidth);
   e.document(doc);
-  return e.finish();
+  e.end();
+  return out.join('');
 }
 
 type ScalarContext = 'value' | 'key' | 'flow' | 'explicit-key';
@@ -52,12 +61,17 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+const MAX_BREAK_INDENT = 64;
+/** `\n` followed by 0 to 64 spaces, made once. */
+const BREAK_INDENTS: readonly string[] = Array.from({ length: MAX_BREAK_INDENT + 1 }, (_, n) => `\n${spaces(n)}`);
+
 function isBlockCollection(n: YNode): boolean {
   return (n.kind === 'mapping' || n.kind === 'sequence') && n.style !== 'flow' && n.content.length > 0;
 }
 
+/** Writes a document into a list of parts (`out`, reused from one document to the next). */
 class Emitter {
-  private readonly out: string[] = [];
+  private readonly out: string[];
   private atLineStart = true;
   /** Column of the last foot comment written; the next line at that column starts with a blank line. */
   private footCol = -1;
@@ -65,7 +79,8 @@ class Emitter {
   private readonly tabsInBlocks: boolean;
   private readonly foldWidth: number | undefined;
 
-  constructor(compact: boolean, tabsInBlocks: boolean, foldWidth: number | undefined) {
+  constructor(out: string[], compact: boolean, tabsInBlocks: boolean, foldWidth: number | undefined) {
+    this.out = out;
     this.compact = compact;
     this.tabsInBlocks = tabsInBlocks;
     this.foldWidth = foldWidth;
@@ -83,9 +98,9 @@ class Emitter {
     return n;
   }
 
-  finish(): string {
+  /** Ends the document's last line. */
+  end(): void {
     if (!this.atLineStart) this.out.push('\n');
-    return this.out.join('');
   }
 
   private w(s: string): void {
@@ -95,10 +110,15 @@ class Emitter {
 
   /** Starts a new line at `indent`. */
   private line(indent: number): void {
-    if (!this.atLineStart) this.out.push('\n');
-    if (this.footCol === indent) this.out.push('\n');
+    if (!this.atLineStart && this.footCol !== indent && indent <= MAX_BREAK_INDENT) {
+      // The common case as one part: the line break and the indentation.
+      this.out.push(BREAK_INDENTS[indent]);
+    } else {
+      if (!this.atLineStart) this.out.push('\n');
+      if (this.footCol === indent) this.out.push('\n');
+      if (indent) this.out.push(spaces(indent));
+    }
     this.footCol = -1;
-    if (indent) this.out.push(spaces(indent));
     this.atLineStart = false;
   }
 
@@ -171,34 +191,57 @@ class Emitter {
 
   // ---- tags and anchors ------------------------------------------------------------------
 
-  /** The tag to write, and whether a plain string must be double-quoted instead. */
-  private tagOf(n: YNode): { tag: string; force: boolean } {
+  /** The node `tagOf` last answered for, and its answer (a key or value asks up to three times). */
+  private tagNode: YNode | null = null;
+  private tagText = '';
+  private tagForce = false;
+
+  /**
+   * The tag to write for `n`; afterwards `tagForce` says whether a plain string must be
+   * double-quoted instead. Answers for one node at a time, kept for the next question about it.
+   */
+  private tagOf(n: YNode): string {
+    if (n !== this.tagNode) {
+      this.tagNode = n;
+      this.tagForce = false;
+      this.tagText = this.resolveTag(n);
+    }
+    return this.tagText;
+  }
+
+  private resolveTag(n: YNode): string {
     const tag = n.tag;
-    if (!tag) return { tag: '', force: false };
-    if (n.tagged) return { tag, force: false };
+    if (!tag) return '';
+    if (n.tagged) return tag;
     switch (n.kind) {
       case 'scalar':
-        if (tag === '!!str' && n.style !== '') return { tag: '', force: false };
+        if (tag === '!!str' && n.style !== '') return '';
         // A plain `<<` reads back as a merge key (go-yaml's resolve table at v3.0.1): a string is quoted.
-        if (tag === '!!str' && n.value === '<<') return { tag: '', force: true };
+        if (tag === '!!str' && n.value === '<<') {
+          this.tagForce = true;
+          return '';
+        }
         {
           const r = resolvePlainTag(n.value);
-          if (r === tag) return { tag: '', force: false };
-          if (tag === '!!str') return { tag: '', force: true };
-          return { tag, force: false };
+          if (r === tag) return '';
+          if (tag === '!!str') {
+            this.tagForce = true;
+            return '';
+          }
+          return tag;
         }
       case 'mapping':
-        return { tag: tag === '!!map' ? '' : tag, force: false };
+        return tag === '!!map' ? '' : tag;
       case 'sequence':
-        return { tag: tag === '!!seq' ? '' : tag, force: false };
+        return tag === '!!seq' ? '' : tag;
       default:
-        return { tag: '', force: false };
+        return '';
     }
   }
 
   private props(n: YNode): string {
     if (n.kind === 'alias') return '';
-    const { tag } = this.tagOf(n);
+    const tag = this.tagOf(n);
     if (n.anchor) return tag ? `&${n.anchor} ${tag}` : `&${n.anchor}`;
     return tag;
   }
@@ -210,7 +253,10 @@ class Emitter {
     let style = n.style;
     if (style === '') {
       if (v.includes('\n')) style = 'literal';
-      else if (this.tagOf(n).force) style = 'double';
+      else {
+        this.tagOf(n);
+        if (this.tagForce) style = 'double';
+      }
     }
     const a = analyzeScalar(v, this.tabsInBlocks);
     const simpleKey = ctx === 'key';
@@ -297,8 +343,8 @@ class Emitter {
   private isSimpleKey(k: YNode): boolean {
     if (k.kind === 'alias') return true;
     if (k.kind === 'mapping' || k.kind === 'sequence') return k.content.length === 0;
-    if (/[\n\r\u0085\u2028\u2029]/.test(k.value)) return false;
-    const { tag } = this.tagOf(k);
+    if (hasLineBreak(k.value)) return false;
+    const tag = this.tagOf(k);
     return utf8Length(k.anchor) + utf8Length(tag) + utf8Length(k.value) <= 128;
   }
 

@@ -748,6 +748,21 @@ class PieceParser {
    * single-line: a plain scalar, a quoted scalar, an alias or a flow collection.
    */
   private keyAhead(pos: number, flow: boolean): number {
+    // A block mapping's first key is asked about twice (by blockNode, then by blockMap).
+    if (pos === this.keyAheadPos && !flow) return this.keyAheadAnswer;
+    const answer = this.scanKeyAhead(pos, flow);
+    if (!flow) {
+      this.keyAheadPos = pos;
+      this.keyAheadAnswer = answer;
+    }
+    return answer;
+  }
+
+  /** The last block-context answer of `keyAhead` (the source never changes under a parser). */
+  private keyAheadPos = -1;
+  private keyAheadAnswer = -1;
+
+  private scanKeyAhead(pos: number, flow: boolean): number {
     const src = this.src;
     const len = this.len;
     let i = pos;

@@ -57,6 +57,9 @@ export function resolvePlainTag(value: string): string {
   }
   if (c === 0x2b || c === 0x2d || (c >= 0x30 && c <= 0x39)) {
     if (fixed) return fixed;
+    const shape = numericShape(value);
+    if (shape === SHAPE_STRING) return '!!str';
+    if (shape === SHAPE_DECIMAL) return '!!int';
     if (TIMESTAMP_PREFIX.test(value) && isTimestamp(value)) return '!!timestamp';
     const plain = value.includes('_') ? value.replace(/_/g, '') : value;
     if (isGoInt(plain)) return '!!int';
@@ -65,6 +68,33 @@ export function resolvePlainTag(value: string): string {
   }
   if (LOOKUP_FIRST.includes(value[0]) && fixed) return fixed;
   return '!!str';
+}
+
+const SHAPE_OTHER = 0;
+/** Holds a character no int, float or timestamp can contain (`500m`, `128Mi`, `v1`): a string. */
+const SHAPE_STRING = 1;
+/** 1 to 17 decimal digits without a leading zero: an int of any Go width, no regular expression needed. */
+const SHAPE_DECIMAL = 2;
+
+/**
+ * A quick look at a value starting with a digit or sign before the regular expressions: the
+ * characters ints (hex, octal, binary, `_`), floats and timestamps (`T`, `Z`, `:`, space) can hold
+ * are [0-9a-fA-F xXoO +-._: tTzZ]; any other makes the value a string.
+ */
+function numericShape(value: string): number {
+  const n = value.length;
+  let decimal = n < 18 && value.charCodeAt(0) !== 0x30;
+  for (let i = 0; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) continue;
+    decimal = false;
+    const lower = c | 0x20;
+    if ((lower >= 0x61 && lower <= 0x66) || lower === 0x78 || lower === 0x6f || lower === 0x74 || lower === 0x7a)
+      continue;
+    if (c === 0x2b || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x3a || c === 0x20) continue;
+    return SHAPE_STRING;
+  }
+  return decimal ? SHAPE_DECIMAL : SHAPE_OTHER;
 }
 
 /** strconv.ParseInt(s, 0, 64) or ParseUint(s, 0, 64) succeeds. */

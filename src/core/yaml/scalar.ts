@@ -19,6 +19,12 @@ function isBreak(c: number): boolean {
   return c === 0x0a || c === 0x0d || c === 0x85 || c === 0x2028 || c === 0x2029;
 }
 
+/** The value holds a line break (`\n`, `\r`, NEL, LS or PS). */
+export function hasLineBreak(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (isBreak(value.charCodeAt(i))) return true;
+  return false;
+}
+
 /** go-yaml's printable set, by UTF-16 unit: astral characters (surrogates) are not printable. */
 export function isPrintable(c: number): boolean {
   return (
@@ -30,21 +36,69 @@ export function isPrintable(c: number): boolean {
   );
 }
 
-const SIMPLE_PLAIN =
-  /^[A-Za-z0-9_/.=+()$^~\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd][A-Za-z0-9_/.=+()$^~ \-\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
+/**
+ * ASCII characters of a simple plain scalar: 1 anywhere (letters, digits, `_/.=+()$^~`), 2 only
+ * after the first (space, `-`), 0 never.
+ */
+const SIMPLE_ASCII = (() => {
+  const t = new Uint8Array(128);
+  for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_/.=+()$^~') t[ch.charCodeAt(0)] = 1;
+  t[0x20] = t[0x2d] = 2;
+  return t;
+})();
+
+/**
+ * Letters, digits and harmless punctuation, plus non-ASCII printable characters outside the line
+ * and paragraph separators and the BOM; space and `-` not first. A loop over a table: a regular
+ * expression costs more on the short keys and values that make up most of a package.
+ */
+function isSimplePlain(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) {
+      const k = SIMPLE_ASCII[c];
+      if (k === 0 || (k === 2 && i === 0)) return false;
+    } else if (!(
+      (c >= 0xa0 && c <= 0x2027) ||
+      (c >= 0x202a && c <= 0xd7ff) ||
+      (c >= 0xe000 && c <= 0xfefe) ||
+      (c >= 0xff00 && c <= 0xfffd)
+    )) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The answers for the two commonest values, shared: an analysis is read, never changed. */
+const EMPTY: Readonly<ScalarAnalysis> = Object.freeze({
+  empty: true,
+  multiline: false,
+  blockPlain: true,
+  flowPlain: false,
+  single: true,
+  block: false,
+});
+const SIMPLE: Readonly<ScalarAnalysis> = Object.freeze({
+  empty: false,
+  multiline: false,
+  blockPlain: true,
+  flowPlain: true,
+  single: true,
+  block: true,
+});
 
 /** The permission table of §4.2 for a value. */
-export function analyzeScalar(value: string, tabsInBlocks = false): ScalarAnalysis {
-  if (value === '')
-    return { empty: true, multiline: false, blockPlain: true, flowPlain: false, single: true, block: false };
+export function analyzeScalar(value: string, tabsInBlocks = false): Readonly<ScalarAnalysis> {
+  if (value === '') return EMPTY;
   // Fast path: letters, digits and harmless punctuation, no trailing space.
   if (
-    SIMPLE_PLAIN.test(value) &&
+    isSimplePlain(value) &&
     value.charCodeAt(value.length - 1) !== 0x20 &&
     !value.startsWith('---') &&
     !value.startsWith('...')
   ) {
-    return { empty: false, multiline: false, blockPlain: true, flowPlain: true, single: true, block: true };
+    return SIMPLE;
   }
   let blockIndicators = false;
   let flowIndicators = false;
@@ -263,9 +317,10 @@ export function blockScalar(
   return parts.join('');
 }
 
-const SPACES = ' '.repeat(64);
+/** Indentation strings made once: a slice shorter than 13 characters would be a fresh copy per call. */
+const SPACES: readonly string[] = Array.from({ length: 65 }, (_, n) => ' '.repeat(n));
 export function spaces(n: number): string {
-  return n <= 64 ? SPACES.slice(0, n) : ' '.repeat(n);
+  return n <= 64 ? SPACES[n] : ' '.repeat(n);
 }
 
 /**
