@@ -115,6 +115,12 @@ export interface FieldComments {
   foot?: string;
 }
 
+/** The identity paths, shared by every read (getNode walks a segment array without copying it). */
+const API_VERSION_PATH: readonly PathSegment[] = Object.freeze(['apiVersion']);
+const KIND_PATH: readonly PathSegment[] = Object.freeze(['kind']);
+const NAME_PATH: readonly PathSegment[] = Object.freeze(['metadata', 'name']);
+const NAMESPACE_PATH: readonly PathSegment[] = Object.freeze(['metadata', 'namespace']);
+
 export class KubeObject {
   /** The document node (kind 'document'); its single child is the object's root mapping. */
   readonly doc: YNode;
@@ -151,16 +157,16 @@ export class KubeObject {
   // ---- identity -------------------------------------------------------------------------
 
   get apiVersion(): string {
-    return this.text(['apiVersion']);
+    return this.text(API_VERSION_PATH);
   }
   get kind(): string {
-    return this.text(['kind']);
+    return this.text(KIND_PATH);
   }
   get name(): string {
-    return this.text(['metadata', 'name']);
+    return this.text(NAME_PATH);
   }
   get namespace(): string {
-    return this.text(['metadata', 'namespace']);
+    return this.text(NAMESPACE_PATH);
   }
   /** API group: '' for the core group (`v1`). */
   get group(): string {
@@ -495,13 +501,17 @@ export class KubeObject {
 
   // ---- internals ------------------------------------------------------------------------
 
-  private text(segs: PathSegment[]): string {
+  private text(segs: readonly PathSegment[]): string {
     const n = this.getNode(segs);
     return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : '';
   }
 
+  /** An annotation's string value, read without allocating a path (identity and local-config reads are hot). */
   private lenientAnnotation(key: string): string | undefined {
-    const n = this.getNode(['metadata', 'annotations', key]);
+    const root = deref(this.root);
+    const meta = root && deref(childOf(root, 'metadata'));
+    const ann = meta && deref(childOf(meta, 'annotations'));
+    const n = ann && deref(childOf(ann, key));
     return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : undefined;
   }
 
