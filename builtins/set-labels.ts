@@ -247,19 +247,19 @@ class LabelSetter {
   /** Each item of the list at `base` + `list` (when it exists) as a base path. */
   each(base: PathSegment[], list: PathSegment[], fn: (item: PathSegment[]) => void): void {
     if (!this.isMap(base)) return;
-    const n = this.obj.getNode([...base, ...list]);
+    const n = this.obj.readNode([...base, ...list]);
     if (n?.kind !== 'sequence') return;
     n.content.forEach((_, i) => fn([...base, ...list, i]));
   }
 
   isMap(path: PathSegment[]): boolean {
-    return path.length === 0 || this.obj.getNode(path)?.kind === 'mapping';
+    return path.length === 0 || this.obj.readNode(path)?.kind === 'mapping';
   }
 
   /** Intermediate nodes that exist must be mappings (or null) for a create to succeed. */
   private canCreate(path: PathSegment[]): boolean {
     for (let i = 1; i <= path.length; i++) {
-      const n = this.obj.getNode(path.slice(0, i));
+      const n = this.obj.readNode(path.slice(0, i));
       if (n === undefined) return true;
       if (n.kind !== 'mapping' && !(n.kind === 'scalar' && n.tag === '!!null')) return false;
     }

@@ -62,8 +62,10 @@ class FieldPanic extends Error {
 /** A config the transformer refuses (`Config` returned an error). */
 class ConfigError extends Error {}
 
+const ROOT: readonly PathSegment[] = Object.freeze([]);
+
 function getString(obj: KubeObject, fields: readonly string[]): string {
-  const r = sdkNestedString(obj.root, fields);
+  const r = sdkNestedString(obj.readNode(ROOT)!, fields);
   if (!r.ok) throw new FieldPanic(fields);
   return r.value;
 }
@@ -157,7 +159,7 @@ function visitNamespaces(visited: readonly Visited[], visit: (f: Field) => void)
  */
 function readField(obj: KubeObject, path: PathSegment[]): string | undefined {
   if (path[0] === 'subjects') {
-    const subject = obj.getNode(path.slice(0, 2));
+    const subject = obj.readNode(path.slice(0, 2));
     const r = subject ? sdkNestedString(subject, ['namespace']) : undefined;
     return r?.ok ? r.value : '';
   }
@@ -189,7 +191,7 @@ function fieldPaths(obj: KubeObject, tag: Tag): PathSegment[][] {
   else if (apiVersion === 'apiregistration.k8s.io/v1' && kind === 'APIService')
     out.push(API_SERVICE_NAMESPACE as PathSegment[]);
   else if (kind === 'ClusterRoleBinding' || (tag.roleBindings && kind === 'RoleBinding')) {
-    const subjects = obj.getNode('subjects');
+    const subjects = obj.readNode('subjects');
     if (subjects?.kind === 'sequence')
       subjects.content.forEach((_, i) => {
         if (obj.has(['subjects', i, 'namespace'])) out.push(['subjects', i, 'namespace']);
