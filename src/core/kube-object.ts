@@ -18,15 +18,18 @@
  *   functions get) refuses to change the orchestrator's annotations (`PROTECTED_ANNOTATIONS`) with
  *   `ProtectedFieldError`; 'read-only' (validators) refuses every write with `ReadOnlyError`.
  *   Every write path honours it: `set`, `delete`, `setComment` and `editTree` (in-place node edits).
- * - Edits are tracked (`takeEdits`), so the engine can skip the work a round trip would redo on
- *   items a function did not change (docs/architecture.md, "One function call"): 'none' until
- *   anything changes; 'values' after `set`s of plain values (strings, numbers, booleans, null) on
- *   absent or scalar fields under keys of at most 40 characters without a line break, edits
- *   that never add what `normalizeAfterFunction` rewrites (comments, folded scalars, `? ` keys;
- *   a scalar node or an empty collection node without comments, not folded, counts as plain);
- *   'unknown' after any other write, and as soon as a node of the tree is handed out (`doc`,
- *   `root`, `getNode`, `editTree`), since whoever holds a node can change it unseen. `readNode` is
- *   `getNode` for readers that promise not to change what it returns.
+ * - Edits are tracked (`takeEdits`, bits of `EDITS`), so the engine can skip the work a round trip
+ *   would redo on items a function did not change (docs/architecture.md, "One function call"):
+ *   `none` until anything changes; `values` after `set`s of plain values (strings, numbers,
+ *   booleans, null) on absent or scalar fields under keys of at most 40 characters without a line
+ *   break and not through an alias, edits that never add what `normalizeAfterFunction` rewrites
+ *   (comments, folded scalars, `? ` keys; a scalar node or an empty collection node without
+ *   comments, not folded, counts as plain), with `annotations` when the path is under
+ *   `metadata.annotations` (or is `metadata`) and `identity` when it is under `apiVersion`,
+ *   `kind`, `metadata.name` (or is `metadata`); `unknown` after any other write, and as soon as a
+ *   node of the tree is handed out (`doc`, `root`, `getNode`, `editTree`), since whoever holds a
+ *   node can change it unseen. `readNode` is `getNode` for readers that promise not to change
+ *   what it returns.
  */
 import { KrmfnError } from './errors.ts';
 import { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from './field-path.ts';
@@ -130,8 +133,17 @@ const KIND_PATH: readonly PathSegment[] = Object.freeze(['kind']);
 const NAME_PATH: readonly PathSegment[] = Object.freeze(['metadata', 'name']);
 const NAMESPACE_PATH: readonly PathSegment[] = Object.freeze(['metadata', 'namespace']);
 
-/** What changed in an object's tree since the last `takeEdits` (see the class contract). */
-export type EditState = 'none' | 'values' | 'unknown';
+/** Bits of what changed in an object's tree since the last `takeEdits` (see the class contract). */
+export const EDITS = Object.freeze({ none: 0, values: 1, annotations: 2, identity: 4, unknown: 8 });
+
+/** The `EDITS` bits a tracked `set` at `segs` adds besides `values`. */
+function pathEdits(segs: readonly PathSegment[]): number {
+  const top = segs[0];
+  if (top === 'apiVersion' || top === 'kind') return EDITS.identity;
+  if (top !== 'metadata') return 0;
+  if (segs.length === 1) return EDITS.identity | EDITS.annotations;
+  return segs[1] === 'name' ? EDITS.identity : segs[1] === 'annotations' ? EDITS.annotations : 0;
+}
 
 /** A mapping key `set` may create without making go-yaml write it in the explicit `? ` form. */
 const plainKey = (seg: PathSegment): boolean => typeof seg === 'number' || (seg.length <= 40 && !seg.includes('\n'));
@@ -151,7 +163,7 @@ function keepsNormalForm(value: unknown): boolean {
 
 export class KubeObject {
   private readonly document: YNode;
-  private edits: EditState = 'unknown';
+  private edits: number = EDITS.unknown;
   readonly isKubeObject = true;
   /** Write guard; see the class contract. Hosts set it around a function call and restore it. */
   access: ObjectAccess = 'full';
@@ -169,14 +181,14 @@ export class KubeObject {
 
   /** The document node (kind 'document'); its single child is the object's root mapping. Handing it out counts as an unknown edit. */
   get doc(): YNode {
-    this.edits = 'unknown';
+    this.edits = EDITS.unknown;
     return this.document;
   }
 
-  /** The edits since the last call (see the class contract), and starts counting anew from 'none'. */
-  takeEdits(): EditState {
+  /** The `EDITS` bits of the edits since the last call (see the class contract); counts anew from none. */
+  takeEdits(): number {
     const e = this.edits;
-    this.edits = 'none';
+    this.edits = EDITS.none;
     return e;
   }
 
@@ -187,7 +199,7 @@ export class KubeObject {
 
   /** The root node (normally a mapping); created empty when the document has none. Handing it out counts as an unknown edit. */
   get root(): YNode {
-    this.edits = 'unknown';
+    this.edits = EDITS.unknown;
     return this.rootNode();
   }
 
@@ -293,7 +305,7 @@ export class KubeObject {
 
   /** The node at `path`, or undefined. Aliases are followed. Handing it out counts as an unknown edit. */
   getNode(path: FieldPathInput): YNode | undefined {
-    this.edits = 'unknown';
+    this.edits = EDITS.unknown;
     return this.readNode(path);
   }
 
@@ -370,9 +382,12 @@ export class KubeObject {
     if (segs.length === 0) throw new KrmfnError({ code: 'usage', message: 'cannot set the object root' });
     this.checkWrite(segs, value, false);
     let parent = this.rootNode();
+    let aliased = false;
     for (let i = 0; i < segs.length - 1; i++) {
       const seg = segs[i];
-      let next = deref(childOf(parent, seg));
+      const child = childOf(parent, seg);
+      if (child?.kind === 'alias') aliased = true;
+      let next = deref(child);
       if (!next || next.kind === 'scalar') {
         next = typeof segs[i + 1] === 'number' ? sequenceNode() : mappingNode();
         setChild(parent, seg, next, path);
@@ -381,9 +396,10 @@ export class KubeObject {
     }
     const last = segs[segs.length - 1];
     const existing = childOf(parent, last);
-    if (this.edits !== 'unknown') {
-      const plain = keepsNormalForm(value) && (!existing || existing.kind === 'scalar') && segs.every(plainKey);
-      this.edits = plain ? 'values' : 'unknown';
+    if (this.edits !== EDITS.unknown) {
+      const plain =
+        !aliased && keepsNormalForm(value) && (!existing || existing.kind === 'scalar') && segs.every(plainKey);
+      this.edits = plain ? this.edits | EDITS.values | pathEdits(segs) : EDITS.unknown;
     }
     const fresh = fromJS(value);
     if (this.quoteYaml11) quoteYaml11Strings(fresh);
@@ -416,14 +432,14 @@ export class KubeObject {
       const i = mapIndexOf(parent, last);
       if (i < 0) return false;
       this.checkWrite(segs, undefined, true);
-      this.edits = 'unknown';
+      this.edits = EDITS.unknown;
       parent.content.splice(i, 2);
       return true;
     }
     if (parent.kind === 'sequence' && typeof last === 'number') {
       if (last >= parent.content.length) return false;
       this.checkWrite(segs, undefined, true);
-      this.edits = 'unknown';
+      this.edits = EDITS.unknown;
       parent.content.splice(last, 1);
       return true;
     }
@@ -511,7 +527,7 @@ export class KubeObject {
    */
   editTree(edit: (root: YNode) => void): void {
     if (this.access === 'read-only') throw new ReadOnlyError('the object');
-    this.edits = 'unknown';
+    this.edits = EDITS.unknown;
     if (this.access === 'full') return edit(this.rootNode());
     const before = PROTECTED_ANNOTATIONS.map((k) => this.lenientAnnotation(k));
     edit(this.rootNode());
@@ -526,7 +542,7 @@ export class KubeObject {
     if (this.access === 'read-only') throw new ReadOnlyError(formatFieldPath(segs) || 'the object');
     const at = this.locate(segs);
     if (!at) throw new KrmfnError({ code: 'usage', message: `cannot comment ${formatFieldPath(segs)}: no such field` });
-    this.edits = 'unknown';
+    this.edits = EDITS.unknown;
     const fmt = (t: string): string =>
       t === ''
         ? ''

@@ -11,7 +11,7 @@
  */
 import { isKrmfnError, KrmfnError } from '../core/errors.ts';
 import type { FunctionRunner } from '../core/function.ts';
-import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
+import { ANNOTATIONS, EDITS, type KubeObject } from '../core/kube-object.ts';
 import type { Result } from '../core/result.ts';
 import { normalizeAfterFunction } from '../core/yaml/index.ts';
 import {
@@ -106,8 +106,10 @@ function postProcess(raw: RawOutcome, call: FunctionCall): void {
   for (let n = 0; n < output.length; n++) {
     const o = output[n];
     const edits = o.takeEdits();
-    if (normalize && snapshots.has(o) && (edits === 'unknown' || !normalForm.has(o))) normalizeItem(o);
-    const bk = bookkeeping(o);
+    const received = snapshots.get(o);
+    if (normalize && received && ((edits & EDITS.unknown) !== 0 || !normalForm.has(o))) normalizeItem(o);
+    // Annotations the function did not edit still hold the bookkeeping it was given.
+    const bk = received && (edits & (EDITS.unknown | EDITS.annotations)) === 0 ? { ...received } : bookkeeping(o);
     states.push(bk);
     if (o.root.kind === 'mapping') {
       if (bk.ipath === undefined && bk.path === undefined) {
@@ -133,8 +135,10 @@ function postProcess(raw: RawOutcome, call: FunctionCall): void {
         throw new KrmfnError({ ...problem, function: name });
       }
     }
-    // An item the function did not edit passed its last output check and would pass again.
-    if (edits !== 'none' || !passedKrmCheck(o)) notKrm ??= krmError(o, 'output', name);
+    // An item whose identity and annotations the function did not edit passed its last output
+    // check and would pass again.
+    if ((edits & (EDITS.unknown | EDITS.identity | EDITS.annotations)) !== 0 || !passedKrmCheck(o))
+      notKrm ??= krmError(o, 'output', name);
   }
   if (notKrm) throw notKrm;
   if (call.validator) return;
@@ -155,7 +159,7 @@ class NormalizeFailure {
 
 /**
  * Received items whose tree `normalizeAfterFunction` last found with nothing to rewrite. Such an
- * item needs it again only after an edit that could add something to rewrite, an 'unknown' one
+ * item needs it again only after an edit that could add something to rewrite, an unknown one
  * (KubeObject.takeEdits): a round trip of it changes nothing (docs/kpt-semantics.md, "Calling a
  * function"). Keyed weakly: dropped items go away.
  */

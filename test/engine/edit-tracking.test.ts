@@ -6,6 +6,7 @@
 // skipped), and the written files must be identical.
 import { describe, expect, test } from 'vitest';
 import {
+  EDITS,
   KubeObject,
   MemoryFs,
   NotFoundError,
@@ -20,7 +21,7 @@ import { normalizeAfterFunction, parseYamlFile } from '../../src/core/yaml/index
 const object = (text: string): KubeObject => new KubeObject(parseYamlFile(text).docs[0]);
 const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n';
 
-/** The object after `takeEdits` was called once (a fresh object reports 'unknown'). */
+/** The object after `takeEdits` was called once (a fresh object reports unknown edits). */
 function counted(): KubeObject {
   const o = object(CM);
   o.takeEdits();
@@ -30,22 +31,22 @@ function counted(): KubeObject {
 describe('KubeObject.takeEdits', () => {
   test('a new object reports unknown edits; taking them starts again from none', () => {
     const o = object(CM);
-    expect(o.takeEdits()).toBe('unknown');
-    expect(o.takeEdits()).toBe('none');
+    expect(o.takeEdits()).toBe(EDITS.unknown);
+    expect(o.takeEdits()).toBe(EDITS.none);
   });
 
   test('reads that hand out no node are not edits', () => {
     const o = counted();
     void [o.kind, o.name, o.namespace, o.isLocalConfig, o.getString(['data', 'a']), o.toJS(), o.labels()];
     expect(o.readNode(['data'])?.kind).toBe('mapping');
-    expect(o.takeEdits()).toBe('none');
+    expect(o.takeEdits()).toBe(EDITS.none);
   });
 
   test('handing out a node is an unknown edit', () => {
     for (const hand of [(o: KubeObject) => o.root, (o: KubeObject) => o.doc, (o: KubeObject) => o.getNode('data')]) {
       const o = counted();
       hand(o);
-      expect(o.takeEdits()).toBe('unknown');
+      expect(o.takeEdits()).toBe(EDITS.unknown);
     }
   });
 
@@ -54,9 +55,28 @@ describe('KubeObject.takeEdits', () => {
     o.set(['data', 'a'], '2');
     o.setLabel('tier', 'web');
     o.set(['spec', 'replicas'], 3);
-    o.set(['metadata', 'annotations', 'x'], newNode('scalar', { value: 'y', tag: '!!str' }));
     o.set(['data', 'empty'], newNode('mapping', { tag: '!!map' }));
-    expect(o.takeEdits()).toBe('values');
+    expect(o.takeEdits()).toBe(EDITS.values);
+  });
+
+  test('value edits of annotations and identity fields say so', () => {
+    const cases: [(o: KubeObject) => void, number][] = [
+      [
+        (o) => o.set(['metadata', 'annotations', 'x'], newNode('scalar', { value: 'y', tag: '!!str' })),
+        EDITS.annotations,
+      ],
+      [(o) => o.setAnnotation('x', 'y'), EDITS.annotations],
+      [(o) => o.set(['metadata', 'name'], 'd'), EDITS.identity],
+      [(o) => o.set(['kind'], 'Secret'), EDITS.identity],
+      [(o) => o.set(['apiVersion', 'nested'], 'x'), EDITS.identity],
+      [(o) => o.set(['metadata', 'annotations'], null), EDITS.annotations],
+      [(o) => o.set(['metadata', 'namespace'], 'ns'), 0],
+    ];
+    for (const [edit, bits] of cases) {
+      const o = counted();
+      edit(o);
+      expect(o.takeEdits()).toBe(EDITS.values | bits);
+    }
   });
 
   test('edits that can need a round trip are unknown', () => {
@@ -74,15 +94,22 @@ describe('KubeObject.takeEdits', () => {
     for (const edit of edits) {
       const o = counted();
       edit(o);
-      expect(o.takeEdits()).toBe('unknown');
+      expect(o.takeEdits()).toBe(EDITS.unknown);
     }
+  });
+
+  test('a set through an alias is unknown (the anchored node is elsewhere in the tree)', () => {
+    const o = object('a: &x\n  b: 1\nc: *x\n');
+    o.takeEdits();
+    o.set(['c', 'b'], 2);
+    expect(o.takeEdits()).toBe(EDITS.unknown);
   });
 
   test('a later value edit does not hide an earlier unknown one', () => {
     const o = counted();
     o.getNode('data');
     o.set(['data', 'a'], '2');
-    expect(o.takeEdits()).toBe('unknown');
+    expect(o.takeEdits()).toBe(EDITS.unknown);
   });
 });
 
