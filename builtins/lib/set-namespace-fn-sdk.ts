@@ -9,7 +9,7 @@
  * the group of the target taken as its apiVersion up to the first `/` (so core-group targets,
  * `v1`, never match the annotation's empty group: upstream bug, reproduced).
  */
-import type { FnContext, KubeObject, PathSegment, Result } from '../../sdk/index.ts';
+import { identityKey, type FnContext, type KubeObject, type PathSegment, type Result } from '../../sdk/index.ts';
 import { sdkNestedString } from './fn-sdk-string.ts';
 import { crashWithPanic, GoPanic, NIL_DEREFERENCE } from './go-panic.ts';
 import { configObjectError, goQuote } from './report.ts';
@@ -128,12 +128,18 @@ interface Visited {
 function namespaceFields(items: readonly KubeObject[], tag: Tag): Visited[] {
   const out: Visited[] = [];
   for (const obj of items) {
-    if (obj.isLocalConfig) continue;
-    const paths = fieldPaths(obj, tag);
-    if (paths.length === 0) continue;
-    out.push({ obj, paths, isNamespaceObject: obj.apiVersion === 'v1' && obj.kind === 'Namespace' });
+    const v = visitedItem(obj, tag);
+    if (v) out.push(v);
   }
   return out;
+}
+
+/** One item's entry of `namespaceFields`: undefined for a local-config item or one without namespace fields. */
+function visitedItem(obj: KubeObject, tag: Tag): Visited | undefined {
+  if (obj.isLocalConfig) return undefined;
+  const paths = fieldPaths(obj, tag);
+  if (paths.length === 0) return undefined;
+  return { obj, paths, isNamespaceObject: obj.apiVersion === 'v1' && obj.kind === 'Namespace' };
 }
 
 /**
@@ -142,13 +148,15 @@ function namespaceFields(items: readonly KubeObject[], tag: Tag): Visited[] {
  * without a conversion webhook gets `namespace: ""` at v0.3, the new namespace at v0.4).
  */
 function visitNamespaces(visited: readonly Visited[], visit: (f: Field) => void): void {
-  for (const { obj, paths, isNamespaceObject } of visited) {
-    for (const path of paths) {
-      const before = readField(obj, path);
-      const field: Field = { obj, path, value: before ?? '', isNamespaceObject };
-      visit(field);
-      if (field.value !== before) obj.set(path, field.value);
-    }
+  for (const v of visited) visitItem(v, visit);
+}
+
+function visitItem({ obj, paths, isNamespaceObject }: Visited, visit: (f: Field) => void): void {
+  for (const path of paths) {
+    const before = readField(obj, path);
+    const field: Field = { obj, path, value: before ?? '', isNamespaceObject };
+    visit(field);
+    if (field.value !== before) obj.set(path, field.value);
   }
 }
 
@@ -214,14 +222,16 @@ function dependsOnKey(obj: KubeObject): string {
   return `${slash > -1 ? api.slice(0, slash) : api}/${obj.kind}/${obj.name}`;
 }
 
+/** Whether a visited item has a `depends-on` annotation (else `updateDependsOn` changes nothing). */
+const hasDependsOn = (v: Visited): boolean => !!v.obj.getAnnotation(DEPENDS_ON);
+
 /**
  * `GetDependsOnMap` then `UpdateAnnotation`: `replaced(ns)` says whether a reference's namespace
  * changed. Both are visits after the transform's, which already read every field and created the
- * missing ones: they can neither fail nor write a field, so when no visited item has a
- * `depends-on` annotation they change nothing and are skipped.
+ * missing ones: they can neither fail nor write a field, so callers skip them when no visited item
+ * has a `depends-on` annotation (they would change nothing).
  */
 function updateDependsOn(visited: readonly Visited[], newNs: string, replaced: (ns: string) => boolean) {
-  if (!visited.some((v) => v.obj.getAnnotation(DEPENDS_ON))) return;
   const keys = new Set<string>();
   visitNamespaces(visited, (f) => keys.add(dependsOnKey(f.obj)));
   visitNamespaces(visited, (f) => {
@@ -296,7 +306,7 @@ function transformV03(ctx: Ctx, s: Settings, tag: Tag): Result[] {
         count++;
       });
     }
-    updateDependsOn(visited, s.namespace, (ns) => ns === old);
+    if (visited.some(hasDependsOn)) updateDependsOn(visited, s.namespace, (ns) => ns === old);
     const message = tag.counts
       ? `namespace ${goQuote(matcher)} updated to ${goQuote(s.namespace)}, ${count} values changed`
       : 'namespace updated';
@@ -313,20 +323,42 @@ function transformV03(ctx: Ctx, s: Settings, tag: Tag): Result[] {
   return results;
 }
 
+/**
+ * v0.4's transform, then `UpdateAnnotation` of depends-on, then the duplicate check, as upstream
+ * runs them, with what each needs of an item gathered in the one pass of the transform (each
+ * item's tree is fetched once): after an item's fields are visited, whether it has a `depends-on`
+ * annotation and its identity (a visit changes only its own item, and depends-on only annotations,
+ * so the identities are those upstream reads after both).
+ */
 function transformV04(ctx: Ctx, s: Settings, tag: Tag): Result {
-  const visited = namespaceFields(ctx.items.all, tag);
+  const items = ctx.items.all;
+  const visited: Visited[] = [];
   const olds = new Set<string>();
   let count = 0;
-  visitNamespaces(visited, (f) => {
+  let dependsOn = false;
+  const rewrite = (f: Field): void => {
     if (f.value === s.namespace) return;
     olds.add(f.value);
     f.value = s.namespace;
     count++;
-  });
-  updateDependsOn(visited, s.namespace, (ns) => olds.has(ns));
-  const dups = ctx.items.duplicates();
-  if (dups.length > 0) {
-    const o = dups[0][0];
+  };
+  // identity → [first item with it, how many]; a Map keeps first-seen order, as `duplicates()` does.
+  const identities = new Map<string, [KubeObject, number]>();
+  for (const obj of items) {
+    const v = visitedItem(obj, tag);
+    if (v) {
+      visited.push(v);
+      visitItem(v, rewrite);
+      dependsOn ||= hasDependsOn(v);
+    }
+    const key = identityKey(obj);
+    const seen = identities.get(key);
+    if (seen) seen[1]++;
+    else identities.set(key, [obj, 1]);
+  }
+  if (dependsOn) updateDependsOn(visited, s.namespace, (ns) => olds.has(ns));
+  for (const [o, n] of identities.values()) {
+    if (n < 2) continue;
     return {
       message: `duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`,
       severity: 'error',
