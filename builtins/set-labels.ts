@@ -226,16 +226,19 @@ class LabelSetter {
   count = 0;
   readonly obj: KubeObject;
   readonly labels: Labels;
-  constructor(obj: KubeObject, labels: Labels) {
+  /** The label keys in sorted order, sorted once per run (not per visited path). */
+  readonly keys: readonly string[];
+  constructor(obj: KubeObject, labels: Labels, keys: readonly string[]) {
     this.obj = obj;
     this.labels = labels;
+    this.keys = keys;
   }
 
   /** Visits `base` + `rel` when `base` exists (a mapping): one count per label key, changed or not. */
   update(base: PathSegment[], rel: PathSegment[], create: boolean): void {
     if (!this.isMap(base)) return;
     const path = [...base, ...rel];
-    for (const k of sortedKeys(this.labels)) {
+    for (const k of this.keys) {
       this.count++;
       const at = [...path, k];
       const exists = this.obj.has(at);
@@ -247,19 +250,19 @@ class LabelSetter {
   /** Each item of the list at `base` + `list` (when it exists) as a base path. */
   each(base: PathSegment[], list: PathSegment[], fn: (item: PathSegment[]) => void): void {
     if (!this.isMap(base)) return;
-    const n = this.obj.getNode([...base, ...list]);
+    const n = this.obj.readNode([...base, ...list]);
     if (n?.kind !== 'sequence') return;
     n.content.forEach((_, i) => fn([...base, ...list, i]));
   }
 
   isMap(path: PathSegment[]): boolean {
-    return path.length === 0 || this.obj.getNode(path)?.kind === 'mapping';
+    return path.length === 0 || this.obj.readNode(path)?.kind === 'mapping';
   }
 
   /** Intermediate nodes that exist must be mappings (or null) for a create to succeed. */
   private canCreate(path: PathSegment[]): boolean {
     for (let i = 1; i <= path.length; i++) {
-      const n = this.obj.getNode(path.slice(0, i));
+      const n = this.obj.readNode(path.slice(0, i));
       if (n === undefined) return true;
       if (n.kind !== 'mapping' && !(n.kind === 'scalar' && n.tag === '!!null')) return false;
     }
@@ -276,8 +279,8 @@ const POD_TEMPLATE_KINDS = new Set([
   'Job',
 ]);
 
-function setLabelsV02(obj: KubeObject, labels: Labels): number {
-  const s = new LabelSetter(obj, labels);
+function setLabelsV02(obj: KubeObject, labels: Labels, keys: readonly string[]): number {
+  const s = new LabelSetter(obj, labels, keys);
   const spec = ['spec'];
   s.update([], ['metadata', 'labels'], true);
   const kind = obj.kind;
@@ -355,11 +358,12 @@ function runV02(ctx: Ctx): void {
     ctx.exitCode = 0;
     return;
   }
+  const keys = sortedKeys(cfg.labels);
   let count = 0;
   let failed = false;
   for (const obj of items) {
     try {
-      count += setLabelsV02(obj, cfg.labels);
+      count += setLabelsV02(obj, cfg.labels, keys);
     } catch (e) {
       failed = true;
       ctx.results.error(e instanceof Error ? e.message : String(e), { object: obj });

@@ -68,17 +68,18 @@ export function isYaml11NonString(value: string): boolean {
  * it as a string); any other node is kyaml's "wrong Node Kind" error.
  */
 export function setMapEntry(obj: KubeObject, mapPath: readonly PathSegment[], key: string, value: string): void {
-  const map = obj.getNode(mapPath);
+  const map = obj.readNode(mapPath);
   if (!map || (map.kind === 'scalar' && map.tag === '!!null')) return;
   if (map.kind !== 'mapping') {
     throw new FieldEditError(`wrong Node Kind for ${mapPath.join('.')} expected: MappingNode was ${nodeKindName(map)}`);
   }
-  const existing = obj.getNode([...mapPath, key]);
+  const existing = obj.readNode([...mapPath, key]);
   const style =
     existing?.kind === 'scalar' ? existing.style : isYaml11NonString(value) ? ('double' as const) : ('' as const);
   obj.set([...mapPath, key], newNode('scalar', { value, tag: '!!str', style }));
-  const after = obj.getNode([...mapPath, key]);
-  if (after) after.style = style;
+  // `set` may have re-quoted it (`quoteYaml11`); only then is the node edited again.
+  const after = obj.readNode([...mapPath, key]);
+  if (after && after.style !== style) obj.getNode([...mapPath, key])!.style = style;
 }
 
 /**
@@ -87,7 +88,7 @@ export function setMapEntry(obj: KubeObject, mapPath: readonly PathSegment[], ke
  * kyaml's "wrong Node Kind" error.
  */
 export function setStringScalar(obj: KubeObject, path: readonly PathSegment[], value: string): void {
-  const existing = obj.getNode(path);
+  const existing = obj.readNode(path);
   if (existing && existing.kind !== 'scalar') {
     throw new FieldEditError(
       `wrong Node Kind for ${path.join('.')} expected: ScalarNode was ${nodeKindName(existing)}`,
@@ -95,8 +96,9 @@ export function setStringScalar(obj: KubeObject, path: readonly PathSegment[], v
   }
   const style = existing ? existing.style : '';
   obj.set([...path], newNode('scalar', { value, tag: '!!str', style }));
-  const after = obj.getNode(path);
-  if (after) after.style = style;
+  // `set` may have re-quoted it (`quoteYaml11`); only then is the node edited again.
+  const after = obj.readNode(path);
+  if (after && after.style !== style) obj.getNode(path)!.style = style;
 }
 
 /**

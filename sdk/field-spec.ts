@@ -140,7 +140,7 @@ export function walkFieldSpec(
       visit(path);
       return;
     }
-    const node = path.length === 0 ? obj.root : obj.getNode(path);
+    const node = obj.readNode(path);
     if (!node || isNull(node)) return;
     if (node.kind === 'sequence') {
       for (let k = 0; k < node.content.length; k++) rec([...path, k], i);
@@ -155,7 +155,7 @@ export function walkFieldSpec(
     const kind: CreateKind | 'sequence' | undefined =
       !createKind || isSeq ? (isSeq ? 'sequence' : undefined) : last ? createKind : 'mapping';
     const fieldPath = [...path, name];
-    const field = obj.getNode(fieldPath);
+    const field = obj.readNode(fieldPath);
     const creates = !!createKind && !isSeq;
     if (!field) {
       if (!creates) return;

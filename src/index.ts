@@ -57,7 +57,7 @@ export type {
 export { MemoryFs } from './core/memory-fs.ts';
 export { KPT_VERSIONS, DEFAULT_KPT_VERSION, parseKptVersion, type KptVersion } from './core/kpt-version.ts';
 export type { PackageFs, DirEntry } from './core/fs.ts';
-export { KubeObject, ANNOTATIONS, isKubeObject } from './core/kube-object.ts';
+export { KubeObject, ANNOTATIONS, EDITS, isKubeObject } from './core/kube-object.ts';
 export { KrmfnError, NotFoundError, LimitExceededError, isKrmfnError, isNotFoundError } from './core/errors.ts';
 export type { ErrorCode, ErrorData } from './core/errors.ts';
 export type {

@@ -9,7 +9,7 @@
  * the group of the target taken as its apiVersion up to the first `/` (so core-group targets,
  * `v1`, never match the annotation's empty group: upstream bug, reproduced).
  */
-import type { FnContext, KubeObject, PathSegment, Result } from '../../sdk/index.ts';
+import { identityKey, type FnContext, type KubeObject, type PathSegment, type Result } from '../../sdk/index.ts';
 import { sdkNestedString } from './fn-sdk-string.ts';
 import { crashWithPanic, GoPanic, NIL_DEREFERENCE } from './go-panic.ts';
 import { configObjectError, goQuote } from './report.ts';
@@ -62,8 +62,10 @@ class FieldPanic extends Error {
 /** A config the transformer refuses (`Config` returned an error). */
 class ConfigError extends Error {}
 
+const ROOT: readonly PathSegment[] = Object.freeze([]);
+
 function getString(obj: KubeObject, fields: readonly string[]): string {
-  const r = sdkNestedString(obj.root, fields);
+  const r = sdkNestedString(obj.readNode(ROOT)!, fields);
   if (!r.ok) throw new FieldPanic(fields);
   return r.value;
 }
@@ -110,25 +112,51 @@ interface Field {
   isNamespaceObject: boolean;
 }
 
+/** A non-local-config item with the namespace fields `VisitNamespaces` visits on it, in its order. */
+interface Visited {
+  obj: KubeObject;
+  paths: PathSegment[][];
+  isNamespaceObject: boolean;
+}
+
+/**
+ * The items and fields every `VisitNamespaces` of one run visits, found once: which fields an item
+ * has depends on its kind, apiVersion, its subjects and (v0.3) whether `metadata.namespace` is
+ * present, none of which a visit changes (a visit writes only the fields listed, and creates a
+ * missing one in the first visit already), so the later visits of the run reuse the list.
+ */
+function namespaceFields(items: readonly KubeObject[], tag: Tag): Visited[] {
+  const out: Visited[] = [];
+  for (const obj of items) {
+    const v = visitedItem(obj, tag);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/** One item's entry of `namespaceFields`: undefined for a local-config item or one without namespace fields. */
+function visitedItem(obj: KubeObject, tag: Tag): Visited | undefined {
+  if (obj.isLocalConfig) return undefined;
+  const paths = fieldPaths(obj, tag);
+  if (paths.length === 0) return undefined;
+  return { obj, paths, isNamespaceObject: obj.apiVersion === 'v1' && obj.kind === 'Namespace' };
+}
+
 /**
  * `VisitNamespaces`: calls `visit` on each namespace field of each non-local-config item, then
  * writes the value back with `SetOrDie`, which creates a missing field, as upstream does (a CRD
  * without a conversion webhook gets `namespace: ""` at v0.3, the new namespace at v0.4).
  */
-function visitNamespaces(items: readonly KubeObject[], tag: Tag, visit: (f: Field) => void): void {
-  for (const obj of items) {
-    if (obj.isLocalConfig) continue;
-    for (const path of fieldPaths(obj, tag)) {
-      const before = readField(obj, path);
-      const field: Field = {
-        obj,
-        path,
-        value: before ?? '',
-        isNamespaceObject: obj.apiVersion === 'v1' && obj.kind === 'Namespace',
-      };
-      visit(field);
-      if (field.value !== before) obj.set(path, field.value);
-    }
+function visitNamespaces(visited: readonly Visited[], visit: (f: Field) => void): void {
+  for (const v of visited) visitItem(v, visit);
+}
+
+function visitItem({ obj, paths, isNamespaceObject }: Visited, visit: (f: Field) => void): void {
+  for (const path of paths) {
+    const before = readField(obj, path);
+    const field: Field = { obj, path, value: before ?? '', isNamespaceObject };
+    visit(field);
+    if (field.value !== before) obj.set(path, field.value);
   }
 }
 
@@ -139,7 +167,7 @@ function visitNamespaces(items: readonly KubeObject[], tag: Tag, visit: (f: Fiel
  */
 function readField(obj: KubeObject, path: PathSegment[]): string | undefined {
   if (path[0] === 'subjects') {
-    const subject = obj.getNode(path.slice(0, 2));
+    const subject = obj.readNode(path.slice(0, 2));
     const r = subject ? sdkNestedString(subject, ['namespace']) : undefined;
     return r?.ok ? r.value : '';
   }
@@ -147,17 +175,31 @@ function readField(obj: KubeObject, path: PathSegment[]): string | undefined {
   return getString(obj, path as string[]);
 }
 
-/** The namespace fields `VisitNamespaces` visits on one item, in its order. */
+const NAMESPACE_OBJECT_NAME: readonly PathSegment[] = Object.freeze(['metadata', 'name']);
+const CRD_WEBHOOK_NAMESPACE: readonly PathSegment[] = Object.freeze([
+  'spec',
+  'conversion',
+  'webhook',
+  'clientConfig',
+  'service',
+  'namespace',
+]);
+const API_SERVICE_NAMESPACE: readonly PathSegment[] = Object.freeze(['spec', 'service', 'namespace']);
+const METADATA_NAMESPACE: readonly PathSegment[] = Object.freeze(['metadata', 'namespace']);
+
+/** The namespace fields `VisitNamespaces` visits on one item, in its order (shared frozen paths: read only). */
 function fieldPaths(obj: KubeObject, tag: Tag): PathSegment[][] {
   const out: PathSegment[][] = [];
   let special = true;
-  if (obj.apiVersion === 'v1' && obj.kind === 'Namespace') out.push(['metadata', 'name']);
-  else if (obj.apiVersion === 'apiextensions.k8s.io/v1' && obj.kind === 'CustomResourceDefinition')
-    out.push(['spec', 'conversion', 'webhook', 'clientConfig', 'service', 'namespace']);
-  else if (obj.apiVersion === 'apiregistration.k8s.io/v1' && obj.kind === 'APIService')
-    out.push(['spec', 'service', 'namespace']);
-  else if (obj.kind === 'ClusterRoleBinding' || (tag.roleBindings && obj.kind === 'RoleBinding')) {
-    const subjects = obj.getNode('subjects');
+  const apiVersion = obj.apiVersion;
+  const kind = obj.kind;
+  if (apiVersion === 'v1' && kind === 'Namespace') out.push(NAMESPACE_OBJECT_NAME as PathSegment[]);
+  else if (apiVersion === 'apiextensions.k8s.io/v1' && kind === 'CustomResourceDefinition')
+    out.push(CRD_WEBHOOK_NAMESPACE as PathSegment[]);
+  else if (apiVersion === 'apiregistration.k8s.io/v1' && kind === 'APIService')
+    out.push(API_SERVICE_NAMESPACE as PathSegment[]);
+  else if (kind === 'ClusterRoleBinding' || (tag.roleBindings && kind === 'RoleBinding')) {
+    const subjects = obj.readNode('subjects');
     if (subjects?.kind === 'sequence')
       subjects.content.forEach((_, i) => {
         if (obj.has(['subjects', i, 'namespace'])) out.push(['subjects', i, 'namespace']);
@@ -165,8 +207,8 @@ function fieldPaths(obj: KubeObject, tag: Tag): PathSegment[][] {
   } else special = false;
   // v0.3 takes `HasNamespace` (the key is present) for namespace scope, v0.4 `IsNamespaceScoped`;
   // v0.3.0/v0.3.1 reach it only for kinds outside the switch.
-  const scoped = tag.v04 ? obj.isNamespaceScoped : obj.has(['metadata', 'namespace']);
-  if (scoped && (tag.roleBindings || !special)) out.push(['metadata', 'namespace']);
+  const scoped = tag.v04 ? obj.isNamespaceScoped : obj.has(METADATA_NAMESPACE);
+  if (scoped && (tag.roleBindings || !special)) out.push(METADATA_NAMESPACE as PathSegment[]);
   return out;
 }
 
@@ -180,11 +222,19 @@ function dependsOnKey(obj: KubeObject): string {
   return `${slash > -1 ? api.slice(0, slash) : api}/${obj.kind}/${obj.name}`;
 }
 
-/** `GetDependsOnMap` then `UpdateAnnotation`: `replaced(ns)` says whether a reference's namespace changed. */
-function updateDependsOn(items: readonly KubeObject[], tag: Tag, newNs: string, replaced: (ns: string) => boolean) {
+/** Whether a visited item has a `depends-on` annotation (else `updateDependsOn` changes nothing). */
+const hasDependsOn = (v: Visited): boolean => !!v.obj.getAnnotation(DEPENDS_ON);
+
+/**
+ * `GetDependsOnMap` then `UpdateAnnotation`: `replaced(ns)` says whether a reference's namespace
+ * changed. Both are visits after the transform's, which already read every field and created the
+ * missing ones: they can neither fail nor write a field, so callers skip them when no visited item
+ * has a `depends-on` annotation (they would change nothing).
+ */
+function updateDependsOn(visited: readonly Visited[], newNs: string, replaced: (ns: string) => boolean) {
   const keys = new Set<string>();
-  visitNamespaces(items, tag, (f) => keys.add(dependsOnKey(f.obj)));
-  visitNamespaces(items, tag, (f) => {
+  visitNamespaces(visited, (f) => keys.add(dependsOnKey(f.obj)));
+  visitNamespaces(visited, (f) => {
     const value = f.obj.getAnnotation(DEPENDS_ON);
     if (!value) return;
     const m = NAMESPACED_REF.exec(value);
@@ -234,10 +284,10 @@ function oldNamespace(s: Settings, tag: Tag, fromResources: string[], nsCount: M
 }
 
 function transformV03(ctx: Ctx, s: Settings, tag: Tag): Result[] {
-  const items = ctx.items.all;
+  const visited = namespaceFields(ctx.items.all, tag);
   const found = new Set<string>();
   const nsCount = new Map<string, number>();
-  visitNamespaces(items, tag, (f) => {
+  visitNamespaces(visited, (f) => {
     if (f.value === '') return;
     if (f.isNamespaceObject) nsCount.set(f.value, (nsCount.get(f.value) ?? 0) + 1);
     found.add(f.value);
@@ -250,13 +300,13 @@ function transformV03(ctx: Ctx, s: Settings, tag: Tag): Result[] {
     matcher = old;
     let count = 0;
     if (!(tag.counts && old === s.namespace)) {
-      visitNamespaces(items, tag, (f) => {
+      visitNamespaces(visited, (f) => {
         if (f.value === '' || f.value !== old) return;
         f.value = s.namespace;
         count++;
       });
     }
-    updateDependsOn(items, tag, s.namespace, (ns) => ns === old);
+    if (visited.some(hasDependsOn)) updateDependsOn(visited, s.namespace, (ns) => ns === old);
     const message = tag.counts
       ? `namespace ${goQuote(matcher)} updated to ${goQuote(s.namespace)}, ${count} values changed`
       : 'namespace updated';
@@ -273,20 +323,42 @@ function transformV03(ctx: Ctx, s: Settings, tag: Tag): Result[] {
   return results;
 }
 
+/**
+ * v0.4's transform, then `UpdateAnnotation` of depends-on, then the duplicate check, as upstream
+ * runs them, with what each needs of an item gathered in the one pass of the transform (each
+ * item's tree is fetched once): after an item's fields are visited, whether it has a `depends-on`
+ * annotation and its identity (a visit changes only its own item, and depends-on only annotations,
+ * so the identities are those upstream reads after both).
+ */
 function transformV04(ctx: Ctx, s: Settings, tag: Tag): Result {
   const items = ctx.items.all;
+  const visited: Visited[] = [];
   const olds = new Set<string>();
   let count = 0;
-  visitNamespaces(items, tag, (f) => {
+  let dependsOn = false;
+  const rewrite = (f: Field): void => {
     if (f.value === s.namespace) return;
     olds.add(f.value);
     f.value = s.namespace;
     count++;
-  });
-  updateDependsOn(items, tag, s.namespace, (ns) => olds.has(ns));
-  const dups = ctx.items.duplicates();
-  if (dups.length > 0) {
-    const o = dups[0][0];
+  };
+  // identity → [first item with it, how many]; a Map keeps first-seen order, as `duplicates()` does.
+  const identities = new Map<string, [KubeObject, number]>();
+  for (const obj of items) {
+    const v = visitedItem(obj, tag);
+    if (v) {
+      visited.push(v);
+      visitItem(v, rewrite);
+      dependsOn ||= hasDependsOn(v);
+    }
+    const key = identityKey(obj);
+    const seen = identities.get(key);
+    if (seen) seen[1]++;
+    else identities.set(key, [obj, 1]);
+  }
+  if (dependsOn) updateDependsOn(visited, s.namespace, (ns) => olds.has(ns));
+  for (const [o, n] of identities.values()) {
+    if (n < 2) continue;
     return {
       message: `duplicate Resource(apiVersion=${o.apiVersion}, kind=${o.kind}, Namespace=${o.namespace}, Name=${o.name})`,
       severity: 'error',

@@ -18,11 +18,23 @@
  *   functions get) refuses to change the orchestrator's annotations (`PROTECTED_ANNOTATIONS`) with
  *   `ProtectedFieldError`; 'read-only' (validators) refuses every write with `ReadOnlyError`.
  *   Every write path honours it: `set`, `delete`, `setComment` and `editTree` (in-place node edits).
+ * - Edits are tracked (`takeEdits`, bits of `EDITS`), so the engine can skip the work a round trip
+ *   would redo on items a function did not change (docs/architecture.md, "One function call"):
+ *   `none` until anything changes; `values` after `set`s of plain values (strings, numbers,
+ *   booleans, null) on absent or scalar fields under keys of at most 40 characters without a line
+ *   break and not through an alias, edits that never add what `normalizeAfterFunction` rewrites
+ *   (comments, folded scalars, `? ` keys; a scalar node or an empty collection node without
+ *   comments, not folded, counts as plain), with `annotations` when the path is under
+ *   `metadata.annotations` (or is `metadata`) and `identity` when it is under `apiVersion`,
+ *   `kind`, `metadata.name` (or is `metadata`); `unknown` after any other write, and as soon as a
+ *   node of the tree is handed out (`doc`, `root`, `getNode`, `editTree`), since whoever holds a
+ *   node can change it unseen. `readNode` is `getNode` for readers that promise not to change
+ *   what it returns.
  */
 import { KrmfnError } from './errors.ts';
 import { formatFieldPath, parseFieldPath, type FieldPathInput, type PathSegment } from './field-path.ts';
 import { knownScope } from './kube-scope.ts';
-import { fromJS, scalarToJS, toJS } from './yaml/convert.ts';
+import { fromJS, isYNode, scalarToJS, toJS } from './yaml/convert.ts';
 import {
   cloneNode,
   documentNode,
@@ -115,9 +127,43 @@ export interface FieldComments {
   foot?: string;
 }
 
+/** The identity paths, shared by every read (getNode walks a segment array without copying it). */
+const API_VERSION_PATH: readonly PathSegment[] = Object.freeze(['apiVersion']);
+const KIND_PATH: readonly PathSegment[] = Object.freeze(['kind']);
+const NAME_PATH: readonly PathSegment[] = Object.freeze(['metadata', 'name']);
+const NAMESPACE_PATH: readonly PathSegment[] = Object.freeze(['metadata', 'namespace']);
+
+/** Bits of what changed in an object's tree since the last `takeEdits` (see the class contract). */
+export const EDITS = Object.freeze({ none: 0, values: 1, annotations: 2, identity: 4, unknown: 8 });
+
+/** The `EDITS` bits a tracked `set` at `segs` adds besides `values`. */
+function pathEdits(segs: readonly PathSegment[]): number {
+  const top = segs[0];
+  if (top === 'apiVersion' || top === 'kind') return EDITS.identity;
+  if (top !== 'metadata') return 0;
+  if (segs.length === 1) return EDITS.identity | EDITS.annotations;
+  return segs[1] === 'name' ? EDITS.identity : segs[1] === 'annotations' ? EDITS.annotations : 0;
+}
+
+/** A mapping key `set` may create without making go-yaml write it in the explicit `? ` form. */
+const plainKey = (seg: PathSegment): boolean => typeof seg === 'number' || (seg.length <= 40 && !seg.includes('\n'));
+
+/**
+ * A value `set` writes without adding anything `normalizeAfterFunction` rewrites: plain data other
+ * than a collection, or a scalar or empty collection node without comments that is not folded.
+ */
+function keepsNormalForm(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (!isYNode(value)) return false;
+  const n = value;
+  const leafOrEmpty =
+    n.kind === 'scalar' || ((n.kind === 'mapping' || n.kind === 'sequence') && n.content.length === 0);
+  return leafOrEmpty && n.style !== 'folded' && !n.headComment && !n.lineComment && !n.footComment;
+}
+
 export class KubeObject {
-  /** The document node (kind 'document'); its single child is the object's root mapping. */
-  readonly doc: YNode;
+  private readonly document: YNode;
+  private edits: number = EDITS.unknown;
   readonly isKubeObject = true;
   /** Write guard; see the class contract. Hosts set it around a function call and restore it. */
   access: ObjectAccess = 'full';
@@ -130,7 +176,20 @@ export class KubeObject {
 
   constructor(doc: YNode) {
     if (doc.kind !== 'document') doc = documentNode(doc);
-    this.doc = doc;
+    this.document = doc;
+  }
+
+  /** The document node (kind 'document'); its single child is the object's root mapping. Handing it out counts as an unknown edit. */
+  get doc(): YNode {
+    this.edits = EDITS.unknown;
+    return this.document;
+  }
+
+  /** The `EDITS` bits of the edits since the last call (see the class contract); counts anew from none. */
+  takeEdits(): number {
+    const e = this.edits;
+    this.edits = EDITS.none;
+    return e;
   }
 
   /** A new object from plain data (`{apiVersion, kind, metadata, ...}`). */
@@ -138,12 +197,17 @@ export class KubeObject {
     return new KubeObject(documentNode(fromJS(value)));
   }
 
-  /** The root node (normally a mapping); created empty when the document has none. */
+  /** The root node (normally a mapping); created empty when the document has none. Handing it out counts as an unknown edit. */
   get root(): YNode {
-    let r = this.doc.content[0];
+    this.edits = EDITS.unknown;
+    return this.rootNode();
+  }
+
+  private rootNode(): YNode {
+    let r = this.document.content[0];
     if (!r) {
       r = mappingNode();
-      this.doc.content.push(r);
+      this.document.content.push(r);
     }
     return r;
   }
@@ -151,16 +215,16 @@ export class KubeObject {
   // ---- identity -------------------------------------------------------------------------
 
   get apiVersion(): string {
-    return this.text(['apiVersion']);
+    return this.text(API_VERSION_PATH);
   }
   get kind(): string {
-    return this.text(['kind']);
+    return this.text(KIND_PATH);
   }
   get name(): string {
-    return this.text(['metadata', 'name']);
+    return this.text(NAME_PATH);
   }
   get namespace(): string {
-    return this.text(['metadata', 'namespace']);
+    return this.text(NAMESPACE_PATH);
   }
   /** API group: '' for the core group (`v1`). */
   get group(): string {
@@ -212,7 +276,7 @@ export class KubeObject {
     if (path === undefined) return undefined;
     const idx = this.lenientAnnotation(ANNOTATIONS.internalIndex) ?? this.lenientAnnotation(ANNOTATIONS.index) ?? '0';
     const n = Number(idx);
-    return { path, index: Number.isInteger(n) ? n : 0, line: this.root.content[0]?.line ?? this.root.line };
+    return { path, index: Number.isInteger(n) ? n : 0, line: this.rootNode().content[0]?.line ?? this.rootNode().line };
   }
 
   /**
@@ -239,11 +303,20 @@ export class KubeObject {
 
   // ---- reading --------------------------------------------------------------------------
 
-  /** The node at `path`, or undefined. Aliases are followed. */
+  /** The node at `path`, or undefined. Aliases are followed. Handing it out counts as an unknown edit. */
   getNode(path: FieldPathInput): YNode | undefined {
+    this.edits = EDITS.unknown;
+    return this.readNode(path);
+  }
+
+  /**
+   * `getNode` for reading only: the caller must not change the node or anything below it (the
+   * object does not count it as an edit, so a change made through it would go unseen).
+   */
+  readNode(path: FieldPathInput): YNode | undefined {
     // A segment array is walked as given (no copy): this is every field read's path.
     const segs = typeof path === 'string' ? parseFieldPath(path) : path;
-    let node: YNode | undefined = this.root;
+    let node: YNode | undefined = this.rootNode();
     for (let i = 0; i < segs.length; i++) {
       node = deref(node);
       if (!node) return undefined;
@@ -253,12 +326,12 @@ export class KubeObject {
   }
 
   has(path: FieldPathInput): boolean {
-    return this.getNode(path) !== undefined;
+    return this.readNode(path) !== undefined;
   }
 
   /** Plain data at `path` (fresh copy), or `fallback` when missing. */
   get(path: FieldPathInput, fallback?: unknown): unknown {
-    const n = this.getNode(path);
+    const n = this.readNode(path);
     return n === undefined ? fallback : toJS(n);
   }
 
@@ -287,7 +360,7 @@ export class KubeObject {
 
   getMap(path: FieldPathInput): Record<string, unknown> | undefined {
     const segs = parseFieldPath(path);
-    const n = this.getNode(segs);
+    const n = this.readNode(segs);
     if (!n || isNull(n)) return undefined;
     if (n.kind !== 'mapping') throw new FieldTypeError(segs, 'map', describe(n));
     return toJS(n) as Record<string, unknown>;
@@ -295,7 +368,7 @@ export class KubeObject {
 
   getList(path: FieldPathInput): unknown[] | undefined {
     const segs = parseFieldPath(path);
-    const n = this.getNode(segs);
+    const n = this.readNode(segs);
     if (!n || isNull(n)) return undefined;
     if (n.kind !== 'sequence') throw new FieldTypeError(segs, 'list', describe(n));
     return toJS(n) as unknown[];
@@ -308,10 +381,13 @@ export class KubeObject {
     const segs = parseFieldPath(path);
     if (segs.length === 0) throw new KrmfnError({ code: 'usage', message: 'cannot set the object root' });
     this.checkWrite(segs, value, false);
-    let parent = this.root;
+    let parent = this.rootNode();
+    let aliased = false;
     for (let i = 0; i < segs.length - 1; i++) {
       const seg = segs[i];
-      let next = deref(childOf(parent, seg));
+      const child = childOf(parent, seg);
+      if (child?.kind === 'alias') aliased = true;
+      let next = deref(child);
       if (!next || next.kind === 'scalar') {
         next = typeof segs[i + 1] === 'number' ? sequenceNode() : mappingNode();
         setChild(parent, seg, next, path);
@@ -320,6 +396,11 @@ export class KubeObject {
     }
     const last = segs[segs.length - 1];
     const existing = childOf(parent, last);
+    if (this.edits !== EDITS.unknown) {
+      const plain =
+        !aliased && keepsNormalForm(value) && (!existing || existing.kind === 'scalar') && segs.every(plainKey);
+      this.edits = plain ? this.edits | EDITS.values | pathEdits(segs) : EDITS.unknown;
+    }
     const fresh = fromJS(value);
     if (this.quoteYaml11) quoteYaml11Strings(fresh);
     if (existing && existing.kind === 'scalar' && fresh.kind === 'scalar') {
@@ -344,19 +425,21 @@ export class KubeObject {
     const segs = parseFieldPath(path);
     if (segs.length === 0) return false;
     const parentPath = segs.slice(0, -1);
-    const parent = parentPath.length ? this.getNode(parentPath) : this.root;
+    const parent = parentPath.length ? this.readNode(parentPath) : this.rootNode();
     if (!parent) return false;
     const last = segs[segs.length - 1];
     if (parent.kind === 'mapping' && typeof last === 'string') {
       const i = mapIndexOf(parent, last);
       if (i < 0) return false;
       this.checkWrite(segs, undefined, true);
+      this.edits = EDITS.unknown;
       parent.content.splice(i, 2);
       return true;
     }
     if (parent.kind === 'sequence' && typeof last === 'number') {
       if (last >= parent.content.length) return false;
       this.checkWrite(segs, undefined, true);
+      this.edits = EDITS.unknown;
       parent.content.splice(last, 1);
       return true;
     }
@@ -370,7 +453,7 @@ export class KubeObject {
    */
   edit<T extends object = Record<string, unknown>>(recipe: (draft: T) => T | void): void {
     const before = this.toJS();
-    const draft = toJS(this.doc) as T; // a second fresh copy (toJS never shares)
+    const draft = toJS(this.document) as T; // a second fresh copy (toJS never shares)
     const after = (recipe(draft) ?? draft) as Record<string, unknown>;
     mergeInto(this, [], before, after);
   }
@@ -395,7 +478,7 @@ export class KubeObject {
   }
   /** A label's value; undefined when absent (or not a scalar). */
   getLabel(key: string): string | undefined {
-    const n = this.getNode(['metadata', 'labels', key]);
+    const n = this.readNode(['metadata', 'labels', key]);
     return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : undefined;
   }
   setLabel(key: string, value: string): void {
@@ -410,10 +493,10 @@ export class KubeObject {
 
   /** All annotations as plain strings, in document order. */
   annotations(): Record<string, string> {
-    return stringMap(this.getNode(['metadata', 'annotations']));
+    return stringMap(this.readNode(['metadata', 'annotations']));
   }
   labels(): Record<string, string> {
-    return stringMap(this.getNode(['metadata', 'labels']));
+    return stringMap(this.readNode(['metadata', 'labels']));
   }
 
   // ---- comments -------------------------------------------------------------------------
@@ -444,9 +527,10 @@ export class KubeObject {
    */
   editTree(edit: (root: YNode) => void): void {
     if (this.access === 'read-only') throw new ReadOnlyError('the object');
-    if (this.access === 'full') return edit(this.root);
+    this.edits = EDITS.unknown;
+    if (this.access === 'full') return edit(this.rootNode());
     const before = PROTECTED_ANNOTATIONS.map((k) => this.lenientAnnotation(k));
-    edit(this.root);
+    edit(this.rootNode());
     PROTECTED_ANNOTATIONS.forEach((k, i) => {
       if (this.lenientAnnotation(k) !== before[i]) throw new ProtectedFieldError(k);
     });
@@ -458,6 +542,7 @@ export class KubeObject {
     if (this.access === 'read-only') throw new ReadOnlyError(formatFieldPath(segs) || 'the object');
     const at = this.locate(segs);
     if (!at) throw new KrmfnError({ code: 'usage', message: `cannot comment ${formatFieldPath(segs)}: no such field` });
+    this.edits = EDITS.unknown;
     const fmt = (t: string): string =>
       t === ''
         ? ''
@@ -481,7 +566,7 @@ export class KubeObject {
 
   /** The whole object as plain data. */
   toJS(): Record<string, unknown> {
-    const v = toJS(this.doc);
+    const v = toJS(this.document);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   }
   toJSON(): Record<string, unknown> {
@@ -490,33 +575,37 @@ export class KubeObject {
 
   /** A deep copy (node tree included); the copy has 'full' access. */
   clone(): KubeObject {
-    return new KubeObject(cloneNode(this.doc));
+    return new KubeObject(cloneNode(this.document));
   }
 
   // ---- internals ------------------------------------------------------------------------
 
-  private text(segs: PathSegment[]): string {
-    const n = this.getNode(segs);
+  private text(segs: readonly PathSegment[]): string {
+    const n = this.readNode(segs);
     return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : '';
   }
 
+  /** An annotation's string value, read without allocating a path (identity and local-config reads are hot). */
   private lenientAnnotation(key: string): string | undefined {
-    const n = this.getNode(['metadata', 'annotations', key]);
+    const root = deref(this.rootNode());
+    const meta = root && deref(childOf(root, 'metadata'));
+    const ann = meta && deref(childOf(meta, 'annotations'));
+    const n = ann && deref(childOf(ann, key));
     return n && n.kind === 'scalar' && n.tag !== '!!null' ? n.value : undefined;
   }
 
   /** The scalar at `path`, undefined when missing/null; FieldTypeError when it is a collection. */
   private typed(path: FieldPathInput, expected: string): YNode | undefined {
     const segs = parseFieldPath(path);
-    const n = this.getNode(segs);
+    const n = this.readNode(segs);
     if (!n || isNull(n)) return undefined;
     if (n.kind !== 'scalar') throw new FieldTypeError(segs, expected, describe(n));
     return n;
   }
 
   private locate(segs: PathSegment[]): { key?: YNode; value: YNode } | undefined {
-    if (segs.length === 0) return { value: this.root };
-    const parent = segs.length === 1 ? this.root : this.getNode(segs.slice(0, -1));
+    if (segs.length === 0) return { value: this.rootNode() };
+    const parent = segs.length === 1 ? this.rootNode() : this.readNode(segs.slice(0, -1));
     if (!parent) return undefined;
     const last = segs[segs.length - 1];
     if (parent.kind === 'mapping') {
@@ -531,7 +620,7 @@ export class KubeObject {
   }
 
   private pruneEmpty(segs: PathSegment[]): void {
-    const n = this.getNode(segs);
+    const n = this.readNode(segs);
     if (n && n.kind === 'mapping' && n.content.length === 0) this.delete(segs);
   }
 

@@ -4,7 +4,8 @@
  * fails the call; afterwards every item the function received that is still in the output gets
  * `normalizeAfterFunction`, the in-place effect of kpt's ResourceList round trip, so the written
  * bytes match kpt's without serializing anything (applied by src/engine/call.ts in its one pass
- * over the output, `normalizeReceived`). Validators receive deep copies (src/engine/step.ts).
+ * over the output, `normalizeReceived`), skipping items the function did not edit in a way that
+ * could need it. Validators receive deep copies (src/engine/step.ts).
  */
 import type { ObjectsRunner, ResourceList } from '../core/function.ts';
 import type { KubeObject } from '../core/kube-object.ts';
@@ -21,8 +22,13 @@ export async function callObjectsRunner(
 ): Promise<RawOutcome> {
   const { name } = call;
   const snapshots = new Map<KubeObject, Bookkeeping>();
-  // Mutators: `snapshots` doubles as the set of items the function received.
-  if (!call.validator) for (const o of items) snapshots.set(o, knownBookkeeping(o));
+  // Mutators: `snapshots` doubles as the set of items the function received. Edits are counted
+  // from here (KubeObject.takeEdits): what the engine did before is not the function's.
+  if (!call.validator)
+    for (const o of items) {
+      snapshots.set(o, knownBookkeeping(o));
+      o.takeEdits();
+    }
   const list: ResourceList = { items: [...items], results: [] };
   if (call.functionConfig) list.functionConfig = call.functionConfig;
   const outcome = await attempt(env, name, call.validator, (ctx) => runner.run(list, ctx));

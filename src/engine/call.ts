@@ -11,7 +11,7 @@
  */
 import { isKrmfnError, KrmfnError } from '../core/errors.ts';
 import type { FunctionRunner } from '../core/function.ts';
-import { ANNOTATIONS, type KubeObject } from '../core/kube-object.ts';
+import { ANNOTATIONS, EDITS, type KubeObject } from '../core/kube-object.ts';
 import type { Result } from '../core/result.ts';
 import { normalizeAfterFunction } from '../core/yaml/index.ts';
 import {
@@ -26,7 +26,15 @@ import { callBytesRunner } from './call-bytes.ts';
 import type { CallEnv } from './call-env.ts';
 import { FunctionCallError } from './call-error.ts';
 import { callObjectsRunner } from './call-objects.ts';
-import { checkKrm, defaultPath, functionDir, krmError, pathInvariantError, type PathIndexSet } from './invariants.ts';
+import {
+  checkKrm,
+  defaultPath,
+  functionDir,
+  krmError,
+  passedKrmCheck,
+  pathInvariantError,
+  type PathIndexSet,
+} from './invariants.ts';
 import type { RawOutcome } from './call-run.ts';
 
 /** What is one call's own: which function, run by which runner, with which config and role. */
@@ -97,8 +105,11 @@ function postProcess(raw: RawOutcome, call: FunctionCall): void {
   let notKrm: KrmfnError | undefined;
   for (let n = 0; n < output.length; n++) {
     const o = output[n];
-    if (normalize && snapshots.has(o)) normalizeItem(o);
-    const bk = bookkeeping(o);
+    const edits = o.takeEdits();
+    const received = snapshots.get(o);
+    if (normalize && received && ((edits & EDITS.unknown) !== 0 || !normalForm.has(o))) normalizeItem(o);
+    // Annotations the function did not edit still hold the bookkeeping it was given.
+    const bk = received && (edits & (EDITS.unknown | EDITS.annotations)) === 0 ? { ...received } : bookkeeping(o);
     states.push(bk);
     if (o.root.kind === 'mapping') {
       if (bk.ipath === undefined && bk.path === undefined) {
@@ -124,7 +135,10 @@ function postProcess(raw: RawOutcome, call: FunctionCall): void {
         throw new KrmfnError({ ...problem, function: name });
       }
     }
-    notKrm ??= krmError(o, 'output', name);
+    // An item whose identity and annotations the function did not edit passed its last output
+    // check and would pass again.
+    if ((edits & (EDITS.unknown | EDITS.identity | EDITS.annotations)) !== 0 || !passedKrmCheck(o))
+      notKrm ??= krmError(o, 'output', name);
   }
   if (notKrm) throw notKrm;
   if (call.validator) return;
@@ -143,12 +157,23 @@ class NormalizeFailure {
   }
 }
 
+/**
+ * Received items whose tree `normalizeAfterFunction` last found with nothing to rewrite. Such an
+ * item needs it again only after an edit that could add something to rewrite, an unknown one
+ * (KubeObject.takeEdits): a round trip of it changes nothing (docs/kpt-semantics.md, "Calling a
+ * function"). Keyed weakly: dropped items go away.
+ */
+const normalForm = new WeakSet<KubeObject>();
+
 function normalizeItem(o: KubeObject): void {
+  let clean: boolean;
   try {
-    normalizeAfterFunction(o.doc);
+    clean = normalizeAfterFunction(o.doc);
   } catch (e) {
     throw new NormalizeFailure(e);
   }
+  if (clean) normalForm.add(o);
+  else normalForm.delete(o);
 }
 
 const PAIRS = [

@@ -53,6 +53,11 @@ export function krmProblem(o: KubeObject): string | undefined {
  */
 const verified = new WeakSet<KubeObject>();
 
+/** Whether `o` passed an output check; it passes again until its tree is edited (KubeObject.takeEdits). */
+export function passedKrmCheck(o: KubeObject): boolean {
+  return verified.has(o);
+}
+
 export function checkKrm(items: readonly KubeObject[], side: 'input' | 'output', fn?: string): void {
   for (const o of items) {
     const error = krmError(o, side, fn);

@@ -179,15 +179,19 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
  * comments and explicit (`? `)
  * keys re-associate in the list's layout, so a resource that has any goes through the real round
  * trip instead.
+ *
+ * Answers true when the tree below the document had nothing to rewrite: then a second call
+ * changes nothing until the tree holds a comment, folded scalar or `? ` key again (the engine
+ * skips items it knows are so, src/engine/call.ts).
  */
-export function normalizeAfterFunction(doc: YNode): void {
+export function normalizeAfterFunction(doc: YNode): boolean {
   const root = rootOf(doc);
-  if (!root) return;
+  if (!root) return false;
   // One read-only pass decides the common case: nothing to re-associate or rewrite in the tree.
   const found = scan(root, false, 0);
   if (found !== 0 && needsRealRoundTrip(root)) {
     realRoundTrip(doc, root);
-    return;
+    return false;
   }
   if (doc.kind === 'document') {
     if (doc.headComment) {
@@ -200,6 +204,8 @@ export function normalizeAfterFunction(doc: YNode): void {
     }
   }
   if (found !== 0) normalizeWalk(root, false, 0);
+  // A document foot moved onto the root is a foot comment in the tree: the next call re-associates it.
+  return found === 0 && !root.footComment;
 }
 
 const CHANGE = 1;
