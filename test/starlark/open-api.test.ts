@@ -251,7 +251,7 @@ describe('hosts', () => {
       const files = {
         Kptfile:
           'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n' +
-          '    - image: gcr.io/kpt-fn/starlark:v0.5.1\n      configMap:\n        source: |\n' +
+          '    - image: ghcr.io/kptdev/krm-functions-catalog/starlark:v0.5.1\n      configMap:\n        source: |\n' +
           '          d = ctx.open_api["definitions"]\n' +
           '          for r in ctx.resource_list["items"]:\n' +
           '            r["metadata"]["labels"] = {"ref": d["io.k8s.api.apps.v1.Deployment"]["properties"]["spec"]["$ref"]}\n',
