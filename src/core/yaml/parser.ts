@@ -39,6 +39,7 @@ import {
   type BlockScan,
   type PlainScan,
 } from './scan.ts';
+import { namedHandle, scanAnchor, scanDirective, scanTag } from './scan-props.ts';
 
 export interface PieceInput {
   text: string;
@@ -87,9 +88,21 @@ const BANG = 0x21;
 const STAR = 0x2a;
 
 // go-yaml's parser errors are reported one line up (its own off-by-one); composer errors carry no
-// line; everything else is a scanner error reported on its own line.
-const PARSER_ERRORS = /^did not find expected (?!comment or line break)/;
-const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
+// line; everything else is a scanner error reported on its own line. The parser's problems are
+// those of parserc.go at v3.0.1 (`yaml_parser_set_parser_error*`).
+const PARSER_PROBLEMS = new Set([
+  "did not find expected ',' or ']'",
+  "did not find expected ',' or '}'",
+  "did not find expected '-' indicator",
+  'did not find expected <document start>',
+  'did not find expected key',
+  'did not find expected node content',
+  'found duplicate %TAG directive',
+  'found duplicate %YAML directive',
+  'found incompatible YAML document',
+  'found undefined tag handle',
+]);
+const NO_LINE_ERRORS = /^unknown anchor/;
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
 export function parsePiece(input: PieceInput): YNode | null {
@@ -105,6 +118,8 @@ class PieceParser {
   private readonly anchors = new Map<string, YNode>();
   private readonly anchorWeight = new Map<YNode, number>();
   private expansions = 0;
+  /** Handles declared by `%TAG` directives (`!` and `!!` need none). */
+  private readonly tagHandles = new Set<string>();
 
   private lastContentLine = 0;
   private lastTokenLine = 0;
@@ -162,14 +177,10 @@ class PieceParser {
     const doc = this.ctx.doc;
     const src = this.src;
     this.skip();
-    if (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) {
-      const eol = src.indexOf('\n', this.pos);
-      const m = /^%YAML\s+(\S+)/.exec(src.slice(this.pos, eol === -1 ? this.len : eol));
-      this.fail(
-        this.pos,
-        m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>',
-      );
-    }
+    // The first document of a stream is implicit: a `...` cannot open it (parserc.go at v3.0.1,
+    // yaml_parser_parse_document_start, then yaml_parser_parse_node).
+    if (this.atDocumentEnd()) this.fail(this.pos, 'did not find expected node content');
+    if (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) this.directives();
     let started = false;
     if (
       this.pos < this.len &&
@@ -228,6 +239,55 @@ class PieceParser {
     }
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
+  }
+
+  /**
+   * `%YAML` and `%TAG` lines, which must be followed by a `---` (parserc.go at v3.0.1,
+   * yaml_parser_process_directives and yaml_parser_parse_document_start). In a kyaml piece the
+   * `---` only survives at the end of the file without a line break after it; anything else fails
+   * at the next token: the end of the stream (on the line after the last, as go-yaml forces a line
+   * break there), or content, where a `key:` right on the next line fails first because the
+   * directive's line break left the scanner with no simple key allowed.
+   */
+  private directives(): void {
+    const src = this.src;
+    let version = false;
+    let end = this.pos;
+    while (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) {
+      const start = this.pos;
+      const d = scanDirective(src, start, this.failAt);
+      if (d.name === 'YAML') {
+        if (version) this.fail(start, 'found duplicate %YAML directive');
+        if (d.major !== 1 || d.minor !== 1) this.fail(start, 'found incompatible YAML document');
+        version = true;
+      } else {
+        if (this.tagHandles.has(d.handle)) this.fail(start, 'found duplicate %TAG directive');
+        this.tagHandles.add(d.handle);
+      }
+      this.pos = end = d.end;
+      this.skip();
+    }
+    if (this.pos < this.len && src.startsWith('---', this.pos) && isDocumentMarker(src, this.pos)) return;
+    const message = 'did not find expected <document start>';
+    if (this.pos >= this.len) {
+      // The stream end's mark: the line after the last one when the text does not end in a break.
+      const last = this.lineOf(this.len) - 1;
+      const n = src.charCodeAt(this.len - 1) === NL ? last : last + 1;
+      throw new KrmfnError({
+        code: 'yaml-syntax',
+        message: n === 0 ? `yaml: ${message}` : `yaml: line ${n}: ${message}`,
+        ...(this.input.file ? { file: this.input.file } : {}),
+        line: this.input.firstLine + n,
+        column: 1,
+      });
+    }
+    const c = src.charCodeAt(this.pos);
+    if (end === this.pos && src.charCodeAt(end - 1) === NL) {
+      const colon = c === COLON && isBlankZ(src.charCodeAt(this.pos + 1)) ? this.pos : this.keyAhead(this.pos, false);
+      const entry = (c === DASH || c === QMARK) && isBlankZ(src.charCodeAt(this.pos + 1));
+      if (colon !== -1 && !entry) this.fail(colon, 'mapping values are not allowed in this context');
+    }
+    this.fail(this.pos, message);
   }
 
   /**
@@ -339,7 +399,7 @@ class PieceParser {
   ): never {
     const local = this.lineOf(offset);
     const line = local + this.input.firstLine - 1;
-    const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
+    const kind = PARSER_PROBLEMS.has(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
     const contextLine = this.lineOf(context) - 1;
     let n = contextLine !== 0 ? contextLine : local - 1;
     if (n !== 0 && kind === 'scanner') n++;
@@ -532,13 +592,7 @@ class PieceParser {
   private readProp(): void {
     const src = this.src;
     const start = this.pos;
-    const flow = this.flowDepth > 0;
-    let i = start + 1;
-    for (;;) {
-      const c = src.charCodeAt(i);
-      if (isBlankZ(c) || (flow && isFlowIndicator(c))) break;
-      i++;
-    }
+    const i = src.charCodeAt(start) === AMP ? scanAnchor(src, start, this.failAt) : scanTag(src, start, this.failAt);
     const line = this.lineOf(start);
     this.content(line);
     if (this.props && this.props.line !== line && this.flowDepth === 0) {
@@ -547,10 +601,14 @@ class PieceParser {
     }
     const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
     if (src.charCodeAt(start) === AMP) {
-      if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
       pr.anchor = src.slice(start + 1, i);
     } else {
-      const tag = shortTag(src.slice(start, i));
+      const text = src.slice(start, i);
+      const handle = namedHandle(text);
+      if (handle !== '' && !this.tagHandles.has(handle)) {
+        this.fail(start, 'found undefined tag handle', 'yaml-syntax', pr.offset);
+      }
+      const tag = shortTag(text);
       if (tag !== '') pr.tag = tag;
     }
     this.pos = i;
@@ -1109,9 +1167,7 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     if (this.props) this.fail(start, 'did not find expected key');
-    let i = start + 1;
-    for (let d = src.charCodeAt(i); !isBlankZ(d) && !isFlowIndicator(d); d = src.charCodeAt(++i));
-    if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
+    const i = scanAnchor(src, start, this.failAt);
     const name = src.slice(start + 1, i);
     const target = this.anchors.get(name);
     if (!target) this.fail(start, `unknown anchor '${name}' referenced`);
