@@ -40,6 +40,7 @@ import {
   type PlainScan,
 } from './scan.ts';
 import { namedHandle, scanAnchor, scanDirective, scanTag } from './scan-props.ts';
+import { scanAhead } from './lookahead.ts';
 
 export interface PieceInput {
   text: string;
@@ -103,6 +104,9 @@ const PARSER_PROBLEMS = new Set([
   'found undefined tag handle',
 ]);
 const NO_LINE_ERRORS = /^unknown anchor/;
+/** The token a parser error is about, and the two go-yaml's scanner holds after it. */
+const LOOKAHEAD = 3;
+const MISSING_COLON = "could not find expected ':'";
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
 export function parsePiece(input: PieceInput): YNode | null {
@@ -201,8 +205,10 @@ class PieceParser {
       doc.content.push(root);
       if (!started) this.place(doc, start);
       // go-yaml ends the document after its root node; kyaml decodes one document per piece, so
-      // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt).
+      // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt),
+      // but the scanner has read ahead: its errors there still fail the decode.
       this.skip();
+      scanAhead(src, this.pos, LOOKAHEAD, this.flowDepth, this.failAt);
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
@@ -400,6 +406,11 @@ class PieceParser {
     const local = this.lineOf(offset);
     const line = local + this.input.firstLine - 1;
     const kind = PARSER_PROBLEMS.has(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
+    // The scanner has read the tokens after the parser's: their errors come first.
+    if (kind === 'parser') scanAhead(this.src, offset, LOOKAHEAD, this.flowDepth, this.failAt);
+    // A simple key is found missing its `:` once the scanner holds two tokens after it.
+    else if (message === MISSING_COLON && context !== offset)
+      scanAhead(this.src, context, LOOKAHEAD, this.flowDepth, this.failAt);
     const contextLine = this.lineOf(context) - 1;
     let n = contextLine !== 0 ? contextLine : local - 1;
     if (n !== 0 && kind === 'scanner') n++;
@@ -771,6 +782,10 @@ class PieceParser {
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
     if (c === COLON && isBlankZ(next)) {
+      // A `:` right after `key:` on its line: the key's `:` left no simple key allowed.
+      if (owner && owner.kind === 'key' && line === owner.line) {
+        this.fail(this.pos, 'mapping values are not allowed in this context');
+      }
       // An empty key: go-yaml takes one only after an anchor or tag (`&a : v`).
       const props = this.props;
       if (!props || props.line !== line) this.fail(this.pos, 'did not find expected key');
@@ -1140,12 +1155,39 @@ class PieceParser {
       if (col === indent) {
         if (src.charCodeAt(this.pos) === DASH && isBlankZ(src.charCodeAt(this.pos + 1))) continue;
         if (compact) break;
+        this.requiredKey();
       }
       this.fail(this.pos, "did not find expected '-' indicator", 'yaml-syntax', seqStart);
     }
     this.trim(node);
     this.registerAnchor(node, weight);
     return node;
+  }
+
+  /**
+   * A token in a block sequence's own column that is not `- `: go-yaml's scanner requires a
+   * simple key there (scannerc.go at v3.0.1, yaml_parser_save_simple_key: `required` when the
+   * column is the indentation), so a scalar, flow collection, alias or properties without their
+   * `:` on the line fail as the scanner's "could not find expected ':'" before the parser sees
+   * them. Returns when a key, an indicator or a block scalar leaves the error to the parser.
+   */
+  private requiredKey(): void {
+    const src = this.src;
+    let i = this.pos;
+    let c = src.charCodeAt(i);
+    if (c === 0x40 || c === 0x60) this.fail(i, 'found character that cannot start any token');
+    const next = src.charCodeAt(i + 1);
+    if (((c === DASH || c === QMARK || c === COLON) && isBlankZ(next)) || c === 0x7c || c === 0x3e || c === 0x25)
+      return;
+    // Properties before a key on the same line: the key's mark is the first property's.
+    while (c === AMP || c === BANG) {
+      while (i < this.len && !isBlankZ(src.charCodeAt(i))) i++;
+      while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+      c = src.charCodeAt(i);
+    }
+    if (i < this.len && c !== NL && c !== HASH && this.keyAhead(i, false) !== -1) return;
+    const eol = src.indexOf('\n', this.pos);
+    this.fail(eol === -1 ? this.len : eol, "could not find expected ':'", 'yaml-syntax', this.pos);
   }
 
   // ---- scalars, aliases, flow collections ------------------------------------------------------

@@ -1,0 +1,97 @@
+/**
+ * go-yaml's token lookahead, for errors only. Its parser asks the scanner for a token and the
+ * scanner keeps two more in its queue (go-yaml/yaml scannerc.go at v3.0.1,
+ * yaml_parser_fetch_more_tokens: `tokens_head < len(tokens)-2`), so a scanner error in the next
+ * tokens wins over a parser error at the current one, and over the end of a document whose
+ * trailing tokens are never parsed. `scanAhead` scans up to `count` tokens from `from` and calls
+ * `fail` with the first scanner error among them; it stops quietly where its reading would need
+ * the parser's state (a plain scalar, which may run on over lines; a block scalar's body; a
+ * document marker or a directive).
+ */
+import { isBlankZ, isDocumentMarker, scanBlockHeader, scanDouble, scanSingle, type Fail } from './scan.ts';
+import { scanAnchor, scanTag } from './scan-props.ts';
+
+const SP = 0x20;
+const TAB = 0x09;
+const NL = 0x0a;
+const HASH = 0x23;
+
+const CANNOT_START = 'found character that cannot start any token';
+
+export function scanAhead(src: string, from: number, count: number, flowDepth: number, fail: Fail): void {
+  const len = src.length;
+  const quoted = { value: '' };
+  let flow = flowDepth;
+  let i = from;
+  for (let t = 0; t < count; t++) {
+    // Blanks, line breaks and comments (a `#` after a blank or at a line start).
+    for (;;) {
+      const c = src.charCodeAt(i);
+      if (c === SP || c === TAB || c === NL) i++;
+      else if (c === HASH && (i === 0 || isBlankZ(src.charCodeAt(i - 1)))) {
+        const nl = src.indexOf('\n', i);
+        i = nl === -1 ? len : nl;
+      } else break;
+    }
+    if (i >= len) return;
+    const c = src.charCodeAt(i);
+    const lineStart = i === 0 || src.charCodeAt(i - 1) === NL;
+    if (lineStart && (c === 0x25 || isDocumentMarker(src, i))) return;
+    switch (c) {
+      case 0x40: // @
+      case 0x60: // `
+      case 0x25: // % (not in column 0)
+        fail(i, CANNOT_START, i);
+        break;
+      case 0x26: // &
+      case 0x2a: // *
+        i = scanAnchor(src, i, fail);
+        break;
+      case 0x21: // !
+        i = scanTag(src, i, fail);
+        break;
+      case 0x22: // "
+        i = scanDouble(src, i, quoted, fail);
+        break;
+      case 0x27: // '
+        i = scanSingle(src, i, quoted, fail);
+        break;
+      case 0x7c: // |
+      case 0x3e: // >
+        if (flow > 0) return;
+        blockHeader(src, i, fail);
+        return;
+      case 0x5b: // [
+      case 0x7b: // {
+        flow++;
+        i++;
+        break;
+      case 0x5d: // ]
+      case 0x7d: // }
+        if (flow > 0) flow--;
+        i++;
+        break;
+      case 0x2c: // ,
+        i++;
+        break;
+      case 0x2d: // -
+      case 0x3f: // ?
+      case 0x3a: // :
+        if (isBlankZ(src.charCodeAt(i + 1))) i++;
+        else return;
+        break;
+      default:
+        return;
+    }
+  }
+}
+
+/** A block scalar's header: indicators, then only blanks and a comment before the line break. */
+function blockHeader(src: string, start: number, fail: Fail): void {
+  const header = { chomp: 0, increment: 0, end: 0 };
+  scanBlockHeader(src, start, header, (offset, message) => fail(offset, message, start));
+  let i = header.end;
+  while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+  if (src.charCodeAt(i) === HASH) return;
+  if (i < src.length && src.charCodeAt(i) !== NL) fail(i, 'did not find expected comment or line break', start);
+}
