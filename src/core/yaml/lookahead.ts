@@ -27,6 +27,8 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
     // Blanks, line breaks and comments (a `#` after a blank or at a line start).
     for (;;) {
       const c = src.charCodeAt(i);
+      // In block context a tab that starts a line's blanks is a token, and cannot start one.
+      if (c === TAB && flow === 0 && lineBlanksBefore(src, i)) fail(i, CANNOT_START, i);
       if (c === SP || c === TAB || c === NL) i++;
       else if (c === HASH && (i === 0 || isBlankZ(src.charCodeAt(i - 1)))) {
         const nl = src.indexOf('\n', i);
@@ -36,7 +38,11 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
     if (i >= len) return;
     const c = src.charCodeAt(i);
     const lineStart = i === 0 || src.charCodeAt(i - 1) === NL;
-    if (lineStart && (c === 0x25 || isDocumentMarker(src, i))) return;
+    if (lineStart && c === 0x25) return;
+    if (lineStart && isDocumentMarker(src, i)) {
+      i += 3;
+      continue;
+    }
     switch (c) {
       case 0x40: // @
       case 0x60: // `
@@ -84,6 +90,13 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
         return;
     }
   }
+}
+
+/** Whether only blanks precede offset `i` on its line. */
+function lineBlanksBefore(src: string, i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && (src.charCodeAt(k) === SP || src.charCodeAt(k) === TAB)) k--;
+  return k < 0 || src.charCodeAt(k) === NL;
 }
 
 /** A block scalar's header: indicators, then only blanks and a comment before the line break. */

@@ -44,7 +44,8 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
   const interned = new Map<string, string>();
   const refusedIn = hasRefusedCharacter(normal);
   for (const piece of splitPieces(normal, opts.file)) {
-    if (piece.text.trim() === '') continue;
+    // A blank piece is no document; a tab in it is a token go-yaml cannot start (the parser says so).
+    if (piece.text.trim() === '' && !piece.text.includes('\t')) continue;
 
     let doc: YNode | null;
     try {

@@ -122,6 +122,10 @@ class PieceParser {
   private readonly anchors = new Map<string, YNode>();
   private readonly anchorWeight = new Map<YNode, number>();
   private expansions = 0;
+  /** The last block plain scalar: its start, end and the column its continuation lines need. */
+  private plainStart = 0;
+  private plainEnd = -1;
+  private plainMinCol = 0;
   /** Handles declared by `%TAG` directives (`!` and `!!` need none). */
   private readonly tagHandles = new Set<string>();
 
@@ -183,7 +187,8 @@ class PieceParser {
     this.skip();
     // The first document of a stream is implicit: a `...` cannot open it (parserc.go at v3.0.1,
     // yaml_parser_parse_document_start, then yaml_parser_parse_node).
-    if (this.atDocumentEnd()) this.fail(this.pos, 'did not find expected node content');
+    if (this.atDocumentEnd() && src.charCodeAt(this.pos) === 0x2e)
+      this.fail(this.pos, 'did not find expected node content');
     if (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) this.directives();
     let started = false;
     if (
@@ -214,7 +219,7 @@ class PieceParser {
     }
     let endBelow = '';
     let endCommented = false;
-    const endMarker = this.atDocumentEnd();
+    const endMarker = this.atDocumentEnd() && src.charCodeAt(this.pos) === 0x2e;
     if (endMarker) {
       const endLine = this.lineOf(this.pos);
       this.content(endLine);
@@ -287,13 +292,32 @@ class PieceParser {
         column: 1,
       });
     }
-    const c = src.charCodeAt(this.pos);
-    if (end === this.pos && src.charCodeAt(end - 1) === NL) {
-      const colon = c === COLON && isBlankZ(src.charCodeAt(this.pos + 1)) ? this.pos : this.keyAhead(this.pos, false);
-      const entry = (c === DASH || c === QMARK) && isBlankZ(src.charCodeAt(this.pos + 1));
-      if (colon !== -1 && !entry) this.fail(colon, 'mapping values are not allowed in this context');
-    }
+    if (end === this.pos && src.charCodeAt(end - 1) === NL) this.noSimpleKeyToken();
     this.fail(this.pos, message);
+  }
+
+  /**
+   * The token right on the line after a directive, which consumed the line break: go-yaml's
+   * scanner allows no simple key there (scannerc.go at v3.0.1, yaml_parser_fetch_directive), so
+   * `- `, `? ` and a `:` after a first scalar fail as in any context where keys are not allowed.
+   */
+  private noSimpleKeyToken(): void {
+    const src = this.src;
+    const c = src.charCodeAt(this.pos);
+    const blankNext = isBlankZ(src.charCodeAt(this.pos + 1));
+    if (c === DASH && blankNext) this.fail(this.pos, 'block sequence entries are not allowed in this context');
+    if (c === QMARK && blankNext) this.fail(this.pos, 'mapping keys are not allowed in this context');
+    if (c === COLON && blankNext) this.fail(this.pos, 'mapping values are not allowed in this context');
+    let after: number;
+    if ('-?:,[]{}#&*!|>\'"%@`'.includes(src[this.pos])) {
+      after = this.keyAhead(this.pos, false);
+    } else {
+      scanPlain(src, this.pos, this.pos, 0, false, this.plain);
+      after = this.plain.end;
+      while (src.charCodeAt(after) === SP || src.charCodeAt(after) === TAB) after++;
+      if (!(src.charCodeAt(after) === COLON && isBlankZ(src.charCodeAt(after + 1)))) after = -1;
+    }
+    if (after !== -1) this.fail(after, 'mapping values are not allowed in this context');
   }
 
   /**
@@ -380,13 +404,12 @@ class PieceParser {
     return offset === 0 || this.src.charCodeAt(offset - 1) === NL;
   }
 
+  /**
+   * A `...` or `---` line: either ends the document (a `---` inside a piece is only possible on
+   * its last line, with no line break after it).
+   */
   private atDocumentEnd(): boolean {
-    return (
-      this.pos < this.len &&
-      this.src.charCodeAt(this.pos) === 0x2e &&
-      this.atLineStart(this.pos) &&
-      isDocumentMarker(this.src, this.pos)
-    );
+    return this.pos < this.len && this.atLineStart(this.pos) && isDocumentMarker(this.src, this.pos);
   }
 
   /**
@@ -517,19 +540,58 @@ class PieceParser {
     this.lastTokenLine = line;
   }
 
-  /** go-yaml rejects a tab in the indentation of block content. */
+  /**
+   * A tab in block context where go-yaml's scanner allows a simple key (scannerc.go at v3.0.1,
+   * yaml_parser_scan_to_next_token: it skips tabs only in flow context or where no simple key is
+   * allowed): at the start of a line, or right after a `-` or `?` indicator, the tab is read as a
+   * token and cannot start one, whatever follows it on the line. Right after a plain scalar's
+   * line, the plain scan itself reads the blanks first and refuses a tab left of the scalar's
+   * indentation (yaml_parser_scan_plain_scalar: "found a tab character that violates indentation").
+   */
   private checkTab(offset: number): void {
     const src = this.src;
     let start = offset;
     while (start > 0 && (src.charCodeAt(start - 1) === SP || src.charCodeAt(start - 1) === TAB)) start--;
-    if (!this.atLineStart(start)) return;
     // Once per run of blanks: only its first tab is checked.
     for (let k = start; k < offset; k++) if (src.charCodeAt(k) === TAB) return;
-    let end = offset;
-    while (src.charCodeAt(end) === SP || src.charCodeAt(end) === TAB) end++;
-    const after = src.charCodeAt(end);
-    if (end >= this.len || after === NL || after === HASH) return;
+    if (!this.atLineStart(start)) {
+      const prev = src.charCodeAt(start - 1);
+      const indicator =
+        (prev === DASH || prev === QMARK) &&
+        (start - 1 === 0 || isBlankZ(src.charCodeAt(start - 2)) || this.atLineStart(start - 1));
+      if (indicator) this.fail(offset, 'found character that cannot start any token');
+      return;
+    }
+    if (this.plainEnd <= start && this.onlyBreaksBetween(this.plainEnd, start)) {
+      if (this.colOf(offset) >= this.plainMinCol) return;
+      this.fail(offset, 'found a tab character that violates indentation', 'yaml-syntax', this.plainStart);
+    }
     this.fail(offset, 'found character that cannot start any token');
+  }
+
+  /** Whether `src[from, to)` holds only blanks and at least one line break. */
+  private onlyBreaksBetween(from: number, to: number): boolean {
+    let broke = false;
+    for (let k = from; k < to; k++) {
+      const c = this.src.charCodeAt(k);
+      if (c === NL) broke = true;
+      else if (c !== SP && c !== TAB) return false;
+    }
+    return broke;
+  }
+
+  /** A tab in the indentation of a multi-line plain scalar's continuation lines, left of `plainMinCol`. */
+  private checkPlainTabs(start: number, end: number): void {
+    const src = this.src;
+    for (let nl = src.indexOf('\n', start); nl !== -1 && nl < end; nl = src.indexOf('\n', nl + 1)) {
+      for (let k = nl + 1; k < end; k++) {
+        const c = src.charCodeAt(k);
+        if (c === TAB && k - nl - 1 < this.plainMinCol) {
+          this.fail(k, 'found a tab character that violates indentation', 'yaml-syntax', start);
+        }
+        if (c !== SP && c !== TAB) break;
+      }
+    }
   }
 
   private pushRun(l: RunLine): void {
@@ -1001,6 +1063,9 @@ class PieceParser {
         e = this.entry('key', keyOffset, level, key);
         node.content.push(key);
       } else {
+        // An entry or a block scalar where a key should be: go-yaml's parser finds no KEY token.
+        const dash = c === DASH && isBlankZ(src.charCodeAt(this.pos + 1));
+        if (dash || c === 0x7c || c === 0x3e) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
         if (this.keyAhead(this.pos, false) === -1) {
           // go-yaml's scanner checks `x: 1\ny` at the end of y's line; the message names y's line.
           const eol = src.indexOf('\n', this.pos);
@@ -1032,12 +1097,12 @@ class PieceParser {
     if (this.lineOf(this.pos) === line) return true;
     const col = this.colOf(this.pos);
     if (col > level.indent) return true;
-    return (
-      col === level.indent &&
-      level.kind === 'map' &&
-      this.src.charCodeAt(this.pos) === DASH &&
-      isBlankZ(this.src.charCodeAt(this.pos + 1))
-    );
+    if (col !== level.indent) return false;
+    const c = this.src.charCodeAt(this.pos);
+    // A block scalar in the collection's own column is the value: it starts no key or entry
+    // (go-yaml's scanner unrolls no indentation for it and its parser takes it as the node).
+    if (c === 0x7c || c === 0x3e) return true;
+    return level.kind === 'map' && c === DASH && isBlankZ(this.src.charCodeAt(this.pos + 1));
   }
 
   /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
@@ -1255,6 +1320,12 @@ class PieceParser {
         scanPlain(src, start, this.lineStarts[this.lineOf(start) - 1], parentIndent + 1, flow, this.plain);
         end = this.plain.end;
         if (end === start) this.fail(start, 'did not find expected node content');
+        if (!flow) {
+          this.plainStart = start;
+          this.plainEnd = end;
+          this.plainMinCol = parentIndent + 1;
+          if (this.plain.multiline) this.checkPlainTabs(start, end);
+        }
         style = '';
         value = this.plain.multiline ? foldPlain(src, start, end) : this.plainText(start, end);
       }
