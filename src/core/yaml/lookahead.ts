@@ -6,10 +6,18 @@
  * trailing tokens are never parsed. `scanAhead` scans up to `count` tokens from `from` and calls
  * `fail` with the first scanner error among them; it stops quietly where its reading would need
  * the parser's state (a plain scalar, which may run on over lines; a block scalar's body; a
- * document marker or a directive).
+ * document marker, which it reads past).
  */
-import { isBlankZ, isDocumentMarker, scanBlockHeader, scanDouble, scanSingle, type Fail } from './scan.ts';
-import { scanAnchor, scanTag } from './scan-props.ts';
+import {
+  isBlankZ,
+  isDocumentMarker,
+  plainWordEnd,
+  scanBlockHeader,
+  scanDouble,
+  scanSingle,
+  type Fail,
+} from './scan.ts';
+import { scanAnchor, scanDirective, scanTag } from './scan-props.ts';
 
 const SP = 0x20;
 const TAB = 0x09;
@@ -23,6 +31,8 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
   const quoted = { value: '' };
   let flow = flowDepth;
   let i = from;
+  // The last token closed a flow collection on this line: go-yaml allows no simple key after it.
+  let closedAt = -1;
   for (let t = 0; t < count; t++) {
     // Blanks, line breaks and comments (a `#` after a blank or at a line start).
     for (;;) {
@@ -38,7 +48,10 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
     if (i >= len) return;
     const c = src.charCodeAt(i);
     const lineStart = i === 0 || src.charCodeAt(i - 1) === NL;
-    if (lineStart && c === 0x25) return;
+    if (lineStart && c === 0x25) {
+      i = scanDirective(src, i, fail).end;
+      continue;
+    }
     if (lineStart && isDocumentMarker(src, i)) {
       i += 3;
       continue;
@@ -76,7 +89,8 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
       case 0x7d: // }
         if (flow > 0) flow--;
         i++;
-        break;
+        closedAt = i;
+        continue;
       case 0x2c: // ,
         i++;
         break;
@@ -87,8 +101,27 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
         else return;
         break;
       default:
+        if (flow === 0 && closedAt !== -1 && !src.slice(closedAt, i).includes('\n')) unkeyedPlain(src, i, fail);
         return;
     }
+    closedAt = -1;
+  }
+}
+
+/**
+ * A plain scalar where no simple key is allowed: a `: ` after it on its line is a value with no
+ * key, which block context refuses (yaml_parser_fetch_value).
+ */
+function unkeyedPlain(src: string, start: number, fail: Fail): void {
+  let i = start;
+  for (;;) {
+    i = plainWordEnd(src, i, false);
+    let j = i;
+    while (src.charCodeAt(j) === SP || src.charCodeAt(j) === TAB) j++;
+    const c = src.charCodeAt(j);
+    if (c === 0x3a && isBlankZ(src.charCodeAt(j + 1))) fail(j, 'mapping values are not allowed in this context', j);
+    if (j === i || j >= src.length || c === NL || c === HASH) return;
+    i = j;
   }
 }
 

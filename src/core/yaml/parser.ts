@@ -405,11 +405,13 @@ class PieceParser {
   }
 
   /**
-   * A `...` or `---` line: either ends the document (a `---` inside a piece is only possible on
-   * its last line, with no line break after it).
+   * A `...` or `---` line, or in block context a `%` directive line: each ends the document (a
+   * `---` inside a piece is only possible on its last line, with no line break after it).
    */
   private atDocumentEnd(): boolean {
-    return this.pos < this.len && this.atLineStart(this.pos) && isDocumentMarker(this.src, this.pos);
+    if (this.pos >= this.len || !this.atLineStart(this.pos)) return false;
+    if (this.src.charCodeAt(this.pos) === 0x25) return this.flowDepth === 0;
+    return isDocumentMarker(this.src, this.pos);
   }
 
   /**
@@ -435,7 +437,11 @@ class PieceParser {
     else if (message === MISSING_COLON && context !== offset)
       scanAhead(this.src, context, LOOKAHEAD, this.flowDepth, this.failAt);
     const contextLine = this.lineOf(context) - 1;
-    let n = contextLine !== 0 ? contextLine : local - 1;
+    // The stream's end token sits on the line after the last when the text has no final break
+    // (scannerc.go at v3.0.1, yaml_parser_fetch_stream_end).
+    const problemLine =
+      kind === 'parser' && offset >= this.len && this.src.charCodeAt(this.len - 1) !== NL ? local : local - 1;
+    let n = contextLine !== 0 ? contextLine : problemLine;
     if (n !== 0 && kind === 'scanner') n++;
     const shown = kind === 'none' || n === 0 ? 'yaml: ' : `yaml: line ${n}: `;
     throw new KrmfnError({
