@@ -847,6 +847,9 @@ class PieceParser {
       return this.blockSeq(depth, owner, ownerLevel, this.takeProps());
     }
     if (c === QMARK && isBlankZ(next)) {
+      if (owner && owner.kind === 'key' && line === owner.line) {
+        this.fail(this.pos, 'mapping keys are not allowed in this context');
+      }
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
     if (c === COLON && isBlankZ(next)) {
@@ -1228,6 +1231,8 @@ class PieceParser {
         if (compact) break;
         this.requiredKey();
       }
+      // An indentless sequence ends at anything else: its mapping finds no key there.
+      if (compact) break;
       this.fail(this.pos, "did not find expected '-' indicator", 'yaml-syntax', seqStart);
     }
     this.trim(node);
@@ -1321,6 +1326,10 @@ class PieceParser {
         if (c === 0x25 || c === 0x40 || c === 0x60) this.fail(start, 'found character that cannot start any token');
         if (c === COMMA || c === 0x5d || c === 0x7d) {
           if (this.flowDepth === 0) this.fail(start, 'did not find expected node content');
+        }
+        // `- ` in a flow collection is a block entry token, which is no node.
+        if (c === DASH && this.flowDepth > 0 && isBlankZ(src.charCodeAt(start + 1))) {
+          this.fail(start, 'did not find expected node content');
         }
         const flow = this.flowDepth > 0;
         scanPlain(src, start, this.lineStarts[this.lineOf(start) - 1], parentIndent + 1, flow, this.plain);
