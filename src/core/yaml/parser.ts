@@ -432,7 +432,7 @@ class PieceParser {
     const line = local + this.input.firstLine - 1;
     const kind = PARSER_PROBLEMS.has(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
     // The scanner has read the tokens after the parser's: their errors come first.
-    if (kind === 'parser') scanAhead(this.src, offset, LOOKAHEAD, this.flowDepth, this.failAt);
+    if (kind !== 'scanner') scanAhead(this.src, offset, LOOKAHEAD, this.flowDepth, this.failAt);
     // A simple key is found missing its `:` once the scanner holds two tokens after it.
     else if (message === MISSING_COLON && context !== offset)
       scanAhead(this.src, context, LOOKAHEAD, this.flowDepth, this.failAt);
@@ -831,6 +831,8 @@ class PieceParser {
     const c = src.charCodeAt(this.pos);
     const next = src.charCodeAt(this.pos + 1);
     const line = this.lineOf(this.pos);
+    // Reserved indicators start no token (scannerc.go at v3.0.1, yaml_parser_fetch_next_token).
+    if (c === 0x25 || c === 0x40 || c === 0x60) this.fail(this.pos, 'found character that cannot start any token');
     // go-yaml's scanner allows no `- ` or `? ` right after an anchor or tag on the same line.
     if ((c === DASH || c === QMARK) && isBlankZ(next) && this.props && this.props.line === line) {
       this.fail(
