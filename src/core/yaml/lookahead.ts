@@ -14,8 +14,10 @@ import {
   plainWordEnd,
   scanBlockHeader,
   scanDouble,
+  scanPlain,
   scanSingle,
   type Fail,
+  type PlainScan,
 } from './scan.ts';
 import { scanAnchor, scanDirective, scanTag } from './scan-props.ts';
 
@@ -26,17 +28,28 @@ const HASH = 0x23;
 
 const CANNOT_START = 'found character that cannot start any token';
 
-export function scanAhead(src: string, from: number, count: number, flowDepth: number, fail: Fail): void {
+export function scanAhead(
+  src: string,
+  from: number,
+  count: number,
+  flowDepth: number,
+  blockIndent: number,
+  fail: Fail,
+): void {
   const len = src.length;
   const quoted = { value: '' };
   let flow = flowDepth;
   let i = from;
   // The last token closed a flow collection on this line: go-yaml allows no simple key after it.
   let closedAt = -1;
+  // Whether a simple key may start here: after a line break in block context or after `-`/`?`.
+  let keyAllowed: boolean | undefined;
+  const plain: PlainScan = { end: 0, multiline: false };
   for (let t = 0; t < count; t++) {
     // Blanks, line breaks and comments (a `#` after a blank or at a line start).
     for (;;) {
       const c = src.charCodeAt(i);
+      if (c === NL && flow === 0) keyAllowed = true;
       // In block context a tab that starts a line's blanks is a token, and cannot start one.
       if (c === TAB && flow === 0 && lineBlanksBefore(src, i)) fail(i, CANNOT_START, i);
       if (c === SP || c === TAB || c === NL) i++;
@@ -102,9 +115,11 @@ export function scanAhead(src: string, from: number, count: number, flowDepth: n
         break;
       default:
         if (flow === 0 && closedAt !== -1 && !src.slice(closedAt, i).includes('\n')) unkeyedPlain(src, i, fail);
+        if (flow === 0 && keyAllowed === true) multiLineKey(src, i, blockIndent, plain, fail);
         return;
     }
     closedAt = -1;
+    keyAllowed = (c === 0x2d || c === 0x3f) && flow === 0 ? true : t === 0 ? undefined : false;
   }
 }
 
@@ -123,6 +138,22 @@ function unkeyedPlain(src: string, start: number, fail: Fail): void {
     if (j === i || j >= src.length || c === NL || c === HASH) return;
     i = j;
   }
+}
+
+/**
+ * A plain scalar that may start a simple key but runs over lines: go-yaml's key is then invalid
+ * (yaml_simple_key_is_valid), so a `: ` after it is refused, as the scanner's missing `:` when the
+ * key was required (in the block's own column), else as a value with no key allowed.
+ */
+function multiLineKey(src: string, start: number, blockIndent: number, out: PlainScan, fail: Fail): void {
+  const lineStart = src.lastIndexOf('\n', start - 1) + 1;
+  scanPlain(src, start, lineStart, blockIndent + 1, false, out);
+  if (!out.multiline) return;
+  let j = out.end;
+  while (src.charCodeAt(j) === SP || src.charCodeAt(j) === TAB) j++;
+  if (src.charCodeAt(j) !== 0x3a || !isBlankZ(src.charCodeAt(j + 1))) return;
+  if (start - lineStart === blockIndent) fail(j, "could not find expected ':'", start);
+  fail(j, 'mapping values are not allowed in this context', j);
 }
 
 /** Whether only blanks precede offset `i` on its line. */

@@ -126,6 +126,8 @@ class PieceParser {
   private plainStart = 0;
   private plainEnd = -1;
   private plainMinCol = 0;
+  /** The column of the innermost block collection being read (go-yaml's `parser.indent`), -1 at the top. */
+  private blockIndent = -1;
   /** Handles declared by `%TAG` directives (`!` and `!!` need none). */
   private readonly tagHandles = new Set<string>();
 
@@ -202,6 +204,11 @@ class PieceParser {
       doc.line = line + this.input.firstLine - 1;
       this.pos += 3;
       started = true;
+      // The `---` leaves no simple key allowed for a token on its own line.
+      this.skipBlanks();
+      if (this.pos < this.len && src.charCodeAt(this.pos) !== NL && src.charCodeAt(this.pos) !== HASH) {
+        this.noSimpleKeyToken();
+      }
     }
     this.skipProps();
     if (this.pos < this.len && !this.atDocumentEnd()) {
@@ -213,7 +220,7 @@ class PieceParser {
       // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt),
       // but the scanner has read ahead: its errors there still fail the decode.
       this.skip();
-      scanAhead(src, this.pos, LOOKAHEAD, this.flowDepth, this.failAt);
+      scanAhead(src, this.pos, LOOKAHEAD, this.flowDepth, this.blockIndent, this.failAt);
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
@@ -432,10 +439,10 @@ class PieceParser {
     const line = local + this.input.firstLine - 1;
     const kind = PARSER_PROBLEMS.has(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
     // The scanner has read the tokens after the parser's: their errors come first.
-    if (kind !== 'scanner') scanAhead(this.src, offset, LOOKAHEAD, this.flowDepth, this.failAt);
+    if (kind !== 'scanner') scanAhead(this.src, offset, LOOKAHEAD, this.flowDepth, this.blockIndent, this.failAt);
     // A simple key is found missing its `:` once the scanner holds two tokens after it.
     else if (message === MISSING_COLON && context !== offset)
-      scanAhead(this.src, context, LOOKAHEAD, this.flowDepth, this.failAt);
+      scanAhead(this.src, context, LOOKAHEAD, this.flowDepth, this.blockIndent, this.failAt);
     const contextLine = this.lineOf(context) - 1;
     // The stream's end token sits on the line after the last when the text has no final break
     // (scannerc.go at v3.0.1, yaml_parser_fetch_stream_end).
@@ -974,6 +981,8 @@ class PieceParser {
     this.takeStemHead(node, owner);
     this.applyProps(node, props);
     const indent = this.colOf(start);
+    const outerIndent = this.blockIndent;
+    this.blockIndent = indent;
     const level: Level = {
       kind: 'map',
       node,
@@ -1099,6 +1108,7 @@ class PieceParser {
     this.endHeldComments(node);
     this.trim(node);
     this.registerAnchor(node, weight);
+    this.blockIndent = outerIndent;
     return node;
   }
 
@@ -1203,6 +1213,8 @@ class PieceParser {
     this.applyProps(node, props);
     const seqStart = this.pos;
     const indent = this.colOf(this.pos);
+    const outerIndent = this.blockIndent;
+    this.blockIndent = indent;
     // Dashes in the mapping's own column: a compact value, or (no owner yet) an explicit key's.
     const compact = (!owner || owner.kind === 'key') && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
     const level: Level = {
@@ -1239,6 +1251,7 @@ class PieceParser {
     }
     this.trim(node);
     this.registerAnchor(node, weight);
+    this.blockIndent = outerIndent;
     return node;
   }
 
@@ -1311,7 +1324,8 @@ class PieceParser {
     let value: string;
     let style: YNode['style'];
     if (c === 0x7c || c === 0x3e) {
-      if (this.flowDepth > 0) this.fail(start, 'did not find expected node content');
+      // In flow context `|` and `>` start no block scalar, and no plain scalar either.
+      if (this.flowDepth > 0) this.fail(start, 'found character that cannot start any token');
       style = c === 0x3e ? 'folded' : 'literal';
       value = this.blockScalar(node, parentIndent);
     } else {
