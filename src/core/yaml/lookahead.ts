@@ -43,7 +43,7 @@ export function scanAhead(
   // The last token closed a flow collection on this line: go-yaml allows no simple key after it.
   let closedAt = -1;
   // Whether a simple key may start here: after a line break in block context or after `-`/`?`.
-  let keyAllowed: boolean | undefined;
+  let keyAllowed = keyAllowedBefore(src, from, flowDepth);
   const plain: PlainScan = { end: 0, multiline: false };
   for (let t = 0; t < count; t++) {
     // Blanks, line breaks and comments (a `#` after a blank or at a line start).
@@ -114,7 +114,9 @@ export function scanAhead(
         else return;
         break;
       default:
-        if (flow === 0 && closedAt !== -1 && !src.slice(closedAt, i).includes('\n')) unkeyedPlain(src, i, fail);
+        if (flow === 0 && ((closedAt !== -1 && !src.slice(closedAt, i).includes('\n')) || keyAllowed === false)) {
+          unkeyedPlain(src, i, fail);
+        }
         if (flow === 0 && keyAllowed === true) multiLineKey(src, i, blockIndent, plain, fail);
         return;
     }
@@ -154,6 +156,20 @@ function multiLineKey(src: string, start: number, blockIndent: number, out: Plai
   if (src.charCodeAt(j) !== 0x3a || !isBlankZ(src.charCodeAt(j + 1))) return;
   if (start - lineStart === blockIndent) fail(j, "could not find expected ':'", start);
   fail(j, 'mapping values are not allowed in this context', j);
+}
+
+/**
+ * Whether go-yaml allows a simple key at `from` in block context, judged by what precedes it on
+ * its line: nothing or an indicator that allows one (`-`, `?`, `:`, `[`, `{`, `,`) leaves it
+ * unknown; the end of a scalar or a closed flow collection allows none.
+ */
+function keyAllowedBefore(src: string, from: number, flowDepth: number): boolean | undefined {
+  if (flowDepth !== 0) return undefined;
+  let k = from - 1;
+  while (k >= 0 && (src.charCodeAt(k) === SP || src.charCodeAt(k) === TAB)) k--;
+  if (k < 0 || src.charCodeAt(k) === NL) return undefined;
+  const c = src.charCodeAt(k);
+  return c === 0x27 || c === 0x22 || c === 0x5d || c === 0x7d ? false : undefined;
 }
 
 /** Whether only blanks precede offset `i` on its line. */
