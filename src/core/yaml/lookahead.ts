@@ -109,10 +109,22 @@ export function scanAhead(
         break;
       case 0x2d: // -
       case 0x3f: // ?
-      case 0x3a: // :
-        if (isBlankZ(src.charCodeAt(i + 1))) i++;
-        else return;
+      case 0x3a: {
+        // :
+        if (!isBlankZ(src.charCodeAt(i + 1))) return;
+        const noKey = (closedAt !== -1 && !src.slice(closedAt, i).includes('\n')) || keyAllowed === false;
+        if (flow === 0 && noKey && c !== 0x3a) {
+          fail(
+            i,
+            c === 0x2d
+              ? 'block sequence entries are not allowed in this context'
+              : 'mapping keys are not allowed in this context',
+            i,
+          );
+        }
+        i++;
         break;
+      }
       default:
         if (flow === 0 && ((closedAt !== -1 && !src.slice(closedAt, i).includes('\n')) || keyAllowed === false)) {
           unkeyedPlain(src, i, fail);

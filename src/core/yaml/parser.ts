@@ -316,7 +316,7 @@ class PieceParser {
     if (c === QMARK && blankNext) this.fail(this.pos, 'mapping keys are not allowed in this context');
     if (c === COLON && blankNext) this.fail(this.pos, 'mapping values are not allowed in this context');
     let after: number;
-    if ('-?:,[]{}#&*!|>\'"%@`'.includes(src[this.pos])) {
+    if ('-?:,[]{}#&*!|>\'"%@`'.includes(src[this.pos]) && !('-?:'.includes(src[this.pos]) && !blankNext)) {
       after = this.keyAhead(this.pos, false);
     } else {
       scanPlain(src, this.pos, this.pos, 0, false, this.plain);
