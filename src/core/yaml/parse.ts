@@ -7,7 +7,9 @@ import { KrmfnError } from '../errors.ts';
 import { withLimits, type Limits } from '../limits.ts';
 import { parsePiece } from './parser.ts';
 import type { YNode } from './node.ts';
-import { detectSeqIndent, normalizeNewlines, splitPieces, type SeqIndent } from './read.ts';
+import { detectSeqIndent, normalizeNewlines, splitPieces, type Piece, type SeqIndent } from './read.ts';
+import { CONTROL_CHARACTERS, hasRefusedCharacter, refusedBeforeStop, refusedCharacterIndex } from './reader-check.ts';
+import { utf8Length } from './emit.ts';
 
 export type { SeqIndent } from './read.ts';
 
@@ -40,13 +42,17 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
   const normal = normalizeNewlines(text);
   const out: ParsedFile = { docs: [], seqIndent: [] };
   const interned = new Map<string, string>();
+  const refusedIn = hasRefusedCharacter(normal);
   for (const piece of splitPieces(normal, opts.file)) {
-    if (piece.text.trim() === '') continue;
+    // A blank piece is no document; a tab in it is a token go-yaml cannot start (the parser says so).
+    if (piece.text.trim() === '' && !piece.text.includes('\t')) continue;
 
     let doc: YNode | null;
     try {
       doc = parsePiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits, interned });
     } catch (e) {
+      if (refusedIn && e instanceof KrmfnError && e.code === 'yaml-syntax')
+        checkRefused(piece, errorByte(piece, e), opts.file);
       // A nesting limit set beyond what the JS stack holds still ends as a depth error.
       if (e instanceof RangeError) {
         throw new KrmfnError({
@@ -58,6 +64,7 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
       }
       throw e;
     }
+    if (refusedIn) checkRefused(piece, utf8Length(piece.text), opts.file);
     if (!doc) continue;
     if (out.docs.length >= limits.maxDocuments) {
       throw new KrmfnError({
@@ -71,4 +78,30 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
     out.seqIndent.push(detectSeqIndent(piece.text));
   }
   return out;
+}
+
+/** Byte offset in the piece of a syntax error's position (its file line and column). */
+function errorByte(piece: Piece, e: KrmfnError): number {
+  if (e.line === undefined) return 0;
+  let start = 0;
+  for (let l = piece.firstLine; l < e.line; l++) {
+    const nl = piece.text.indexOf('\n', start);
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return utf8Length(piece.text.slice(0, start + (e.column ?? 1) - 1));
+}
+
+/** Throws go-yaml's reader error when its reader meets a refused character before byte `stop`. */
+function checkRefused(piece: Piece, stop: number, file: string | undefined): void {
+  const index = refusedCharacterIndex(piece.text);
+  if (index === -1 || !refusedBeforeStop(utf8Length(piece.text.slice(0, index)), stop)) return;
+  const lines = piece.text.slice(0, index).split('\n');
+  throw new KrmfnError({
+    code: 'yaml-syntax',
+    message: `yaml: ${CONTROL_CHARACTERS}`,
+    ...(file ? { file } : {}),
+    line: piece.firstLine + lines.length - 1,
+    column: lines[lines.length - 1].length + 1,
+  });
 }

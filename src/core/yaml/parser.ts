@@ -39,6 +39,8 @@ import {
   type BlockScan,
   type PlainScan,
 } from './scan.ts';
+import { namedHandle, scanAnchor, scanDirective, scanTag } from './scan-props.ts';
+import { scanAhead } from './lookahead.ts';
 
 export interface PieceInput {
   text: string;
@@ -87,9 +89,24 @@ const BANG = 0x21;
 const STAR = 0x2a;
 
 // go-yaml's parser errors are reported one line up (its own off-by-one); composer errors carry no
-// line; everything else is a scanner error reported on its own line.
-const PARSER_ERRORS = /^did not find expected (?!comment or line break)/;
-const NO_LINE_ERRORS = /^unknown anchor|^found incompatible YAML document/;
+// line; everything else is a scanner error reported on its own line. The parser's problems are
+// those of parserc.go at v3.0.1 (`yaml_parser_set_parser_error*`).
+const PARSER_PROBLEMS = new Set([
+  "did not find expected ',' or ']'",
+  "did not find expected ',' or '}'",
+  "did not find expected '-' indicator",
+  'did not find expected <document start>',
+  'did not find expected key',
+  'did not find expected node content',
+  'found duplicate %TAG directive',
+  'found duplicate %YAML directive',
+  'found incompatible YAML document',
+  'found undefined tag handle',
+]);
+const NO_LINE_ERRORS = /^unknown anchor/;
+/** The token a parser error is about, and the two go-yaml's scanner holds after it. */
+const LOOKAHEAD = 3;
+const MISSING_COLON = "could not find expected ':'";
 
 /** Builds the document of one piece, or returns null for an empty, comment-only or null document. */
 export function parsePiece(input: PieceInput): YNode | null {
@@ -105,6 +122,14 @@ class PieceParser {
   private readonly anchors = new Map<string, YNode>();
   private readonly anchorWeight = new Map<YNode, number>();
   private expansions = 0;
+  /** The last block plain scalar: its start, end and the column its continuation lines need. */
+  private plainStart = 0;
+  private plainEnd = -1;
+  private plainMinCol = 0;
+  /** The column of the innermost block collection being read (go-yaml's `parser.indent`), -1 at the top. */
+  private blockIndent = -1;
+  /** Handles declared by `%TAG` directives (`!` and `!!` need none). */
+  private readonly tagHandles = new Set<string>();
 
   private lastContentLine = 0;
   private lastTokenLine = 0;
@@ -162,14 +187,11 @@ class PieceParser {
     const doc = this.ctx.doc;
     const src = this.src;
     this.skip();
-    if (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) {
-      const eol = src.indexOf('\n', this.pos);
-      const m = /^%YAML\s+(\S+)/.exec(src.slice(this.pos, eol === -1 ? this.len : eol));
-      this.fail(
-        this.pos,
-        m && m[1] !== '1.1' ? 'found incompatible YAML document' : 'did not find expected <document start>',
-      );
-    }
+    // The first document of a stream is implicit: a `...` cannot open it (parserc.go at v3.0.1,
+    // yaml_parser_parse_document_start, then yaml_parser_parse_node).
+    if (this.atDocumentEnd() && src.charCodeAt(this.pos) === 0x2e)
+      this.fail(this.pos, 'did not find expected node content');
+    if (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) this.directives();
     let started = false;
     if (
       this.pos < this.len &&
@@ -182,6 +204,11 @@ class PieceParser {
       doc.line = line + this.input.firstLine - 1;
       this.pos += 3;
       started = true;
+      // The `---` leaves no simple key allowed for a token on its own line.
+      this.skipBlanks();
+      if (this.pos < this.len && src.charCodeAt(this.pos) !== NL && src.charCodeAt(this.pos) !== HASH) {
+        this.noSimpleKeyToken();
+      }
     }
     this.skipProps();
     if (this.pos < this.len && !this.atDocumentEnd()) {
@@ -190,14 +217,16 @@ class PieceParser {
       doc.content.push(root);
       if (!started) this.place(doc, start);
       // go-yaml ends the document after its root node; kyaml decodes one document per piece, so
-      // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt).
+      // whatever follows a complete root (`[a] b`, `"x" y`) is never parsed (checked with kpt),
+      // but the scanner has read ahead: its errors there still fail the decode.
       this.skip();
+      scanAhead(src, this.pos, LOOKAHEAD, this.flowDepth, this.blockIndent, this.failAt);
     } else if (this.props) {
       doc.content.push(this.emptyValue(this.props.offset));
     }
     let endBelow = '';
     let endCommented = false;
-    const endMarker = this.atDocumentEnd();
+    const endMarker = this.atDocumentEnd() && src.charCodeAt(this.pos) === 0x2e;
     if (endMarker) {
       const endLine = this.lineOf(this.pos);
       this.content(endLine);
@@ -228,6 +257,74 @@ class PieceParser {
     }
     if (this.ctx.docFoot.length) doc.footComment = joinComment(doc.footComment, this.ctx.docFoot.join('\n'));
     return doc;
+  }
+
+  /**
+   * `%YAML` and `%TAG` lines, which must be followed by a `---` (parserc.go at v3.0.1,
+   * yaml_parser_process_directives and yaml_parser_parse_document_start). In a kyaml piece the
+   * `---` only survives at the end of the file without a line break after it; anything else fails
+   * at the next token: the end of the stream (on the line after the last, as go-yaml forces a line
+   * break there), or content, where a `key:` right on the next line fails first because the
+   * directive's line break left the scanner with no simple key allowed.
+   */
+  private directives(): void {
+    const src = this.src;
+    let version = false;
+    let end = this.pos;
+    while (this.pos < this.len && src.charCodeAt(this.pos) === 0x25 && this.atLineStart(this.pos)) {
+      const start = this.pos;
+      const d = scanDirective(src, start, this.failAt);
+      if (d.name === 'YAML') {
+        if (version) this.fail(start, 'found duplicate %YAML directive');
+        if (d.major !== 1 || d.minor !== 1) this.fail(start, 'found incompatible YAML document');
+        version = true;
+      } else {
+        if (this.tagHandles.has(d.handle)) this.fail(start, 'found duplicate %TAG directive');
+        this.tagHandles.add(d.handle);
+      }
+      this.pos = end = d.end;
+      this.skip();
+    }
+    if (this.pos < this.len && src.startsWith('---', this.pos) && isDocumentMarker(src, this.pos)) return;
+    const message = 'did not find expected <document start>';
+    if (this.pos >= this.len) {
+      // The stream end's mark: the line after the last one when the text does not end in a break.
+      const last = this.lineOf(this.len) - 1;
+      const n = src.charCodeAt(this.len - 1) === NL ? last : last + 1;
+      throw new KrmfnError({
+        code: 'yaml-syntax',
+        message: n === 0 ? `yaml: ${message}` : `yaml: line ${n}: ${message}`,
+        ...(this.input.file ? { file: this.input.file } : {}),
+        line: this.input.firstLine + n,
+        column: 1,
+      });
+    }
+    if (end === this.pos && src.charCodeAt(end - 1) === NL) this.noSimpleKeyToken();
+    this.fail(this.pos, message);
+  }
+
+  /**
+   * The token right on the line after a directive, which consumed the line break: go-yaml's
+   * scanner allows no simple key there (scannerc.go at v3.0.1, yaml_parser_fetch_directive), so
+   * `- `, `? ` and a `:` after a first scalar fail as in any context where keys are not allowed.
+   */
+  private noSimpleKeyToken(): void {
+    const src = this.src;
+    const c = src.charCodeAt(this.pos);
+    const blankNext = isBlankZ(src.charCodeAt(this.pos + 1));
+    if (c === DASH && blankNext) this.fail(this.pos, 'block sequence entries are not allowed in this context');
+    if (c === QMARK && blankNext) this.fail(this.pos, 'mapping keys are not allowed in this context');
+    if (c === COLON && blankNext) this.fail(this.pos, 'mapping values are not allowed in this context');
+    let after: number;
+    if ('-?:,[]{}#&*!|>\'"%@`'.includes(src[this.pos]) && !('-?:'.includes(src[this.pos]) && !blankNext)) {
+      after = this.keyAhead(this.pos, false);
+    } else {
+      scanPlain(src, this.pos, this.pos, 0, false, this.plain);
+      after = this.plain.end;
+      while (src.charCodeAt(after) === SP || src.charCodeAt(after) === TAB) after++;
+      if (!(src.charCodeAt(after) === COLON && isBlankZ(src.charCodeAt(after + 1)))) after = -1;
+    }
+    if (after !== -1) this.fail(after, 'mapping values are not allowed in this context');
   }
 
   /**
@@ -314,13 +411,14 @@ class PieceParser {
     return offset === 0 || this.src.charCodeAt(offset - 1) === NL;
   }
 
+  /**
+   * A `...` or `---` line, or in block context a `%` directive line: each ends the document (a
+   * `---` inside a piece is only possible on its last line, with no line break after it).
+   */
   private atDocumentEnd(): boolean {
-    return (
-      this.pos < this.len &&
-      this.src.charCodeAt(this.pos) === 0x2e &&
-      this.atLineStart(this.pos) &&
-      isDocumentMarker(this.src, this.pos)
-    );
+    if (this.pos >= this.len || !this.atLineStart(this.pos)) return false;
+    if (this.src.charCodeAt(this.pos) === 0x25) return this.flowDepth === 0;
+    return isDocumentMarker(this.src, this.pos);
   }
 
   /**
@@ -339,9 +437,18 @@ class PieceParser {
   ): never {
     const local = this.lineOf(offset);
     const line = local + this.input.firstLine - 1;
-    const kind = PARSER_ERRORS.test(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
+    const kind = PARSER_PROBLEMS.has(message) ? 'parser' : NO_LINE_ERRORS.test(message) ? 'none' : 'scanner';
+    // The scanner has read the tokens after the parser's: their errors come first.
+    if (kind !== 'scanner') scanAhead(this.src, offset, LOOKAHEAD, this.flowDepth, this.blockIndent, this.failAt);
+    // A simple key is found missing its `:` once the scanner holds two tokens after it.
+    else if (message === MISSING_COLON && context !== offset)
+      scanAhead(this.src, context, LOOKAHEAD, this.flowDepth, this.blockIndent, this.failAt);
     const contextLine = this.lineOf(context) - 1;
-    let n = contextLine !== 0 ? contextLine : local - 1;
+    // The stream's end token sits on the line after the last when the text has no final break
+    // (scannerc.go at v3.0.1, yaml_parser_fetch_stream_end).
+    const problemLine =
+      kind === 'parser' && offset >= this.len && this.src.charCodeAt(this.len - 1) !== NL ? local : local - 1;
+    let n = contextLine !== 0 ? contextLine : problemLine;
     if (n !== 0 && kind === 'scanner') n++;
     const shown = kind === 'none' || n === 0 ? 'yaml: ' : `yaml: line ${n}: `;
     throw new KrmfnError({
@@ -446,19 +553,58 @@ class PieceParser {
     this.lastTokenLine = line;
   }
 
-  /** go-yaml rejects a tab in the indentation of block content. */
+  /**
+   * A tab in block context where go-yaml's scanner allows a simple key (scannerc.go at v3.0.1,
+   * yaml_parser_scan_to_next_token: it skips tabs only in flow context or where no simple key is
+   * allowed): at the start of a line, or right after a `-` or `?` indicator, the tab is read as a
+   * token and cannot start one, whatever follows it on the line. Right after a plain scalar's
+   * line, the plain scan itself reads the blanks first and refuses a tab left of the scalar's
+   * indentation (yaml_parser_scan_plain_scalar: "found a tab character that violates indentation").
+   */
   private checkTab(offset: number): void {
     const src = this.src;
     let start = offset;
     while (start > 0 && (src.charCodeAt(start - 1) === SP || src.charCodeAt(start - 1) === TAB)) start--;
-    if (!this.atLineStart(start)) return;
     // Once per run of blanks: only its first tab is checked.
     for (let k = start; k < offset; k++) if (src.charCodeAt(k) === TAB) return;
-    let end = offset;
-    while (src.charCodeAt(end) === SP || src.charCodeAt(end) === TAB) end++;
-    const after = src.charCodeAt(end);
-    if (end >= this.len || after === NL || after === HASH) return;
+    if (!this.atLineStart(start)) {
+      const prev = src.charCodeAt(start - 1);
+      const indicator =
+        (prev === DASH || prev === QMARK) &&
+        (start - 1 === 0 || isBlankZ(src.charCodeAt(start - 2)) || this.atLineStart(start - 1));
+      if (indicator) this.fail(offset, 'found character that cannot start any token');
+      return;
+    }
+    if (this.plainEnd <= start && this.onlyBreaksBetween(this.plainEnd, start)) {
+      if (this.colOf(offset) >= this.plainMinCol) return;
+      this.fail(offset, 'found a tab character that violates indentation', 'yaml-syntax', this.plainStart);
+    }
     this.fail(offset, 'found character that cannot start any token');
+  }
+
+  /** Whether `src[from, to)` holds only blanks and at least one line break. */
+  private onlyBreaksBetween(from: number, to: number): boolean {
+    let broke = false;
+    for (let k = from; k < to; k++) {
+      const c = this.src.charCodeAt(k);
+      if (c === NL) broke = true;
+      else if (c !== SP && c !== TAB) return false;
+    }
+    return broke;
+  }
+
+  /** A tab in the indentation of a multi-line plain scalar's continuation lines, left of `plainMinCol`. */
+  private checkPlainTabs(start: number, end: number): void {
+    const src = this.src;
+    for (let nl = src.indexOf('\n', start); nl !== -1 && nl < end; nl = src.indexOf('\n', nl + 1)) {
+      for (let k = nl + 1; k < end; k++) {
+        const c = src.charCodeAt(k);
+        if (c === TAB && k - nl - 1 < this.plainMinCol) {
+          this.fail(k, 'found a tab character that violates indentation', 'yaml-syntax', start);
+        }
+        if (c !== SP && c !== TAB) break;
+      }
+    }
   }
 
   private pushRun(l: RunLine): void {
@@ -532,13 +678,7 @@ class PieceParser {
   private readProp(): void {
     const src = this.src;
     const start = this.pos;
-    const flow = this.flowDepth > 0;
-    let i = start + 1;
-    for (;;) {
-      const c = src.charCodeAt(i);
-      if (isBlankZ(c) || (flow && isFlowIndicator(c))) break;
-      i++;
-    }
+    const i = src.charCodeAt(start) === AMP ? scanAnchor(src, start, this.failAt) : scanTag(src, start, this.failAt);
     const line = this.lineOf(start);
     this.content(line);
     if (this.props && this.props.line !== line && this.flowDepth === 0) {
@@ -547,10 +687,14 @@ class PieceParser {
     }
     const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
     if (src.charCodeAt(start) === AMP) {
-      if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
       pr.anchor = src.slice(start + 1, i);
     } else {
-      const tag = shortTag(src.slice(start, i));
+      const text = src.slice(start, i);
+      const handle = namedHandle(text);
+      if (handle !== '' && !this.tagHandles.has(handle)) {
+        this.fail(start, 'found undefined tag handle', 'yaml-syntax', pr.offset);
+      }
+      const tag = shortTag(text);
       if (tag !== '') pr.tag = tag;
     }
     this.pos = i;
@@ -694,6 +838,8 @@ class PieceParser {
     const c = src.charCodeAt(this.pos);
     const next = src.charCodeAt(this.pos + 1);
     const line = this.lineOf(this.pos);
+    // Reserved indicators start no token (scannerc.go at v3.0.1, yaml_parser_fetch_next_token).
+    if (c === 0x25 || c === 0x40 || c === 0x60) this.fail(this.pos, 'found character that cannot start any token');
     // go-yaml's scanner allows no `- ` or `? ` right after an anchor or tag on the same line.
     if ((c === DASH || c === QMARK) && isBlankZ(next) && this.props && this.props.line === line) {
       this.fail(
@@ -710,9 +856,16 @@ class PieceParser {
       return this.blockSeq(depth, owner, ownerLevel, this.takeProps());
     }
     if (c === QMARK && isBlankZ(next)) {
+      if (owner && owner.kind === 'key' && line === owner.line) {
+        this.fail(this.pos, 'mapping keys are not allowed in this context');
+      }
       return this.blockMap(depth, owner, ownerLevel, this.takeProps(), this.pos);
     }
     if (c === COLON && isBlankZ(next)) {
+      // A `:` right after `key:` on its line: the key's `:` left no simple key allowed.
+      if (owner && owner.kind === 'key' && line === owner.line) {
+        this.fail(this.pos, 'mapping values are not allowed in this context');
+      }
       // An empty key: go-yaml takes one only after an anchor or tag (`&a : v`).
       const props = this.props;
       if (!props || props.line !== line) this.fail(this.pos, 'did not find expected key');
@@ -843,6 +996,8 @@ class PieceParser {
     this.takeStemHead(node, owner);
     this.applyProps(node, props);
     const indent = this.colOf(start);
+    const outerIndent = this.blockIndent;
+    this.blockIndent = indent;
     const level: Level = {
       kind: 'map',
       node,
@@ -943,6 +1098,9 @@ class PieceParser {
         e = this.entry('key', keyOffset, level, key);
         node.content.push(key);
       } else {
+        // An entry or a block scalar where a key should be: go-yaml's parser finds no KEY token.
+        const dash = c === DASH && isBlankZ(src.charCodeAt(this.pos + 1));
+        if (dash || c === 0x7c || c === 0x3e) this.fail(this.pos, 'did not find expected key', 'yaml-syntax', start);
         if (this.keyAhead(this.pos, false) === -1) {
           // go-yaml's scanner checks `x: 1\ny` at the end of y's line; the message names y's line.
           const eol = src.indexOf('\n', this.pos);
@@ -965,6 +1123,7 @@ class PieceParser {
     this.endHeldComments(node);
     this.trim(node);
     this.registerAnchor(node, weight);
+    this.blockIndent = outerIndent;
     return node;
   }
 
@@ -974,12 +1133,12 @@ class PieceParser {
     if (this.lineOf(this.pos) === line) return true;
     const col = this.colOf(this.pos);
     if (col > level.indent) return true;
-    return (
-      col === level.indent &&
-      level.kind === 'map' &&
-      this.src.charCodeAt(this.pos) === DASH &&
-      isBlankZ(this.src.charCodeAt(this.pos + 1))
-    );
+    if (col !== level.indent) return false;
+    const c = this.src.charCodeAt(this.pos);
+    // A block scalar in the collection's own column is the value: it starts no key or entry
+    // (go-yaml's scanner unrolls no indentation for it and its parser takes it as the node).
+    if (c === 0x7c || c === 0x3e) return true;
+    return level.kind === 'map' && c === DASH && isBlankZ(this.src.charCodeAt(this.pos + 1));
   }
 
   /** The value after a `:` or `-` indicator on `line`: a node, or an empty (null) scalar. */
@@ -1069,6 +1228,8 @@ class PieceParser {
     this.applyProps(node, props);
     const seqStart = this.pos;
     const indent = this.colOf(this.pos);
+    const outerIndent = this.blockIndent;
+    this.blockIndent = indent;
     // Dashes in the mapping's own column: a compact value, or (no owner yet) an explicit key's.
     const compact = (!owner || owner.kind === 'key') && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
     const level: Level = {
@@ -1097,12 +1258,42 @@ class PieceParser {
       if (col === indent) {
         if (src.charCodeAt(this.pos) === DASH && isBlankZ(src.charCodeAt(this.pos + 1))) continue;
         if (compact) break;
+        this.requiredKey();
       }
+      // An indentless sequence ends at anything else: its mapping finds no key there.
+      if (compact) break;
       this.fail(this.pos, "did not find expected '-' indicator", 'yaml-syntax', seqStart);
     }
     this.trim(node);
     this.registerAnchor(node, weight);
+    this.blockIndent = outerIndent;
     return node;
+  }
+
+  /**
+   * A token in a block sequence's own column that is not `- `: go-yaml's scanner requires a
+   * simple key there (scannerc.go at v3.0.1, yaml_parser_save_simple_key: `required` when the
+   * column is the indentation), so a scalar, flow collection, alias or properties without their
+   * `:` on the line fail as the scanner's "could not find expected ':'" before the parser sees
+   * them. Returns when a key, an indicator or a block scalar leaves the error to the parser.
+   */
+  private requiredKey(): void {
+    const src = this.src;
+    let i = this.pos;
+    let c = src.charCodeAt(i);
+    if (c === 0x40 || c === 0x60) this.fail(i, 'found character that cannot start any token');
+    const next = src.charCodeAt(i + 1);
+    if (((c === DASH || c === QMARK || c === COLON) && isBlankZ(next)) || c === 0x7c || c === 0x3e || c === 0x25)
+      return;
+    // Properties before a key on the same line: the key's mark is the first property's.
+    while (c === AMP || c === BANG) {
+      while (i < this.len && !isBlankZ(src.charCodeAt(i))) i++;
+      while (src.charCodeAt(i) === SP || src.charCodeAt(i) === TAB) i++;
+      c = src.charCodeAt(i);
+    }
+    if (i < this.len && c !== NL && c !== HASH && this.keyAhead(i, false) !== -1) return;
+    const eol = src.indexOf('\n', this.pos);
+    this.fail(eol === -1 ? this.len : eol, "could not find expected ':'", 'yaml-syntax', this.pos);
   }
 
   // ---- scalars, aliases, flow collections ------------------------------------------------------
@@ -1124,9 +1315,7 @@ class PieceParser {
     const src = this.src;
     const start = this.pos;
     if (this.props) this.fail(start, 'did not find expected key');
-    let i = start + 1;
-    for (let d = src.charCodeAt(i); !isBlankZ(d) && !isFlowIndicator(d); d = src.charCodeAt(++i));
-    if (i === start + 1) this.fail(start, 'did not find expected alphabetic or numeric character');
+    const i = scanAnchor(src, start, this.failAt);
     const name = src.slice(start + 1, i);
     const target = this.anchors.get(name);
     if (!target) this.fail(start, `unknown anchor '${name}' referenced`);
@@ -1150,7 +1339,8 @@ class PieceParser {
     let value: string;
     let style: YNode['style'];
     if (c === 0x7c || c === 0x3e) {
-      if (this.flowDepth > 0) this.fail(start, 'did not find expected node content');
+      // In flow context `|` and `>` start no block scalar, and no plain scalar either.
+      if (this.flowDepth > 0) this.fail(start, 'found character that cannot start any token');
       style = c === 0x3e ? 'folded' : 'literal';
       value = this.blockScalar(node, parentIndent);
     } else {
@@ -1168,10 +1358,20 @@ class PieceParser {
         if (c === COMMA || c === 0x5d || c === 0x7d) {
           if (this.flowDepth === 0) this.fail(start, 'did not find expected node content');
         }
+        // `- ` in a flow collection is a block entry token, which is no node.
+        if (c === DASH && this.flowDepth > 0 && isBlankZ(src.charCodeAt(start + 1))) {
+          this.fail(start, 'did not find expected node content');
+        }
         const flow = this.flowDepth > 0;
         scanPlain(src, start, this.lineStarts[this.lineOf(start) - 1], parentIndent + 1, flow, this.plain);
         end = this.plain.end;
         if (end === start) this.fail(start, 'did not find expected node content');
+        if (!flow) {
+          this.plainStart = start;
+          this.plainEnd = end;
+          this.plainMinCol = parentIndent + 1;
+          if (this.plain.multiline) this.checkPlainTabs(start, end);
+        }
         style = '';
         value = this.plain.multiline ? foldPlain(src, start, end) : this.plainText(start, end);
       }

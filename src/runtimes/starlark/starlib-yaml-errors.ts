@@ -6,11 +6,17 @@
  * no line. yaml.v2's scanner reports a simple key without its `:` where it reads the next token
  * (scannerc.go at v2.4.0, `yaml_simple_key_is_valid`): where the key's plain scan stopped, past
  * its continuation lines; our parser marks the key's own line. Characters yaml.v2's reader refuses (controls)
- * fail as `yaml: control characters are not allowed`, which our parser accepts.
+ * fail as `yaml: control characters are not allowed`, found by the reader 512 bytes at a time
+ * (src/core/yaml/reader-check.ts, which v3's reader and so our parser share).
  */
 import type { KrmfnError } from '../../core/errors.ts';
 import { normalizeNewlines } from '../../core/yaml/read.ts';
 import { utf8Length } from '../../core/yaml/emit.ts';
+import {
+  CONTROL_CHARACTERS as CONTROL_PROBLEM,
+  refusedBeforeStop,
+  refusedCharacterOffset,
+} from '../../core/yaml/reader-check.ts';
 
 const V3_PREFIX = /^yaml: (?:line \d+: )?/;
 
@@ -64,17 +70,9 @@ export function yamlV2ErrorText(e: KrmfnError, source: string): string {
   return line === 0 ? `yaml: ${problem}` : `yaml: line ${line}: ${problem}`;
 }
 
-/** yaml.v2's reader (readerc.go at v2.4.0, `yaml_parser_update_buffer`) decodes its input 512 bytes at a time. */
-const READ_CHUNK = 512;
-export const CONTROL_CHARACTERS = 'yaml: control characters are not allowed';
-/** What yaml.v2's reader refuses: all but tab, LF, CR, printable ASCII, NEL, U+00A0–U+D7FF, U+E000–U+FFFD and the astral planes. */
-const REFUSED = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
-
-/** Byte offset of the first character yaml.v2's reader refuses, or -1. */
-export function refusedCharacterOffset(text: string): number {
-  const m = REFUSED.exec(text);
-  return m ? utf8Length(text.slice(0, m.index)) : -1;
-}
+/** yaml.v2's reader refuses the same characters as v3's (src/core/yaml/reader-check.ts). */
+export const CONTROL_CHARACTERS = `yaml: ${CONTROL_PROBLEM}`;
+export { refusedCharacterOffset };
 
 /** Byte offset (approximate under CRLF) of a parse error's line and column in `text`. */
 function errorOffset(text: string, e: KrmfnError): number {
@@ -92,7 +90,6 @@ function errorOffset(text: string, e: KrmfnError): number {
  * earlier chunk.
  */
 export function refusedCharacterFirst(text: string, refused: number, e: KrmfnError | undefined, end: number): boolean {
-  if (refused < 0) return false;
   const stop = e === undefined ? end : e.line === undefined ? 0 : errorOffset(text, e);
-  return Math.floor(refused / READ_CHUNK) <= Math.floor(stop / READ_CHUNK);
+  return refusedBeforeStop(refused, stop);
 }
