@@ -38,7 +38,7 @@ import { siblingHydration } from './sibling-render.ts';
 import { runStep } from './step.ts';
 import type { EngineHost, RenderOptions, RunOutcome } from './types.ts';
 import { checkOutputAbsent, outputText, planOutput, writtenPaths } from './output-mode.ts';
-import { applyPlan, attribute, describeChanges, relativize } from './write.ts';
+import { applyPlan, attribute, describeChangesOnDemand, relativize } from './write.ts';
 
 export interface RenderState {
   opts: RenderOptions;
@@ -360,18 +360,21 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     st.saveOnFailure = saveOnFailureRequested(level, kptfile);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits, level.messages);
     rootLoaded = true;
-    const items = bfsRenderingRequested(level, kptfile)
+    // `let`: the trees are dropped once the plan holds every byte (bench/README.md, "Engine memory").
+    let items: KubeObject[] | undefined = bfsRenderingRequested(level, kptfile)
       ? await hydrateBfs(st, root, kptfile, entries)
       : await hydrate(st, root, kptfile, entries);
+    st.pipelineItems = undefined;
     relativize(items, root);
     if (opts.attribution ?? true) attribute(items);
     if (output.kind === 'stdout' || output.kind === 'unwrap') outcome.stdout = outputText(output, items);
     else {
       const plan = await planOutput(opts.fs, output, items, root, st);
+      items = undefined;
       if (output.kind === 'in-place') applyRenderStatus(st, plan, root);
       outcome.written = writtenPaths(plan, st.originals);
       outcome.deleted = plan.deletes;
-      if (output.kind === 'in-place') outcome.changes = describeChanges(plan, st.originals);
+      if (output.kind === 'in-place') describeChangesOnDemand(outcome, plan, st.originals);
       if (!(opts.dryRun && output.kind === 'in-place')) {
         if (output.kind === 'dir') await opts.fs.mkdirp(output.dir);
         await applyPlan(opts.fs, plan, st.originals);

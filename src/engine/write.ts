@@ -257,6 +257,28 @@ export function describeChanges(plan: WritePlan, originals: ReadonlyMap<string, 
 }
 
 /**
+ * Sets `outcome.changes` as an enumerable property computed at its first read (then kept): the
+ * texts before and after of every changed file are then made only when a caller asks (the CLI does
+ * for `--diff`), after the write, not next to every output held for it (bench/README.md, "Engine
+ * memory").
+ */
+export function describeChangesOnDemand(
+  outcome: { changes?: FileChange[] },
+  plan: WritePlan,
+  originals: ReadonlyMap<string, Uint8Array>,
+): void {
+  let changes: FileChange[] | undefined;
+  Object.defineProperty(outcome, 'changes', {
+    enumerable: true,
+    configurable: true,
+    get: () => (changes ??= describeChanges(plan, originals)),
+    set: (value: FileChange[] | undefined) => {
+      changes = value;
+    },
+  });
+}
+
+/**
  * `-o stdout`: a ResourceList whose items keep index/path (root-relative) and seqindent; items a
  * function created get no index (kpt adds none).
  */
