@@ -74,6 +74,30 @@ describe('render with objects runners', () => {
     expect(fs.snapshot('/w/results')['/w/results/results.yaml']).toContain('message: labelled 2');
   });
 
+  test('changes: each changed file before and after, also read after the write and in JSON', async () => {
+    const fs = pkg(KPTFILE(['ex.com/label']), {
+      '/w/app/gone.yaml': 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n',
+    });
+    const drop: Fn = async (list, context) => {
+      list.items = list.items.filter((o) => o.kind !== 'Secret');
+      return label(list, context);
+    };
+    const out = await engineWith({ 'ex.com/label': drop }).render({ fs, root: '/w/app' });
+    expect(out.ok).toBe(true);
+    const expected = [
+      { path: '/w/app/cm.yaml', before: CM, after: fs.snapshot('/w/app')['/w/app/cm.yaml'] },
+      { path: '/w/app/gone.yaml', before: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n', after: undefined },
+    ];
+    expect(expected[0].after).toContain('team: a');
+    expect(out.changes).toEqual(expected);
+    expect(JSON.parse(JSON.stringify(out)).changes).toEqual([
+      expected[0],
+      { path: '/w/app/gone.yaml', before: expected[1].before },
+    ]);
+    out.changes = [];
+    expect(out.changes).toEqual([]);
+  });
+
   test('the same through toBytesRunner (serialize, parse, restore) gives the same bytes', async () => {
     const a = pkg(KPTFILE(['ex.com/label']));
     const b = pkg(KPTFILE(['ex.com/label']));
