@@ -360,7 +360,7 @@ export async function render(opts: RenderOptions): Promise<RunOutcome> {
     st.saveOnFailure = saveOnFailureRequested(level, kptfile);
     const entries = await validatePipeline(opts.fs, root, kptfile, limits, level.messages);
     rootLoaded = true;
-    // `let`: the trees are dropped once the plan holds every byte (bench/README.md, "Engine memory").
+    // `let`: the trees are dropped once the plan holds every byte (bench/README.md, "Render memory").
     let items: KubeObject[] | undefined = bfsRenderingRequested(level, kptfile)
       ? await hydrateBfs(st, root, kptfile, entries)
       : await hydrate(st, root, kptfile, entries);

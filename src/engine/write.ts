@@ -259,8 +259,8 @@ export function describeChanges(plan: WritePlan, originals: ReadonlyMap<string, 
 /**
  * Sets `outcome.changes` as an enumerable property computed at its first read (then kept): the
  * texts before and after of every changed file are then made only when a caller asks (the CLI does
- * for `--diff`), after the write, not next to every output held for it (bench/README.md, "Engine
- * memory").
+ * for `--diff`), after the write, not next to every output held for it (bench/README.md,
+ * "Render memory"). Until then the outcome holds the plan's bytes and the originals instead.
  */
 export function describeChangesOnDemand(
   outcome: { changes?: FileChange[] },
