@@ -63,6 +63,27 @@ interface Props {
   line: number;
   /** Offset of the first property. */
   offset: number;
+  /** A tag was read (`tag` stays empty for `!`). */
+  hasTag: boolean;
+  /**
+   * Offset of a property go-yaml's parser gives to no node, or -1: a node takes one anchor and one
+   * tag, in either order (parserc.go at v3.0.1, yaml_parser_parse_node); at a second of either the
+   * node is complete and the collection around it finds a property where it wants its next entry.
+   */
+  dup: number;
+}
+
+/** `h` then `p` as the properties of one node. */
+function joinProps(h: Props, p: Props): Props {
+  const clash = (h.anchor !== '' && (p.anchor !== '' || h.hasTag)) || (h.hasTag && p.hasTag);
+  return {
+    anchor: p.anchor || h.anchor,
+    tag: p.tag || h.tag,
+    hasTag: h.hasTag || p.hasTag,
+    line: h.line,
+    offset: h.offset,
+    dup: h.dup >= 0 ? h.dup : clash ? p.offset : p.dup,
+  };
 }
 
 /** Where a comment on the current content line goes (kept as plain fields: no closure per node). */
@@ -128,6 +149,12 @@ class PieceParser {
   private plainMinCol = 0;
   /** The column of the innermost block collection being read (go-yaml's `parser.indent`), -1 at the top. */
   private blockIndent = -1;
+  /**
+   * What go-yaml's parser says when the innermost collection being read finds something other
+   * than its next entry, and where that collection starts ('' at the document's root).
+   */
+  private contextMessage = '';
+  private contextStart = 0;
   /** Handles declared by `%TAG` directives (`!` and `!!` need none). */
   private readonly tagHandles = new Set<string>();
 
@@ -682,11 +709,13 @@ class PieceParser {
     const line = this.lineOf(start);
     this.content(line);
     if (this.props && this.props.line !== line && this.flowDepth === 0) {
-      this.held = this.props;
+      this.held = this.held ? joinProps(this.held, this.props) : this.props;
       this.props = null;
     }
-    const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
-    if (src.charCodeAt(start) === AMP) {
+    const pr = (this.props ??= { anchor: '', tag: '', line, offset: start, hasTag: false, dup: -1 });
+    const isAnchor = src.charCodeAt(start) === AMP;
+    if (pr.dup < 0 && ((pr.anchor !== '' && pr.hasTag) || (isAnchor ? pr.anchor !== '' : pr.hasTag))) pr.dup = start;
+    if (isAnchor) {
       pr.anchor = src.slice(start + 1, i);
     } else {
       const text = src.slice(start, i);
@@ -696,6 +725,7 @@ class PieceParser {
       }
       const tag = shortTag(text);
       if (tag !== '') pr.tag = tag;
+      pr.hasTag = true;
     }
     this.pos = i;
   }
@@ -724,11 +754,14 @@ class PieceParser {
     this.held = null;
     if (!h) return p;
     if (!p) return h;
-    return { anchor: p.anchor || h.anchor, tag: p.tag || h.tag, line: h.line, offset: h.offset };
+    return joinProps(h, p);
   }
 
   private applyProps(node: YNode, props: Props | null): void {
     if (!props) return;
+    // At the document's root go-yaml ends the document there and reads the rest as the next one.
+    if (props.dup >= 0 && this.contextMessage !== '')
+      this.fail(props.dup, this.contextMessage, 'yaml-syntax', this.contextStart);
     if (props.anchor) node.anchor = props.anchor;
     if (props.tag) {
       node.tag = props.tag;
@@ -998,6 +1031,10 @@ class PieceParser {
     const indent = this.colOf(start);
     const outerIndent = this.blockIndent;
     this.blockIndent = indent;
+    const outerMessage = this.contextMessage;
+    const outerStart = this.contextStart;
+    this.contextMessage = 'did not find expected key';
+    this.contextStart = start;
     const level: Level = {
       kind: 'map',
       node,
@@ -1124,6 +1161,8 @@ class PieceParser {
     this.trim(node);
     this.registerAnchor(node, weight);
     this.blockIndent = outerIndent;
+    this.contextMessage = outerMessage;
+    this.contextStart = outerStart;
     return node;
   }
 
@@ -1232,6 +1271,13 @@ class PieceParser {
     this.blockIndent = indent;
     // Dashes in the mapping's own column: a compact value, or (no owner yet) an explicit key's.
     const compact = (!owner || owner.kind === 'key') && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
+    const outerMessage = this.contextMessage;
+    const outerStart = this.contextStart;
+    // An indentless sequence ends at anything but a dash: its mapping reports what follows.
+    if (!compact) {
+      this.contextMessage = "did not find expected '-' indicator";
+      this.contextStart = seqStart;
+    }
     const level: Level = {
       kind: 'seq',
       node,
@@ -1267,6 +1313,8 @@ class PieceParser {
     this.trim(node);
     this.registerAnchor(node, weight);
     this.blockIndent = outerIndent;
+    this.contextMessage = outerMessage;
+    this.contextStart = outerStart;
     return node;
   }
 
@@ -1450,6 +1498,10 @@ class PieceParser {
     );
     if (heldHead) node.headComment = heldHead;
     this.applyProps(node, props);
+    const outerMessage = this.contextMessage;
+    const outerStart = this.contextStart;
+    this.contextMessage = expected;
+    this.contextStart = start;
     this.flowDepth++;
     this.flowHead = '';
     this.content(this.lineOf(start));
@@ -1541,6 +1593,8 @@ class PieceParser {
     this.targetLine(node);
     this.trim(node);
     this.registerAnchor(node, weight);
+    this.contextMessage = outerMessage;
+    this.contextStart = outerStart;
     if (pseudo) this.settle(pseudo, node);
     return node;
   }
