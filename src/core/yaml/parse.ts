@@ -49,7 +49,7 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
 
     let doc: YNode | null;
     try {
-      doc = parsePiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits, interned });
+      doc = parsePiece({ text: nelAsBreak(piece.text), firstLine: piece.firstLine, file: opts.file, limits, interned });
     } catch (e) {
       if (refusedIn && e instanceof KrmfnError && e.code === 'yaml-syntax')
         checkRefused(piece, errorByte(piece, e), opts.file);
@@ -78,6 +78,16 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
     out.seqIndent.push(detectSeqIndent(piece.text));
   }
   return out;
+}
+
+/**
+ * go-yaml's reader turns NEL (U+0085) into a line feed wherever it reads a line break, and its
+ * scanner breaks lines there (go-yaml v3.0.1 yamlh.go `is_break`, scannerc.go `read_line`), after
+ * kyaml has split the file at `\n---` lines: in a piece, a NEL is a `\n` in every context.
+ * (U+2028 and U+2029 break lines too but stay in values, and are not modelled: docs/yaml-output.md.)
+ */
+function nelAsBreak(text: string): string {
+  return text.includes('\x85') ? text.replaceAll('\x85', '\n') : text;
 }
 
 /** Byte offset in the piece of a syntax error's position (its file line and column). */
