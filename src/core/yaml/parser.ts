@@ -673,6 +673,15 @@ class PieceParser {
     return (first !== undefined && first.col < indent) || (indent === 0 && this.atDocumentEnd());
   }
 
+  /**
+   * Whether a key with no ':' has another key of its mapping after it: then go-yaml reads the
+   * comments between them as any own-line comments between two entries (a head of the next key,
+   * or above a blank line a foot of this one).
+   */
+  private keyContinued(indent: number): boolean {
+    return this.pos < this.len && !this.atDocumentEnd() && this.colOf(this.pos) === indent;
+  }
+
   /** Removes the pending run's lines below `line` (and those moved from a dash) and returns them. */
   private takeRunAfter(line: number): RunLine[] {
     if (!this.runHasText) return [];
@@ -1046,6 +1055,7 @@ class PieceParser {
       count: 0,
     };
     const src = this.src;
+    let passFeet: number[] | null = null;
     for (let first = true; ; first = false) {
       // A held foot taken by a later key is the foot of the value before it (decode.go at v3.0.1,
       // parser.mapping: "a foot comment for the prior value when being dedented").
@@ -1109,9 +1119,12 @@ class PieceParser {
             // Its last token is the '?', not a ':': the line below is a foot line (associate.ts
             // assignRun), so a comment there is the key's foot once a foot line exists.
             e.hasValue = true;
-          } else if (betweenText && this.keyCommentsFloat(between, indent)) {
+          } else if (betweenText && (this.keyContinued(indent) || this.keyCommentsFloat(between, indent))) {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
             e.hasValue = true;
+            // A foot the run gives this scalar key goes on to the key before (decode.go at v3.0.1,
+            // parser.mapping), once the next entry has ended the run: see the mapping's end.
+            if (key.kind === 'scalar' && node.content.length > 2) (passFeet ??= []).push(node.content.length - 1);
           } else if (betweenText) {
             key.footComment = joinComment(key.footComment, betweenText);
             // Last in its mapping, a scalar key's scan reads the comment as its own foot, and a key
@@ -1157,6 +1170,14 @@ class PieceParser {
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
+    if (passFeet)
+      for (const i of passFeet) {
+        const k = node.content[i];
+        if (k.footComment) {
+          node.content[i - 2].footComment = k.footComment;
+          k.footComment = '';
+        }
+      }
     this.endHeldComments(node);
     this.trim(node);
     this.registerAnchor(node, weight);
