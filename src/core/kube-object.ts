@@ -38,6 +38,7 @@ import { fromJS, isYNode, scalarToJS, toJS } from './yaml/convert.ts';
 import {
   cloneNode,
   documentNode,
+  hasComments,
   mapGet,
   mapIndexOf,
   mappingNode,
@@ -190,7 +191,8 @@ export class KubeObject {
   /**
    * Keeps, from the next unknown edit on, a deep copy of the document as it is now: the function
    * input kyaml copies comments from after a call (src/engine/call-objects.ts). Only unknown edits
-   * can change comments, so an object no function edits that way is never copied.
+   * can change comments, so an object no function edits that way is never copied, nor one
+   * without comments.
    */
   watchInput(): void {
     this.input = null;
@@ -204,7 +206,9 @@ export class KubeObject {
   }
 
   private unknownEdit(): void {
-    if (this.input === null && this.edits !== EDITS.unknown) this.input = cloneNode(this.document);
+    // A tree without comments has none to copy: an empty document stands for it.
+    if (this.input === null && this.edits !== EDITS.unknown)
+      this.input = hasComments(this.document) ? cloneNode(this.document) : documentNode(undefined);
     this.edits = EDITS.unknown;
   }
 

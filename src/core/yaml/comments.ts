@@ -171,7 +171,7 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
  * (§7) makes to a resource a function received and returned unchanged, as the last item of the
  * list (what follows a resource in the list can claim its trailing comments; that cross-resource
  * effect is not modelled). `input`, when the function edited the tree, is the resource as the
- * function received it: where the real round trip runs, comments and key order come from it.
+ * function received it: where the real round trip runs, comments come from it.
  *
  * Without foot comments the round trip only moves the document's head and foot comments onto the
  * root mapping, turns folded scalars double-quoted (with the value go-yaml reads back from its own
@@ -294,7 +294,7 @@ function needsRealRoundTrip(root: YNode): boolean {
 
 /**
  * Emits the resource as the only item of a ResourceList, reads it back and restores it as kyaml
- * does: comments and key order copied from `input`, the item as the function received it (kyaml v0.15.0
+ * does: comments copied from `input`, the item as the function received it (kyaml v0.15.0
  * `fn/runtime/runtimeutil/functiontypes.go`, FunctionFilter.Filter), so a comment the function
  * added is not copied a second time beside the place the read-back gave it.
  */
@@ -312,7 +312,7 @@ function realRoundTrip(doc: YNode, root: YNode, input: YNode): void {
   const item = back && mapGet(back.content[0], 'items')?.content[0];
   if (!item) return;
   copyComments(input, item);
-  syncOrder(input, item);
+  syncOrder(doc, item);
   if (doc.kind === 'document') {
     doc.content[0] = item;
     doc.headComment = doc.footComment = '';
