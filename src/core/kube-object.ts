@@ -38,6 +38,7 @@ import { fromJS, isYNode, scalarToJS, toJS } from './yaml/convert.ts';
 import {
   cloneNode,
   documentNode,
+  hasComments,
   mapGet,
   mapIndexOf,
   mappingNode,
@@ -164,6 +165,8 @@ function keepsNormalForm(value: unknown): boolean {
 export class KubeObject {
   private readonly document: YNode;
   private edits: number = EDITS.unknown;
+  /** `watchInput`: null while watching with nothing kept yet, undefined when not watching. */
+  private input: YNode | null | undefined = undefined;
   readonly isKubeObject = true;
   /** Write guard; see the class contract. Hosts set it around a function call and restore it. */
   access: ObjectAccess = 'full';
@@ -181,8 +184,32 @@ export class KubeObject {
 
   /** The document node (kind 'document'); its single child is the object's root mapping. Handing it out counts as an unknown edit. */
   get doc(): YNode {
-    this.edits = EDITS.unknown;
+    this.unknownEdit();
     return this.document;
+  }
+
+  /**
+   * Keeps, from the next unknown edit on, a deep copy of the document as it is now: the function
+   * input kyaml copies comments from after a call (src/engine/call-objects.ts). Only unknown edits
+   * can change comments, so an object no function edits that way is never copied, nor one
+   * without comments.
+   */
+  watchInput(): void {
+    this.input = null;
+  }
+
+  /** The copy `watchInput` kept (undefined when no unknown edit came since), and stops watching. */
+  takeInput(): YNode | undefined {
+    const input = this.input ?? undefined;
+    this.input = undefined;
+    return input;
+  }
+
+  private unknownEdit(): void {
+    // A tree without comments has none to copy: an empty document stands for it.
+    if (this.input === null && this.edits !== EDITS.unknown)
+      this.input = hasComments(this.document) ? cloneNode(this.document) : documentNode(undefined);
+    this.edits = EDITS.unknown;
   }
 
   /** The `EDITS` bits of the edits since the last call (see the class contract); counts anew from none. */
@@ -199,7 +226,7 @@ export class KubeObject {
 
   /** The root node (normally a mapping); created empty when the document has none. Handing it out counts as an unknown edit. */
   get root(): YNode {
-    this.edits = EDITS.unknown;
+    this.unknownEdit();
     return this.rootNode();
   }
 
@@ -305,7 +332,7 @@ export class KubeObject {
 
   /** The node at `path`, or undefined. Aliases are followed. Handing it out counts as an unknown edit. */
   getNode(path: FieldPathInput): YNode | undefined {
-    this.edits = EDITS.unknown;
+    this.unknownEdit();
     return this.readNode(path);
   }
 
@@ -399,7 +426,8 @@ export class KubeObject {
     if (this.edits !== EDITS.unknown) {
       const plain =
         !aliased && keepsNormalForm(value) && (!existing || existing.kind === 'scalar') && segs.every(plainKey);
-      this.edits = plain ? this.edits | EDITS.values | pathEdits(segs) : EDITS.unknown;
+      if (plain) this.edits |= EDITS.values | pathEdits(segs);
+      else this.unknownEdit();
     }
     const fresh = fromJS(value);
     if (this.quoteYaml11) quoteYaml11Strings(fresh);
@@ -432,14 +460,14 @@ export class KubeObject {
       const i = mapIndexOf(parent, last);
       if (i < 0) return false;
       this.checkWrite(segs, undefined, true);
-      this.edits = EDITS.unknown;
+      this.unknownEdit();
       parent.content.splice(i, 2);
       return true;
     }
     if (parent.kind === 'sequence' && typeof last === 'number') {
       if (last >= parent.content.length) return false;
       this.checkWrite(segs, undefined, true);
-      this.edits = EDITS.unknown;
+      this.unknownEdit();
       parent.content.splice(last, 1);
       return true;
     }
@@ -527,7 +555,7 @@ export class KubeObject {
    */
   editTree(edit: (root: YNode) => void): void {
     if (this.access === 'read-only') throw new ReadOnlyError('the object');
-    this.edits = EDITS.unknown;
+    this.unknownEdit();
     if (this.access === 'full') return edit(this.rootNode());
     const before = PROTECTED_ANNOTATIONS.map((k) => this.lenientAnnotation(k));
     edit(this.rootNode());
@@ -542,7 +570,7 @@ export class KubeObject {
     if (this.access === 'read-only') throw new ReadOnlyError(formatFieldPath(segs) || 'the object');
     const at = this.locate(segs);
     if (!at) throw new KrmfnError({ code: 'usage', message: `cannot comment ${formatFieldPath(segs)}: no such field` });
-    this.edits = EDITS.unknown;
+    this.unknownEdit();
     const fmt = (t: string): string =>
       t === ''
         ? ''

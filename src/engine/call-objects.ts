@@ -28,6 +28,8 @@ export async function callObjectsRunner(
     for (const o of items) {
       snapshots.set(o, knownBookkeeping(o));
       o.takeEdits();
+      // kpt copies comments from the item the function received onto what it returned.
+      o.watchInput();
     }
   const list: ResourceList = { items: [...items], results: [] };
   if (call.functionConfig) list.functionConfig = call.functionConfig;

@@ -14,6 +14,7 @@ import type { FunctionRunner } from '../core/function.ts';
 import { ANNOTATIONS, EDITS, type KubeObject } from '../core/kube-object.ts';
 import type { Result } from '../core/result.ts';
 import { normalizeAfterFunction } from '../core/yaml/index.ts';
+import type { YNode } from '../core/yaml/node.ts';
 import {
   annotation,
   bookkeeping,
@@ -107,7 +108,8 @@ function postProcess(raw: RawOutcome, call: FunctionCall): void {
     const o = output[n];
     const edits = o.takeEdits();
     const received = snapshots.get(o);
-    if (normalize && received && ((edits & EDITS.unknown) !== 0 || !normalForm.has(o))) normalizeItem(o);
+    const input = received && o.takeInput();
+    if (normalize && received && ((edits & EDITS.unknown) !== 0 || !normalForm.has(o))) normalizeItem(o, input);
     // Annotations the function did not edit still hold the bookkeeping it was given.
     const bk = received && (edits & (EDITS.unknown | EDITS.annotations)) === 0 ? { ...received } : bookkeeping(o);
     states.push(bk);
@@ -131,7 +133,8 @@ function postProcess(raw: RawOutcome, call: FunctionCall): void {
       }
       const problem = pathInvariantError(bk, seen);
       if (problem) {
-        if (normalize) for (const rest of output.slice(n + 1)) if (snapshots.has(rest)) normalizeItem(rest);
+        if (normalize)
+          for (const rest of output.slice(n + 1)) if (snapshots.has(rest)) normalizeItem(rest, rest.takeInput());
         throw new KrmfnError({ ...problem, function: name });
       }
     }
@@ -165,10 +168,11 @@ class NormalizeFailure {
  */
 const normalForm = new WeakSet<KubeObject>();
 
-function normalizeItem(o: KubeObject): void {
+/** `input`: the item as the function received it, when the function edited its tree (KubeObject.watchInput). */
+function normalizeItem(o: KubeObject, input: YNode | undefined): void {
   let clean: boolean;
   try {
-    clean = normalizeAfterFunction(o.doc);
+    clean = normalizeAfterFunction(o.doc, input);
   } catch (e) {
     throw new NormalizeFailure(e);
   }

@@ -143,6 +143,28 @@ const FUNCTIONS: Record<string, Fn> = {
   }),
   'ex.com/values2': each((o) => o.setLabel('tier', 'db')),
   'ex.com/long-key': each((o) => o.setAnnotation(`example.com/${'long-annotation-key-'.repeat(5)}`, 'v')),
+  'ex.com/foot-root': each((o) => o.editTree((root) => void (root.footComment = '# added root foot'))),
+  'ex.com/foot-data': each((o) =>
+    o.editTree((root) => {
+      for (let i = 0; i < root.content.length; i += 2)
+        if (root.content[i].value === 'data') root.content[i + 1].footComment = '# added data foot';
+    }),
+  ),
+  'ex.com/foot-key': each((o) =>
+    o.editTree((root) => {
+      for (let i = 0; i < root.content.length; i += 2)
+        if (root.content[i].value === 'data') root.content[i].footComment = '# added key foot';
+    }),
+  ),
+  'ex.com/foot-value': each((o) =>
+    o.editTree((root) => {
+      for (let i = 0; i < root.content.length; i += 2)
+        if (root.content[i].value === 'metadata') {
+          const md = root.content[i + 1];
+          md.content[md.content.length - 1].footComment = '# added value foot';
+        }
+    }),
+  ),
   'ex.com/fold': each((o) =>
     o.editTree((root) => {
       for (let i = 0; i < root.content.length; i += 2)
@@ -184,6 +206,11 @@ const PIPELINES = [
   ['values', 'long-key', 'noop', 'values2'],
   ['values', 'fold', 'noop', 'values2'],
   ['noop', 'values', 'fold', 'values2', 'noop'],
+  ['foot-root', 'noop'],
+  ['foot-data', 'noop'],
+  ['foot-key', 'noop'],
+  ['foot-value', 'noop'],
+  ['noop', 'foot-root'],
 ];
 
 async function rendered(resource: string, mutators: string[], asBytes: boolean): Promise<Record<string, string>> {

@@ -170,7 +170,8 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
  * Applies to a resource document, in place, exactly the changes kpt's ResourceList round trip
  * (§7) makes to a resource a function received and returned unchanged, as the last item of the
  * list (what follows a resource in the list can claim its trailing comments; that cross-resource
- * effect is not modelled).
+ * effect is not modelled). `input`, when the function edited the tree, is the resource as the
+ * function received it: where the real round trip runs, comments come from it.
  *
  * Without foot comments the round trip only moves the document's head and foot comments onto the
  * root mapping, turns folded scalars double-quoted (with the value go-yaml reads back from its own
@@ -184,13 +185,13 @@ function reorder(from: readonly YNode[], to: YNode[]): void {
  * changes nothing until the tree holds a comment, folded scalar or `? ` key again (the engine
  * skips items it knows are so, src/engine/call.ts).
  */
-export function normalizeAfterFunction(doc: YNode): boolean {
+export function normalizeAfterFunction(doc: YNode, input?: YNode): boolean {
   const root = rootOf(doc);
   if (!root) return false;
   // One read-only pass decides the common case: nothing to re-associate or rewrite in the tree.
   const found = scan(root, false, 0);
   if (found !== 0 && needsRealRoundTrip(root)) {
-    realRoundTrip(doc, root);
+    realRoundTrip(doc, root, input ?? doc);
     return false;
   }
   if (doc.kind === 'document') {
@@ -291,8 +292,13 @@ function needsRealRoundTrip(root: YNode): boolean {
   return false;
 }
 
-/** Emits the resource as the only item of a ResourceList, reads it back and restores it as kyaml does. */
-function realRoundTrip(doc: YNode, root: YNode): void {
+/**
+ * Emits the resource as the only item of a ResourceList, reads it back and restores it as kyaml
+ * does: comments copied from `input`, the item as the function received it (kyaml v0.15.0
+ * `fn/runtime/runtimeutil/functiontypes.go`, FunctionFilter.Filter), so a comment the function
+ * added is not copied a second time beside the place the read-back gave it.
+ */
+function realRoundTrip(doc: YNode, root: YNode, input: YNode): void {
   const list = mappingNode([
     strNode('apiVersion'),
     strNode('config.kubernetes.io/v1'),
@@ -305,7 +311,7 @@ function realRoundTrip(doc: YNode, root: YNode): void {
   const back = parsePiece({ text, firstLine: 1, file: undefined, limits: DEFAULT_LIMITS });
   const item = back && mapGet(back.content[0], 'items')?.content[0];
   if (!item) return;
-  copyComments(doc, item);
+  copyComments(input, item);
   syncOrder(doc, item);
   if (doc.kind === 'document') {
     doc.content[0] = item;

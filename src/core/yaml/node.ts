@@ -176,6 +176,19 @@ export function documentNode(root: YNode | undefined): YNode {
   return newNode('document', { content: root ? [root] : [] });
 }
 
+/** Whether `node` or a node below it has a head, line or foot comment. Allocates nothing for a leaf. */
+export function hasComments(node: YNode): boolean {
+  if (node.headComment || node.lineComment || node.footComment) return true;
+  if (node.content.length === 0) return false;
+  const stack: YNode[] = [...node.content];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.headComment || n.lineComment || n.footComment) return true;
+    for (const c of n.content) stack.push(c);
+  }
+  return false;
+}
+
 /** Deep copy. Aliases are re-pointed to the copies of their anchors when those are inside the copy. */
 export function cloneNode(node: YNode): YNode {
   const copies = new Map<YNode, YNode>();

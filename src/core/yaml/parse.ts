@@ -49,7 +49,13 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
 
     let doc: YNode | null;
     try {
-      doc = parsePiece({ text: piece.text, firstLine: piece.firstLine, file: opts.file, limits, interned });
+      doc = parseBreaking({
+        text: nelAsBreak(piece.text),
+        firstLine: piece.firstLine,
+        file: opts.file,
+        limits,
+        interned,
+      });
     } catch (e) {
       if (refusedIn && e instanceof KrmfnError && e.code === 'yaml-syntax')
         checkRefused(piece, errorByte(piece, e), opts.file);
@@ -78,6 +84,53 @@ export function parseYamlFile(text: string, opts: ParseOptions = {}): ParsedFile
     out.seqIndent.push(detectSeqIndent(piece.text));
   }
   return out;
+}
+
+const LS_PS = /[\u2028\u2029]/;
+const LS_PS_ALL = /[\u2028\u2029]/g;
+
+/**
+ * One piece as go-yaml reads it where LS (U+2028) and PS (U+2029) break lines (go-yaml v3.0.1
+ * yamlh.go `is_break`) yet stay in quoted, plain and block scalars (scannerc.go `read_line`): what
+ * the piece means and whether it is refused come from reading them as line feeds; the values come
+ * from reading them as characters when that gives the same nodes and comments (the characters
+ * then sit only inside scalars), else from the line-feed reading, whose scalars hold `\n` where
+ * go-yaml keeps the character (docs/yaml-output.md, "Syntax errors").
+ */
+function parseBreaking(input: Parameters<typeof parsePiece>[0]): YNode | null {
+  if (!LS_PS.test(input.text)) return parsePiece(input);
+  const asBreaks = parsePiece({ ...input, text: input.text.replace(LS_PS_ALL, '\n') });
+  let kept: YNode | null;
+  try {
+    kept = parsePiece(input);
+  } catch {
+    return asBreaks;
+  }
+  return kept && asBreaks && sameShape(kept, asBreaks) ? kept : asBreaks;
+}
+
+/** Same kinds, sizes, comments and scalar values, but for scalars that hold LS or PS in `kept`. */
+function sameShape(kept: YNode, asBreaks: YNode): boolean {
+  const stack: [YNode, YNode][] = [[kept, asBreaks]];
+  while (stack.length) {
+    const [a, b] = stack.pop()!;
+    if (a.kind !== b.kind || a.content.length !== b.content.length) return false;
+    if (a.headComment !== b.headComment || a.lineComment !== b.lineComment || a.footComment !== b.footComment)
+      return false;
+    if (a.kind === 'scalar' && a.value !== b.value && !LS_PS.test(a.value)) return false;
+    for (let i = 0; i < a.content.length; i++) stack.push([a.content[i], b.content[i]]);
+  }
+  return true;
+}
+
+/**
+ * go-yaml's reader turns NEL (U+0085) into a line feed wherever it reads a line break, and its
+ * scanner breaks lines there (go-yaml v3.0.1 yamlh.go `is_break`, scannerc.go `read_line`), after
+ * kyaml has split the file at `\n---` lines: in a piece, a NEL is a `\n` in every context.
+ * (U+2028 and U+2029 break lines too but stay in values: parseBreaking.)
+ */
+function nelAsBreak(text: string): string {
+  return text.includes('\x85') ? text.replaceAll('\x85', '\n') : text;
 }
 
 /** Byte offset in the piece of a syntax error's position (its file line and column). */

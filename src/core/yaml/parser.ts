@@ -63,6 +63,27 @@ interface Props {
   line: number;
   /** Offset of the first property. */
   offset: number;
+  /** A tag was read (`tag` stays empty for `!`). */
+  hasTag: boolean;
+  /**
+   * Offset of a property go-yaml's parser gives to no node, or -1: a node takes one anchor and one
+   * tag, in either order (parserc.go at v3.0.1, yaml_parser_parse_node); at a second of either the
+   * node is complete and the collection around it finds a property where it wants its next entry.
+   */
+  dup: number;
+}
+
+/** `h` then `p` as the properties of one node. */
+function joinProps(h: Props, p: Props): Props {
+  const clash = (h.anchor !== '' && (p.anchor !== '' || h.hasTag)) || (h.hasTag && p.hasTag);
+  return {
+    anchor: p.anchor || h.anchor,
+    tag: p.tag || h.tag,
+    hasTag: h.hasTag || p.hasTag,
+    line: h.line,
+    offset: h.offset,
+    dup: h.dup >= 0 ? h.dup : clash ? p.offset : p.dup,
+  };
 }
 
 /** Where a comment on the current content line goes (kept as plain fields: no closure per node). */
@@ -128,6 +149,12 @@ class PieceParser {
   private plainMinCol = 0;
   /** The column of the innermost block collection being read (go-yaml's `parser.indent`), -1 at the top. */
   private blockIndent = -1;
+  /**
+   * What go-yaml's parser says when the innermost collection being read finds something other
+   * than its next entry, and where that collection starts ('' at the document's root).
+   */
+  private contextMessage = '';
+  private contextStart = 0;
   /** Handles declared by `%TAG` directives (`!` and `!!` need none). */
   private readonly tagHandles = new Set<string>();
 
@@ -646,6 +673,15 @@ class PieceParser {
     return (first !== undefined && first.col < indent) || (indent === 0 && this.atDocumentEnd());
   }
 
+  /**
+   * Whether a key with no ':' has another key of its mapping after it: then go-yaml reads the
+   * comments between them as any own-line comments between two entries (a head of the next key,
+   * or above a blank line a foot of this one).
+   */
+  private keyContinued(indent: number): boolean {
+    return this.pos < this.len && !this.atDocumentEnd() && this.colOf(this.pos) === indent;
+  }
+
   /** Removes the pending run's lines below `line` (and those moved from a dash) and returns them. */
   private takeRunAfter(line: number): RunLine[] {
     if (!this.runHasText) return [];
@@ -682,11 +718,13 @@ class PieceParser {
     const line = this.lineOf(start);
     this.content(line);
     if (this.props && this.props.line !== line && this.flowDepth === 0) {
-      this.held = this.props;
+      this.held = this.held ? joinProps(this.held, this.props) : this.props;
       this.props = null;
     }
-    const pr = (this.props ??= { anchor: '', tag: '', line, offset: start });
-    if (src.charCodeAt(start) === AMP) {
+    const pr = (this.props ??= { anchor: '', tag: '', line, offset: start, hasTag: false, dup: -1 });
+    const isAnchor = src.charCodeAt(start) === AMP;
+    if (pr.dup < 0 && ((pr.anchor !== '' && pr.hasTag) || (isAnchor ? pr.anchor !== '' : pr.hasTag))) pr.dup = start;
+    if (isAnchor) {
       pr.anchor = src.slice(start + 1, i);
     } else {
       const text = src.slice(start, i);
@@ -696,6 +734,7 @@ class PieceParser {
       }
       const tag = shortTag(text);
       if (tag !== '') pr.tag = tag;
+      pr.hasTag = true;
     }
     this.pos = i;
   }
@@ -724,11 +763,14 @@ class PieceParser {
     this.held = null;
     if (!h) return p;
     if (!p) return h;
-    return { anchor: p.anchor || h.anchor, tag: p.tag || h.tag, line: h.line, offset: h.offset };
+    return joinProps(h, p);
   }
 
   private applyProps(node: YNode, props: Props | null): void {
     if (!props) return;
+    // At the document's root go-yaml ends the document there and reads the rest as the next one.
+    if (props.dup >= 0 && this.contextMessage !== '')
+      this.fail(props.dup, this.contextMessage, 'yaml-syntax', this.contextStart);
     if (props.anchor) node.anchor = props.anchor;
     if (props.tag) {
       node.tag = props.tag;
@@ -998,6 +1040,10 @@ class PieceParser {
     const indent = this.colOf(start);
     const outerIndent = this.blockIndent;
     this.blockIndent = indent;
+    const outerMessage = this.contextMessage;
+    const outerStart = this.contextStart;
+    this.contextMessage = 'did not find expected key';
+    this.contextStart = start;
     const level: Level = {
       kind: 'map',
       node,
@@ -1009,6 +1055,7 @@ class PieceParser {
       count: 0,
     };
     const src = this.src;
+    let passFeet: number[] | null = null;
     for (let first = true; ; first = false) {
       // A held foot taken by a later key is the foot of the value before it (decode.go at v3.0.1,
       // parser.mapping: "a foot comment for the prior value when being dedented").
@@ -1072,9 +1119,12 @@ class PieceParser {
             // Its last token is the '?', not a ':': the line below is a foot line (associate.ts
             // assignRun), so a comment there is the key's foot once a foot line exists.
             e.hasValue = true;
-          } else if (betweenText && this.keyCommentsFloat(between, indent)) {
+          } else if (betweenText && (this.keyContinued(indent) || this.keyCommentsFloat(between, indent))) {
             for (const l of between) if (!l.fromDash) this.pushRun(l);
             e.hasValue = true;
+            // A foot the run gives this scalar key goes on to the key before (decode.go at v3.0.1,
+            // parser.mapping), once the next entry has ended the run: see the mapping's end.
+            if (key.kind === 'scalar' && node.content.length > 2) (passFeet ??= []).push(node.content.length - 1);
           } else if (betweenText) {
             key.footComment = joinComment(key.footComment, betweenText);
             // Last in its mapping, a scalar key's scan reads the comment as its own foot, and a key
@@ -1120,10 +1170,20 @@ class PieceParser {
       if (e.item === null) this.settle(e, value);
       node.content.push(value);
     }
+    if (passFeet)
+      for (const i of passFeet) {
+        const k = node.content[i];
+        if (k.footComment) {
+          node.content[i - 2].footComment = k.footComment;
+          k.footComment = '';
+        }
+      }
     this.endHeldComments(node);
     this.trim(node);
     this.registerAnchor(node, weight);
     this.blockIndent = outerIndent;
+    this.contextMessage = outerMessage;
+    this.contextStart = outerStart;
     return node;
   }
 
@@ -1232,6 +1292,13 @@ class PieceParser {
     this.blockIndent = indent;
     // Dashes in the mapping's own column: a compact value, or (no owner yet) an explicit key's.
     const compact = (!owner || owner.kind === 'key') && ownerLevel?.kind === 'map' && ownerLevel.indent === indent;
+    const outerMessage = this.contextMessage;
+    const outerStart = this.contextStart;
+    // An indentless sequence ends at anything but a dash: its mapping reports what follows.
+    if (!compact) {
+      this.contextMessage = "did not find expected '-' indicator";
+      this.contextStart = seqStart;
+    }
     const level: Level = {
       kind: 'seq',
       node,
@@ -1267,6 +1334,8 @@ class PieceParser {
     this.trim(node);
     this.registerAnchor(node, weight);
     this.blockIndent = outerIndent;
+    this.contextMessage = outerMessage;
+    this.contextStart = outerStart;
     return node;
   }
 
@@ -1450,6 +1519,10 @@ class PieceParser {
     );
     if (heldHead) node.headComment = heldHead;
     this.applyProps(node, props);
+    const outerMessage = this.contextMessage;
+    const outerStart = this.contextStart;
+    this.contextMessage = expected;
+    this.contextStart = start;
     this.flowDepth++;
     this.flowHead = '';
     this.content(this.lineOf(start));
@@ -1541,6 +1614,8 @@ class PieceParser {
     this.targetLine(node);
     this.trim(node);
     this.registerAnchor(node, weight);
+    this.contextMessage = outerMessage;
+    this.contextStart = outerStart;
     if (pseudo) this.settle(pseudo, node);
     return node;
   }
