@@ -16,20 +16,20 @@ export function decodeUtf8Strict(bytes: Uint8Array): { text: string } | { proble
   }
 }
 
+/** Bytes in the UTF-8 sequence a lead octet starts (go-yaml's `width`), 0 for an invalid lead. */
+export function utf8SequenceWidth(lead: number): number {
+  if ((lead & 0x80) === 0) return 1;
+  if ((lead & 0xe0) === 0xc0) return 2;
+  if ((lead & 0xf0) === 0xe0) return 3;
+  if ((lead & 0xf8) === 0xf0) return 4;
+  return 0;
+}
+
 /** go-yaml's message for the first invalid UTF-8 sequence in `b`, or undefined when valid. */
 export function firstUtf8Problem(b: Uint8Array): string | undefined {
   for (let i = 0; i < b.length;) {
     const lead = b[i];
-    const width =
-      (lead & 0x80) === 0
-        ? 1
-        : (lead & 0xe0) === 0xc0
-          ? 2
-          : (lead & 0xf0) === 0xe0
-            ? 3
-            : (lead & 0xf8) === 0xf0
-              ? 4
-              : 0;
+    const width = utf8SequenceWidth(lead);
     if (width === 0) return 'invalid leading UTF-8 octet';
     if (i + width > b.length) return 'incomplete UTF-8 octet sequence';
     let value = width === 1 ? lead & 0x7f : width === 2 ? lead & 0x1f : width === 3 ? lead & 0x0f : lead & 0x07;

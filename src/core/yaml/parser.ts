@@ -41,6 +41,7 @@ import {
 } from './scan.ts';
 import { namedHandle, scanAnchor, scanDirective, scanTag } from './scan-props.ts';
 import { scanAhead } from './lookahead.ts';
+import { GO_YAML_PARSER_PROBLEMS } from './parser-problems.ts';
 
 export interface PieceInput {
   text: string;
@@ -112,18 +113,7 @@ const STAR = 0x2a;
 // go-yaml's parser errors are reported one line up (its own off-by-one); composer errors carry no
 // line; everything else is a scanner error reported on its own line. The parser's problems are
 // those of parserc.go at v3.0.1 (`yaml_parser_set_parser_error*`).
-const PARSER_PROBLEMS = new Set([
-  "did not find expected ',' or ']'",
-  "did not find expected ',' or '}'",
-  "did not find expected '-' indicator",
-  'did not find expected <document start>',
-  'did not find expected key',
-  'did not find expected node content',
-  'found duplicate %TAG directive',
-  'found duplicate %YAML directive',
-  'found incompatible YAML document',
-  'found undefined tag handle',
-]);
+const PARSER_PROBLEMS = GO_YAML_PARSER_PROBLEMS;
 const NO_LINE_ERRORS = /^unknown anchor/;
 /** The token a parser error is about, and the two go-yaml's scanner holds after it. */
 const LOOKAHEAD = 3;

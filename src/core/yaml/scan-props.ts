@@ -6,6 +6,7 @@
  * `start` and returns the offset after it, or calls `fail(problemOffset, message, contextOffset)`,
  * which throws. Values are not built here: the parser keeps reading tags with `shortTag`.
  */
+import { utf8SequenceWidth } from '../utf8.ts';
 import { isBlankZ } from './scan.ts';
 
 export type ScanFail = (offset: number, message: string, context?: number) => never;
@@ -114,16 +115,7 @@ function uriEscapes(src: string, from: number, start: number, fail: ScanFail): n
     }
     const octet = parseInt(src.slice(i + 1, i + 3), 16);
     if (width === -1) {
-      width =
-        (octet & 0x80) === 0
-          ? 1
-          : (octet & 0xe0) === 0xc0
-            ? 2
-            : (octet & 0xf0) === 0xe0
-              ? 3
-              : (octet & 0xf8) === 0xf0
-                ? 4
-                : 0;
+      width = utf8SequenceWidth(octet);
       if (width === 0) fail(i, 'found an incorrect leading UTF-8 octet', start);
     } else if ((octet & 0xc0) !== 0x80) {
       fail(i, 'found an incorrect trailing UTF-8 octet', start);

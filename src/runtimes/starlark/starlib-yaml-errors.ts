@@ -17,22 +17,12 @@ import {
   refusedBeforeStop,
   refusedCharacterOffset,
 } from '../../core/yaml/reader-check.ts';
+import { GO_YAML_PARSER_PROBLEMS } from '../../core/yaml/parser-problems.ts';
 
 const V3_PREFIX = /^yaml: (?:line \d+: )?/;
 
-/** The problems of yaml.v2's parser (parserc.go at v2.4.0 `yaml_parser_set_parser_error*`); all others are the scanner's. */
-const V2_PARSER_PROBLEMS = new Set([
-  "did not find expected ',' or ']'",
-  "did not find expected ',' or '}'",
-  "did not find expected '-' indicator",
-  'did not find expected <document start>',
-  'did not find expected key',
-  'did not find expected node content',
-  'found duplicate %TAG directive',
-  'found duplicate %YAML directive',
-  'found incompatible YAML document',
-  'found undefined tag handle',
-]);
+/** yaml.v2 v2.4.0's parser problems are v3.0.1's (src/core/yaml/parser-problems.ts); all others are the scanner's. */
+const V2_PARSER_PROBLEMS = GO_YAML_PARSER_PROBLEMS;
 const NO_LINE = /^unknown anchor /;
 const MISSING_COLON = "could not find expected ':'";
 
