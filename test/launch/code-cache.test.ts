@@ -8,7 +8,14 @@ import { chmodSync, existsSync, promises as fsp, readFileSync, readdirSync, writ
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { codeCacheDir, commandKey, completesCommand, readBundleSource } from '../../src/node/launch.ts';
+import {
+  codeCacheDir,
+  commandKey,
+  completesCommand,
+  ONE_SHOT_INTERRUPT_BUDGET,
+  readBundleSource,
+  v8FlagsFor,
+} from '../../src/node/launch.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const bin = path.join(repo, 'bin/krmfn.mjs');
@@ -235,4 +242,11 @@ test('one cache per command, with kpt`s fn prefix ignored and anything else shar
   expect(commandKey(['--help'])).toBe('default');
   expect(commandKey([])).toBe('default');
   expect(commandKey(['../../etc'])).toBe('default');
+});
+
+test('one-shot commands raise V8`s optimisation budget; serve keeps the default', () => {
+  for (const argv of [['render', '.'], ['fn', 'eval', '.'], ['--help'], []]) {
+    expect(v8FlagsFor(argv)).toBe(`--interrupt-budget=${ONE_SHOT_INTERRUPT_BUDGET}`);
+  }
+  expect(v8FlagsFor(['serve', '--port', '0'])).toBe('');
 });
