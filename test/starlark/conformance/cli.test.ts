@@ -1,8 +1,8 @@
 // `krmfn starlark run|test` and the REPL, driven through the CLI entry with real files and
 // in-memory streams.
-import { describe, expect, it, beforeAll } from 'vitest';
+import { afterAll, describe, expect, it, beforeAll } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../../src/node/cli.ts';
@@ -45,6 +45,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'loop.star'), 'def f():\n  for i in range(1000000000):\n    pass\nf()\n');
   writeFileSync(join(dir, 'builtin.star'), 'fail("boom")\n');
 });
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('krmfn starlark run', () => {
   it('prints to stdout, predeclares json and math, loads relative files', async () => {
