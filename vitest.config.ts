@@ -28,6 +28,8 @@ export default defineConfig({
     // test of another level says so with --kpt-version, KRMFN_KPT_VERSION or kptVersion.
     env: { KRMFN_KPT_VERSION: '1.0.0-beta.56' },
     pool: 'threads',
+    // Removes the worker scripts bundled from sources into temp directories (the thread's end runs no 'exit' handler).
+    setupFiles: ['test/harness/remove-worker-scripts.ts'],
     testTimeout: 20_000,
   },
 });

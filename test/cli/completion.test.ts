@@ -5,7 +5,7 @@
  * (zsh and fish tests run where those shells are installed).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -60,11 +60,16 @@ describe('completion', () => {
       for (const f of [...c.flags, ...(c.subcommands ?? []).flatMap((s) => s.flags)]) expect(text).toContain(f.name);
     }
     if (has(shell)) {
-      const file = path.join(mkdtempSync(path.join(tmpdir(), 'krmfn-completion-')), `krmfn.${shell}`);
-      writeFileSync(file, text);
-      const r = spawnSync(shell, ['-n', file], { encoding: 'utf8' });
-      expect(r.stderr).toBe('');
-      expect(r.status).toBe(0);
+      const dir = mkdtempSync(path.join(tmpdir(), 'krmfn-completion-'));
+      try {
+        const file = path.join(dir, `krmfn.${shell}`);
+        writeFileSync(file, text);
+        const r = spawnSync(shell, ['-n', file], { encoding: 'utf8' });
+        expect(r.stderr).toBe('');
+        expect(r.status).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   });
 
@@ -109,23 +114,27 @@ words=("$@"); CURRENT=$#; _krmfn`,
   test.runIf(has('fish'))('fish completes commands, kpt commands after fn, flags and values', async () => {
     const fish = await script('fish');
     const dir = mkdtempSync(path.join(tmpdir(), 'krmfn-completion-'));
-    writeFileSync(path.join(dir, 'krmfn.fish'), fish);
-    const complete = (line: string): string[] => {
-      const r = spawnSync('fish', ['-c', `source ${dir}/krmfn.fish; complete -C '${line}'`], {
-        encoding: 'utf8',
-        cwd: dir,
-      });
-      expect(r.stderr).toBe('');
-      return r.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0]);
-    };
-    expect(complete('krmfn ren')).toEqual(['render']);
-    expect(complete('krmfn fn ')).toEqual(['doc', 'eval', 'render', 'sink', 'source']);
-    expect(complete('krmfn render --di')).toEqual(['--diff']);
-    expect(complete('krmfn eval -o ')).toEqual(['stdout', 'unwrap']);
-    expect(complete('krmfn starlark -rec')).toEqual(['-recursion']);
+    try {
+      writeFileSync(path.join(dir, 'krmfn.fish'), fish);
+      const complete = (line: string): string[] => {
+        const r = spawnSync('fish', ['-c', `source ${dir}/krmfn.fish; complete -C '${line}'`], {
+          encoding: 'utf8',
+          cwd: dir,
+        });
+        expect(r.stderr).toBe('');
+        return r.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('\t')[0]);
+      };
+      expect(complete('krmfn ren')).toEqual(['render']);
+      expect(complete('krmfn fn ')).toEqual(['doc', 'eval', 'render', 'sink', 'source']);
+      expect(complete('krmfn render --di')).toEqual(['--diff']);
+      expect(complete('krmfn eval -o ')).toEqual(['stdout', 'unwrap']);
+      expect(complete('krmfn starlark -rec')).toEqual(['-recursion']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('an unknown shell is a usage error with a suggestion', async () => {

@@ -4,7 +4,16 @@
  * stand-in docker CLI: no container engine runs on this machine). Rendered by the real CLI.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createEngine } from 'krmfn';
@@ -86,6 +95,7 @@ source: |
 
 afterAll(async () => {
   await server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a pipeline mixing built-in, Starlark, WASM, exec, remote and container functions', () => {

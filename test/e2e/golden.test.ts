@@ -1,11 +1,21 @@
 // Runs every golden case under test/e2e/cases through the real CLI (see test/harness/golden.ts).
 import * as path from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { E2E_DIR, listCases, oracleSkipReason, readCaseConfig, runCase, selectedOracle } from '../harness/golden.ts';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  E2E_DIR,
+  listCases,
+  oracleSkipReason,
+  readCaseConfig,
+  removeOracleBins,
+  runCase,
+  selectedOracle,
+} from '../harness/golden.ts';
 
 const cases = await listCases(path.join(E2E_DIR, 'cases'));
 const configs = await Promise.all(cases.map(readCaseConfig));
 const oracle = selectedOracle();
+
+afterAll(removeOracleBins);
 
 describe.concurrent(`golden packages (${oracle})`, () => {
   test('there are cases', () => expect(cases.length).toBeGreaterThan(10));

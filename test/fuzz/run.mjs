@@ -3,8 +3,9 @@
 // and any counterexample. Every input is recorded before it is checked (KRMFN_FUZZ_RECORD, see
 // fuzz.test.ts); a watchdog stops the run when one input has been running for S seconds (default
 // 30) and prints the file holding that input, so a hang is reported with its input, not lost.
+// The record directory is removed after a passing run and kept after a failing or stopped one.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,5 +68,6 @@ child.on('exit', (code) => {
     console.error(`fuzz: one input ran for more than ${stallSeconds}s and the run was stopped; the input: ${stalled}`);
     process.exit(3);
   }
+  if (code === 0) rmSync(recordDir, { recursive: true, force: true });
   process.exit(code ?? 1);
 });

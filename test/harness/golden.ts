@@ -216,6 +216,13 @@ function oracleBin(oracle: Oracle): Promise<string> {
   return dir;
 }
 
+/** Removes the oracles' PATH directories made so far (call it in the suite's afterAll). */
+export async function removeOracleBins(): Promise<void> {
+  const dirs = await Promise.allSettled(binDirs.values());
+  binDirs.clear();
+  for (const d of dirs) if (d.status === 'fulfilled') await fsp.rm(d.value, { recursive: true, force: true });
+}
+
 /** Runs a program with the oracle's PATH; resolves with exit code and the decoded output. */
 async function runProgram(
   program: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,14 +82,19 @@ describe('container runtime: the command kpt would run', () => {
 
 describe('container runtime through a fake docker CLI (no container engine runs on this machine)', () => {
   it('runs the image with the ResourceList on stdin and filters stderr', async () => {
-    const log = join(mkdtempSync(join(tmpdir(), 'krmfn-docker-')), 'argv');
-    const rt = createContainerRuntime({ program: fakeDocker, hostEnv: { ...process.env, FAKE_DOCKER_LOG: log } });
-    const runner = (await rt.resolve({ image: 'example.com/echo:v1' }, resolveCtx())) as BytesRunner;
-    const out = await runner.run(input, runCtx());
-    expect(out.exitCode).toBe(0);
-    expect(new TextDecoder().decode(out.stdout)).toBe(new TextDecoder().decode(input));
-    expect(out.stderr).toBe('echo: done');
-    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(containerRunArgs('example.com/echo:v1', {}, false));
+    const dir = mkdtempSync(join(tmpdir(), 'krmfn-docker-'));
+    try {
+      const log = join(dir, 'argv');
+      const rt = createContainerRuntime({ program: fakeDocker, hostEnv: { ...process.env, FAKE_DOCKER_LOG: log } });
+      const runner = (await rt.resolve({ image: 'example.com/echo:v1' }, resolveCtx())) as BytesRunner;
+      const out = await runner.run(input, runCtx());
+      expect(out.exitCode).toBe(0);
+      expect(new TextDecoder().decode(out.stdout)).toBe(new TextDecoder().decode(input));
+      expect(out.stderr).toBe('echo: done');
+      expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(containerRunArgs('example.com/echo:v1', {}, false));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   it('reports a failing container with its exit code and stderr', async () => {
     const rt = createContainerRuntime({ program: fakeDocker });

@@ -3,7 +3,7 @@
 // data/open-api only when a script reads it, a dict up to v0.4.0 and kyaml's lazy mapping from
 // v0.4.1. Expected values come from the kyaml sources at each tag (scripts/gen-open-api.mjs).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -221,28 +221,32 @@ describe('hosts', () => {
   it('krmfn fn eval reads the packaged document', () => {
     ensureBuilt();
     const dir = mkdtempSync(path.join(tmpdir(), 'krmfn-open-api-'));
-    writeFileSync(path.join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
-    writeFileSync(
-      path.join(dir, 'fn.yaml'),
-      'apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: oa\nsource: |\n' +
-        '  print(len(ctx.open_api["definitions"]), "io.k8s.api.batch.v1.CronJob" in ctx.open_api["definitions"])\n',
-    );
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(repo, 'bin/krmfn.mjs'),
-        'fn',
-        'eval',
-        dir,
-        '--image',
-        'gcr.io/kpt-fn/starlark:v0.2.0',
-        '--fn-config',
+    try {
+      writeFileSync(path.join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n');
+      writeFileSync(
         path.join(dir, 'fn.yaml'),
-      ],
-      { encoding: 'utf8', cwd: dir },
-    );
-    expect(r.status).toBe(0);
-    expect(r.stderr).toContain('601 False');
+        'apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: oa\nsource: |\n' +
+          '  print(len(ctx.open_api["definitions"]), "io.k8s.api.batch.v1.CronJob" in ctx.open_api["definitions"])\n',
+      );
+      const r = spawnSync(
+        process.execPath,
+        [
+          path.join(repo, 'bin/krmfn.mjs'),
+          'fn',
+          'eval',
+          dir,
+          '--image',
+          'gcr.io/kpt-fn/starlark:v0.2.0',
+          '--fn-config',
+          path.join(dir, 'fn.yaml'),
+        ],
+        { encoding: 'utf8', cwd: dir },
+      );
+      expect(r.status).toBe(0);
+      expect(r.stderr).toContain('601 False');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('krmfn serve renders with the packaged document', async () => {
