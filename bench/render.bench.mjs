@@ -5,8 +5,11 @@
 // - render ÷ parse+emit floor of the same files, in-process, at 100, 1,000 and 10,000 resources
 //   through 5 built-in mutators (each measurement in a fresh child process, medians of
 //   BENCH_REPS interleaved floor/render pairs, default 3): <= 1.3;
-// - peak RSS of that render at 10,000 resources (and at BENCH_BIG_MB MB of input when set) ÷
-//   (2.5 x input + 100 MB): <= 1;
+// - peak RSS of that render at 10,000 resources and at BENCH_BIG_MB MB of input (default 50, one
+//   floor/render pair; 0 skips it, which needs about 2.6 GB of memory) ÷ (2.5 x input + 100 MB): <= 1;
+// - the YAML layer alone (bench/yaml.bench.mjs --json, merged in): round trip >= 2x the `yaml`
+//   package's CST parser at 1 and 10 MB, >= 1.5x go-yaml's when BENCH_GOYAML names the go-yaml
+//   program (see bench/README.md), and the peak RSS of a 50 MB round trip ÷ the same budget;
 // - kpt's floor ÷ krmfn, whole processes on 1,000 resources x 5 functions: kpt running five
 //   `/bin/cat` exec functions (when `kpt` is on PATH) against `krmfn render` of the 5 built-ins: >= 10;
 // - start-up: `krmfn render` of a 20-resource package ÷ `node -e 0`: <= 1.5, and ÷ `kpt version`: <= 1.
@@ -22,7 +25,7 @@ import { interleaved, median, timeProcess } from './process-timing.mjs';
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(repo, 'bin/krmfn.cjs');
 const SIZES = (process.env.BENCH_SIZES ?? '100,1000,10000').split(',').map(Number);
-const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 0);
+const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const REPS = Math.max(1, Number(process.env.BENCH_REPS ?? 3));
 
@@ -83,13 +86,13 @@ function medians(runs) {
  * of BENCH_REPS interleaved pairs (one sample of each swung the ratio by half on a loaded machine),
  * each render on a fresh copy of the generated package.
  */
-function renderVsFloor(n, log, figures) {
+function renderVsFloor(n, log, figures, key = String(n), reps = REPS) {
   const { dir, pkg, bytes } = generate(n);
   const work = join(dir, 'work');
   try {
     const floors = [];
     const renders = [];
-    for (let r = 0; r < REPS; r++) {
+    for (let r = 0; r < reps; r++) {
       floors.push(measure('floor', pkg));
       rmSync(work, { recursive: true, force: true });
       cpSync(pkg, work, { recursive: true });
@@ -98,10 +101,10 @@ function renderVsFloor(n, log, figures) {
     const floor = medians(floors);
     const render = medians(renders);
     const budgetMB = (2.5 * bytes) / MB + 100;
-    figures.raw[`render_${n}`] = { inputMB: bytes / MB, floor, render, rssBudgetMB: budgetMB };
-    figures.ratios[`render_over_floor_wall_${n}`] = ratio(render.ms / floor.ms, 1.3, 'lower');
-    figures.ratios[`render_over_floor_cpu_${n}`] = ratio(render.cpu / floor.cpu, 1.3, 'lower');
-    figures.ratios[`rss_over_budget_${n}`] = ratio(render.rssMB / budgetMB, 1, 'lower');
+    figures.raw[`render_${key}`] = { resources: n, inputMB: bytes / MB, floor, render, rssBudgetMB: budgetMB };
+    figures.ratios[`render_over_floor_wall_${key}`] = ratio(render.ms / floor.ms, 1.3, 'lower');
+    figures.ratios[`render_over_floor_cpu_${key}`] = ratio(render.cpu / floor.cpu, 1.3, 'lower');
+    figures.ratios[`rss_over_budget_${key}`] = ratio(render.rssMB / budgetMB, 1, 'lower');
     const pair = (a, b) => `${a.toFixed(0)} (${b.toFixed(0)})`;
     log(
       `${String(n).padStart(9)} | ${(bytes / MB).toFixed(1).padStart(8)} | ${pair(floor.ms, floor.cpu).padStart(25)} | ${pair(render.ms, render.cpu).padStart(15)} | ${`${(render.ms / floor.ms).toFixed(2)} (${(render.cpu / floor.cpu).toFixed(2)})`.padStart(16)} | ${render.rssMB.toFixed(0).padStart(8)} / ${budgetMB.toFixed(0)}`,
@@ -171,7 +174,20 @@ async function main() {
     'resources | input MB | floor parse+emit ms (cpu) | render ms (cpu) | ratio wall (cpu) | peak RSS MB / budget (2.5 x input + 100)',
   );
   for (const n of SIZES) renderVsFloor(n, log, figures);
-  if (BIG_MB > 0) renderVsFloor(resourcesForMegabytes(BIG_MB), log, figures);
+  if (BIG_MB > 0) renderVsFloor(resourcesForMegabytes(BIG_MB), log, figures, `${BIG_MB}mb`, 1);
+
+  log('\nYAML layer (bench/yaml.bench.mjs):');
+  const yaml = spawnSync(process.execPath, [join(repo, 'bench/yaml.bench.mjs'), '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  for (const line of yaml.stderr.trimEnd().split('\n')) log(`  ${line}`);
+  if (yaml.status !== 0) throw new Error('bench/yaml.bench.mjs failed');
+  const yamlFigures = JSON.parse(yaml.stdout.trim().split('\n').pop());
+  Object.assign(figures.ratios, yamlFigures.ratios);
+  Object.assign(figures.raw, yamlFigures.raw);
+  if (!process.env.BENCH_GOYAML)
+    log('  go-yaml not measured: set BENCH_GOYAML to the go-yaml program (bench/README.md)');
 
   const contenders = { krmfn: { run: krmfnRender } };
   if (hasKpt) {

@@ -11,7 +11,9 @@
 // prints the best time in nanoseconds on stdout; see bench/README.md). Every figure comes in wall
 // time and in CPU time (this process's, GNU time's for go-yaml): on a loaded machine only the CPU
 // ratios hold. A 50 MB round trip runs once at the end in a child
-// process that reports its peak RSS (target: <= 2.5x the input + 100 MB).
+// process that reports its peak RSS (target: <= 2.5x the input + 100 MB). With `--json` the table
+// goes to stderr and stdout gets the ratios as JSON (`{ ratios, raw }`, the shape of
+// bench/render.bench.mjs's figures, which merges them into `npm run bench`).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -33,6 +35,16 @@ await build({
   logLevel: 'warning',
 });
 const { parseYamlFile, emitYamlFile } = await import(pathToFileURL(outfile).href);
+
+const json = process.argv.includes('--json');
+const log = (line) => (json ? process.stderr : process.stdout).write(`${line}\n`);
+const figures = { ratios: {}, raw: {} };
+const ratio = (value, target, better) => ({
+  value: Number(value.toFixed(3)),
+  target,
+  better,
+  met: better === 'lower' ? value <= target : value >= target,
+});
 
 function resource(i) {
   switch (i % 3) {
@@ -181,29 +193,41 @@ for (const [label, bytes, runs] of [
   const yParse = median(() => parseAllDocuments(text), runs);
   const yEmit = median(() => yParse.result.map((d) => d.toString({ lineWidth: 0 })).join('---\n'), runs);
   const yTrip = yParse.ms + yEmit.ms;
-  console.log(`${label} (${text.length} bytes, ${docs} documents)`);
-  console.log(
+  log(`${label} (${text.length} bytes, ${docs} documents)`);
+  log(
     `  ours   parse ${fmt(mbps(text.length, parse.ms))} MB/s   emit ${fmt(mbps(text.length, emit.ms))} MB/s   round trip ${fmt(mbps(text.length, trip.ms))} MB/s`,
   );
-  console.log(
+  log(
     `  yaml   parseAllDocuments ${fmt(mbps(text.length, yParse.ms))} MB/s   toString ${fmt(mbps(text.length, yEmit.ms))} MB/s   round trip ${fmt(mbps(text.length, yTrip))} MB/s`,
   );
-  console.log(`  yaml   CST Parser only ${fmt(mbps(text.length, cst.ms))} MB/s`);
-  console.log(
+  log(`  yaml   CST Parser only ${fmt(mbps(text.length, cst.ms))} MB/s`);
+  log(
     `  ratios parse/parseAllDocuments ${(yParse.ms / parse.ms).toFixed(2)}x   emit/toString ${(yEmit.ms / emit.ms).toFixed(2)}x   ` +
       `round trip ${(yTrip / trip.ms).toFixed(2)}x   our round trip vs the CST parser alone ${(cst.ms / trip.ms).toFixed(2)}x (target >= 2x)`,
   );
-  console.log(`  byte-identical round trip: ${trip.result === text ? 'yes' : 'no (normalised)'}`);
-  console.log(
+  log(`  byte-identical round trip: ${trip.result === text ? 'yes' : 'no (normalised)'}`);
+  log(
     `  CPU    ours round trip ${fmt(mbps(text.length, trip.cpu))} MB/s   CST Parser only ${fmt(mbps(text.length, cst.cpu))} MB/s   ` +
       `our round trip vs the CST parser alone ${(cst.cpu / trip.cpu).toFixed(2)}x`,
   );
+  const key = label.replace(' ', '').toLowerCase();
   const go = goYaml(file);
+  const timing = (t) => ({ ms: t.ms, cpu: t.cpu });
+  figures.raw[`yaml_${key}`] = {
+    bytes: text.length,
+    ours: timing(trip),
+    cst: timing(cst),
+    ...(go ? { goYaml: go } : {}),
+  };
+  figures.ratios[`yaml_roundtrip_over_cst_wall_${key}`] = ratio(cst.ms / trip.ms, 2, 'higher');
+  figures.ratios[`yaml_roundtrip_over_cst_cpu_${key}`] = ratio(cst.cpu / trip.cpu, 2, 'higher');
   if (go !== undefined) {
-    console.log(
+    figures.ratios[`yaml_roundtrip_over_goyaml_wall_${key}`] = ratio(go.ms / trip.ms, 1.5, 'higher');
+    figures.ratios[`yaml_roundtrip_over_goyaml_cpu_${key}`] = ratio(go.cpu / trip.cpu, 1.5, 'higher');
+    log(
       `  go-yaml round trip ${fmt(mbps(text.length, go.ms))} MB/s (best of 3)   ours vs go-yaml ${(go.ms / trip.ms).toFixed(2)}x (target >= 1.5x)`,
     );
-    console.log(
+    log(
       `  CPU    go-yaml round trip ${fmt(mbps(text.length, go.cpu))} MB/s (process CPU / ${GO_RUNS})   ours vs go-yaml ${(go.cpu / trip.cpu).toFixed(2)}x`,
     );
   }
@@ -228,8 +252,12 @@ for (const [label, bytes, runs] of [
   if (r.status !== 0) throw new Error(r.stderr);
   const m = JSON.parse(r.stdout.trim().split('\n').pop());
   const limit = 2.5 * m.bytes + 100e6;
-  console.log(
+  log(
     `50 MB (${m.bytes} bytes, ${m.docs} documents): round trip ${fmt(mbps(m.bytes, m.ms))} MB/s, ${(m.ms / 1000).toFixed(1)} s, ` +
       `peak RSS ${(m.rss / 1e6).toFixed(0)} MB (${(m.rss / m.bytes).toFixed(2)}x the input; target <= ${(limit / 1e6).toFixed(0)} MB)`,
   );
+  figures.raw.yaml_50mb = { bytes: m.bytes, ms: m.ms, rssMB: m.rss / 1e6, rssBudgetMB: limit / 1e6 };
+  figures.ratios.yaml_rss_over_budget_50mb = ratio(m.rss / limit, 1, 'lower');
 }
+
+if (json) console.log(JSON.stringify(figures));
