@@ -10,12 +10,14 @@
 // - the YAML layer alone (bench/yaml.bench.mjs --json, merged in): round trip >= 2x the `yaml`
 //   package's CST parser at 1 and 10 MB, >= 1.5x go-yaml's when BENCH_GOYAML names the go-yaml
 //   program (see bench/README.md), and the peak RSS of a 50 MB round trip ÷ the same budget;
+// - with BENCH_STARLARK_TESTDATA (google/starlark-go's starlark/testdata, not in this repository),
+//   the Starlark front end's MB/s (bench/starlark-parse.bench.mjs --json): >= 20;
 // - kpt's floor ÷ krmfn, whole processes on 1,000 resources x 5 functions: kpt running five
 //   `/bin/cat` exec functions (when `kpt` is on PATH) against `krmfn render` of the 5 built-ins: >= 10;
 // - start-up: `krmfn render` of a 20-resource package ÷ `node -e 0`: <= 1.5, and ÷ `kpt version`: <= 1.
 // Whole-process figures are medians of interleaved runs, CPU (user + system) beside wall time.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,6 +190,24 @@ async function main() {
   Object.assign(figures.raw, yamlFigures.raw);
   if (!process.env.BENCH_GOYAML)
     log('  go-yaml not measured: set BENCH_GOYAML to the go-yaml program (bench/README.md)');
+
+  const starlarkDir = process.env.BENCH_STARLARK_TESTDATA;
+  if (starlarkDir) {
+    log('\nStarlark front end (bench/starlark-parse.bench.mjs):');
+    const stars = readdirSync(starlarkDir)
+      .filter((f) => f.endsWith('.star'))
+      .map((f) => join(starlarkDir, f));
+    const star = spawnSync(process.execPath, [join(repo, 'bench/starlark-parse.bench.mjs'), '--json', ...stars], {
+      encoding: 'utf8',
+    });
+    for (const line of star.stderr.trimEnd().split('\n')) log(`  ${line}`);
+    if (star.status !== 0) throw new Error('bench/starlark-parse.bench.mjs failed');
+    const starFigures = JSON.parse(star.stdout.trim().split('\n').pop());
+    Object.assign(figures.ratios, starFigures.ratios);
+    Object.assign(figures.raw, starFigures.raw);
+  } else {
+    log("\nStarlark front end not measured: set BENCH_STARLARK_TESTDATA to starlark-go's starlark/testdata");
+  }
 
   const contenders = { krmfn: { run: krmfnRender } };
   if (hasKpt) {
