@@ -22,6 +22,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAT_KPTFILE, files, generate, resourcesForMegabytes } from './package-gen.mjs';
+import { ratio } from './figures.mjs';
 import { interleaved, median, timeProcess } from './process-timing.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -70,12 +71,6 @@ function measure(mode, pkg) {
 }
 
 const MB = 1024 * 1024;
-const ratio = (value, target, better) => ({
-  value: Number(value.toFixed(3)),
-  target,
-  better,
-  met: better === 'lower' ? value <= target : value >= target,
-});
 const kptOnPath = () => spawnSync('kpt', ['version'], { encoding: 'utf8' }).status === 0;
 
 /** Medians of each numeric field over `runs`. */

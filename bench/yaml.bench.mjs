@@ -20,6 +20,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Parser, parseAllDocuments } from 'yaml';
+import { ratio } from './figures.mjs';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(repo, 'node_modules', '.cache', 'krmfn-bench');
@@ -39,12 +40,6 @@ const { parseYamlFile, emitYamlFile } = await import(pathToFileURL(outfile).href
 const json = process.argv.includes('--json');
 const log = (line) => (json ? process.stderr : process.stdout).write(`${line}\n`);
 const figures = { ratios: {}, raw: {} };
-const ratio = (value, target, better) => ({
-  value: Number(value.toFixed(3)),
-  target,
-  better,
-  met: better === 'lower' ? value <= target : value >= target,
-});
 
 function resource(i) {
   switch (i % 3) {

@@ -11,28 +11,17 @@ import { createEngine, defaultRuntimes, type OpenApiSchemaId } from 'krmfn';
 import { runStarlarkFunction } from '../../src/runtimes/starlark.ts';
 import { STARLARK_RELEASED_VERSIONS } from '../../src/runtimes/starlark/versions.ts';
 import { nodeOpenApiLoader, openApiDocumentsLoaded } from '../../src/node/open-api.ts';
-import { KubeObject } from '../../src/core/kube-object.ts';
 import { DEFAULT_LIMITS } from '../../src/core/limits.ts';
 import { MemoryFs } from '../../src/core/memory-fs.ts';
 import type { ResourceList, RunContext } from '../../src/core/function.ts';
 import { ensureBuilt } from '../harness/built-cli.ts';
 import { startServeProcess } from '../serve/serve-process.ts';
 import type { RenderResponseJson } from '../../src/node/serve/service.ts';
+import { starlarkRunList } from './krm/starlark-run-list.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 
-function list(source: string): ResourceList {
-  return {
-    items: [KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } })],
-    functionConfig: KubeObject.fromJS({
-      apiVersion: 'fn.kpt.dev/v1alpha1',
-      kind: 'StarlarkRun',
-      metadata: { name: 'script' },
-      source,
-    }),
-    results: [],
-  };
-}
+const list = (source: string): ResourceList => starlarkRunList(source);
 
 const context: RunContext = {
   limits: DEFAULT_LIMITS,

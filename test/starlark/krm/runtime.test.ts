@@ -3,24 +3,13 @@
 // environment is what the host grants.
 import { describe, expect, it } from 'vitest';
 import { runStarlarkFunction } from '../../../src/runtimes/starlark.ts';
-import { KubeObject } from '../../../src/core/kube-object.ts';
 import { DEFAULT_LIMITS } from '../../../src/core/limits.ts';
 import type { Limits } from '../../../src/core/limits.ts';
 import type { ResourceList, RunContext } from '../../../src/core/function.ts';
 import { serializeResourceList } from '../../../src/core/resource-list.ts';
+import { starlarkRunList } from './starlark-run-list.ts';
 
-function list(source: string): ResourceList {
-  return {
-    items: [KubeObject.fromJS({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } })],
-    functionConfig: KubeObject.fromJS({
-      apiVersion: 'fn.kpt.dev/v1alpha1',
-      kind: 'StarlarkRun',
-      metadata: { name: 'script' },
-      source,
-    }),
-    results: [],
-  };
-}
+const list = (source: string): ResourceList => starlarkRunList(source, { data: { k: 'v' } });
 
 function ctx(over: Partial<RunContext> = {}, limits: Partial<Limits> = {}): RunContext {
   return {
